@@ -1,0 +1,10 @@
+# tilec_add_library(name SOURCES ... [DEPENDS tablegen targets] [LINK libs])
+# A static library of tilec's own code, linked against the shared libMLIR.so and libLLVM.so.
+function(tilec_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS;LINK" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  if(ARG_DEPENDS)
+    add_dependencies(${name} ${ARG_DEPENDS})
+  endif()
+  target_link_libraries(${name} PUBLIC ${ARG_LINK} MLIR LLVM)
+endfunction()

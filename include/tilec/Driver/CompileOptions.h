@@ -1,0 +1,66 @@
+//===- CompileOptions.h - Everything one tilec invocation asks for -*- C++ -*-===//
+//
+// The CLI parses flags into this struct; the library takes it. No option is
+// read from the environment.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_DRIVER_COMPILEOPTIONS_H
+#define TILEC_DRIVER_COMPILEOPTIONS_H
+
+#include "tilec/Frontend/TileGen.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// The stage `--emit=` stops at, in pipeline order.
+enum class EmitStage {
+  Tokens, AST, Tile, TileOpt, GPU, LLVM, PTX, Cubin, Fatbin, SPIRV, MSL, WGSL, AscendC, Asm, Obj, Header, Deps,
+};
+
+/// The spelling of a stage, as `--emit=` takes it.
+llvm::StringRef stageName(EmitStage stage);
+/// Parses a `--emit=` value; nullopt when unknown.
+std::optional<EmitStage> parseStage(llvm::StringRef name);
+/// All stage names in pipeline order, comma separated (for help and errors).
+std::string allStageNames();
+
+/// The families of targets tilec knows.
+enum class TargetKind { Host, CUDA, Vulkan, Metal, WebGPU, Ascend };
+
+/// One parsed `-target=` value: a kind plus, for CUDA, the sm architectures
+/// (a comma list makes a fatbin).
+struct TargetSpec {
+  TargetKind kind = TargetKind::Host;
+  std::vector<std::string> archs; // CUDA: "sm_80", "sm_90a", ...; Vulkan: "vulkan1.1"/"vulkan1.3"
+  std::string spelling = "host";
+};
+
+/// Parses a `-target=` value; on failure returns nullopt and sets `error`.
+std::optional<TargetSpec> parseTarget(llvm::StringRef text, std::string &error);
+/// The target names `-target=` accepts, for help and errors.
+std::string allTargetNames();
+
+struct CompileOptions {
+  std::string inputFile;            ///< `.tile` source; "-" reads stdin
+  std::string outputFile;           ///< `-o`; empty: stdout for text stages, derived name otherwise
+  TargetSpec target;                ///< `-target=` / `--target=`
+  EmitStage emit = EmitStage::Obj;  ///< `--emit=`
+  bool emitExplicit = false;        ///< whether `--emit` was given
+  std::vector<Define> defines;      ///< `-D NAME=VALUE`
+  bool verifyDiagnostics = false;   ///< `--verify-diagnostics`
+  bool splitInputFile = false;      ///< `--split-input-file` (marker `# -----`)
+  bool verbose = false;             ///< `-v`: phases and timings on stderr
+  bool shared = false;              ///< `-shared`: a shared library instead of an object
+  bool writeDepFile = false;        ///< `-MD`: also write a make dependency file
+  std::string depFile;              ///< `-MF`: its path (default: output with `.d`)
+  std::string cudaPath;             ///< `--cuda-path`
+  unsigned threads = 1;             ///< `-j`: host blocks run on this many threads
+};
+
+} // namespace tilec
+
+#endif // TILEC_DRIVER_COMPILEOPTIONS_H

@@ -1,0 +1,241 @@
+//===- Driver.cpp - One tilec invocation, from file to outputs ------------===//
+//
+// 1. Read the input (optionally split at `# -----` markers).
+// 2. Per chunk: set up a context, a source manager and a diagnostic handler
+//    (printing, or verifying `expected-*` markers).
+// 3. Run the frontend up to the requested stage, then the target pipeline.
+// 4. Write the result to `-o` or stdout, and the dependency file for `-MD`.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Driver/Driver.h"
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Diagnostics.h"
+#include "tilec/Frontend/Lexer.h"
+#include "tilec/Frontend/Parser.h"
+#include "tilec/Frontend/TileGen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Timer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+
+using namespace tilec;
+
+void tilec::registerTilecDialects(mlir::DialectRegistry &registry) {
+  registry.insert<tile::TileDialect, mlir::func::FuncDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
+}
+
+namespace {
+
+/// Reports how long each phase took when `-v` is given.
+class PhaseTimer {
+public:
+  PhaseTimer(bool enabled, llvm::raw_ostream &errs) : enabled(enabled), errs(errs) {}
+  void done(llvm::StringRef phase) {
+    if (!enabled)
+      return;
+    auto now = std::chrono::steady_clock::now();
+    double ms = std::chrono::duration<double, std::milli>(now - last).count();
+    errs << llvm::format("tilec: %-10s %8.3f ms\n", phase.str().c_str(), ms);
+    last = now;
+  }
+
+private:
+  bool enabled;
+  llvm::raw_ostream &errs;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
+
+/// The name an output gets when `-o` is absent and the stage writes a file.
+std::string defaultOutputName(const CompileOptions &opts) {
+  llvm::SmallString<128> path(opts.inputFile == "-" ? "a.tile" : opts.inputFile);
+  path = llvm::sys::path::filename(path);
+  llvm::StringRef ext = opts.emit == EmitStage::Header ? ".h" : opts.shared ? ".so" : ".o";
+  llvm::sys::path::replace_extension(path, ext);
+  return path.str().str();
+}
+
+/// Whether a stage's result is text printed to stdout when `-o` is absent.
+bool isTextStage(EmitStage stage) {
+  switch (stage) {
+  case EmitStage::Cubin:
+  case EmitStage::Fatbin:
+  case EmitStage::Obj:
+    return false;
+  default:
+    return true;
+  }
+}
+
+/// Writes a make rule `target: input` for `-MD` / `--emit=deps`. A .tile file
+/// has no includes, so the input is its only dependency.
+bool writeDeps(const CompileOptions &opts, llvm::raw_ostream &os) {
+  std::string target = opts.outputFile.empty() ? defaultOutputName(opts) : opts.outputFile;
+  if (opts.emit == EmitStage::Deps)
+    target = defaultOutputName(opts);
+  os << target << ": " << opts.inputFile << "\n";
+  return true;
+}
+
+/// One compilation of one buffer (a whole file, or one `# -----` chunk).
+class Compilation {
+public:
+  Compilation(const CompileOptions &opts, llvm::raw_ostream &out, llvm::raw_ostream &errs)
+      : opts(opts), out(out), errs(errs) {
+    mlir::DialectRegistry registry;
+    registerTilecDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  mlir::LogicalResult run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+    unsigned bufferId = srcMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    if (opts.verifyDiagnostics) {
+      mlir::SourceMgrDiagnosticVerifierHandler verifier(srcMgr, &context, errs);
+      (void)runPipeline(bufferId);
+      return verifier.verify();
+    }
+    RangeDiagnosticPrinter printer(srcMgr, context, errs);
+    return runPipeline(bufferId);
+  }
+
+private:
+  mlir::LogicalResult runPipeline(unsigned bufferId) {
+    DiagnosticEmitter diags(context, srcMgr);
+    PhaseTimer timer(opts.verbose, errs);
+
+    if (opts.emit == EmitStage::Tokens) {
+      dumpTokens(srcMgr, bufferId, diags, out);
+      timer.done("lex");
+      return mlir::success(diags.getNumErrors() == 0);
+    }
+
+    ast::ASTContext astCtx;
+    ast::Module module = parseModule(srcMgr, bufferId, astCtx, diags);
+    timer.done("parse");
+    if (diags.getNumErrors())
+      return mlir::failure();
+    if (opts.emit == EmitStage::AST) {
+      ast::dump(module, srcMgr, out);
+      return mlir::success();
+    }
+
+    mlir::OwningOpRef<mlir::ModuleOp> tileModule =
+        generateTileModule(module, srcMgr, astCtx, diags, context, opts.defines);
+    timer.done("sema+gen");
+    if (!tileModule || diags.getNumErrors())
+      return mlir::failure();
+    if (opts.emit == EmitStage::Tile) {
+      tileModule->print(out);
+      return mlir::success();
+    }
+
+    if (mlir::failed(runTileOptimizations(*tileModule)))
+      return mlir::failure();
+    timer.done("tile-opt");
+    if (opts.emit == EmitStage::TileOpt) {
+      tileModule->print(out);
+      return mlir::success();
+    }
+
+    errs << "tilec: error: the '" << stageName(opts.emit) << "' stage is not implemented yet for target '"
+         << opts.target.spelling << "'\n";
+    return mlir::failure();
+  }
+
+  /// The target-neutral cleanups every pipeline starts with.
+  mlir::LogicalResult runTileOptimizations(mlir::ModuleOp module) {
+    mlir::PassManager pm(&context);
+    pm.enableVerifier(true);
+    pm.addPass(mlir::createCanonicalizerPass());
+    pm.addPass(mlir::createCSEPass());
+    return pm.run(module);
+  }
+
+  const CompileOptions &opts;
+  llvm::raw_ostream &out;
+  llvm::raw_ostream &errs;
+  mlir::MLIRContext context{mlir::MLIRContext::Threading::DISABLED};
+  llvm::SourceMgr srcMgr;
+};
+
+} // namespace
+
+int tilec::compile(const CompileOptions &opts, llvm::raw_ostream &outs, llvm::raw_ostream &errs) {
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input = mlir::openInputFile(opts.inputFile, &errorMessage);
+  if (!input) {
+    errs << "tilec: error: " << errorMessage << "\n";
+    return 1;
+  }
+
+  // Text stages print to stdout unless -o names a file; binary stages always
+  // go to a file.
+  std::unique_ptr<llvm::ToolOutputFile> outputFile;
+  llvm::raw_ostream *out = &outs;
+  bool toFile = !opts.outputFile.empty() && opts.outputFile != "-";
+  if (toFile || !isTextStage(opts.emit)) {
+    std::string path = toFile ? opts.outputFile : defaultOutputName(opts);
+    outputFile = mlir::openOutputFile(path, &errorMessage);
+    if (!outputFile) {
+      errs << "tilec: error: " << errorMessage << "\n";
+      return 1;
+    }
+    out = &outputFile->os();
+  }
+
+  if (opts.emit == EmitStage::Deps) {
+    writeDeps(opts, *out);
+    if (outputFile)
+      outputFile->keep();
+    return 0;
+  }
+
+  auto processChunk = [&](std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream &os) {
+    Compilation compilation(opts, os, errs);
+    return compilation.run(std::move(chunk));
+  };
+  mlir::LogicalResult result =
+      opts.splitInputFile
+          ? mlir::splitAndProcessBuffer(std::move(input), processChunk, *out, "# -----", "// -----")
+          : processChunk(std::move(input), *out);
+  if (mlir::failed(result))
+    return 1;
+
+  if (outputFile)
+    outputFile->keep();
+  if (opts.writeDepFile) {
+    std::string depPath = opts.depFile;
+    if (depPath.empty()) {
+      llvm::SmallString<128> p(toFile ? opts.outputFile : defaultOutputName(opts));
+      llvm::sys::path::replace_extension(p, ".d");
+      depPath = p.str().str();
+    }
+    auto depFile = mlir::openOutputFile(depPath, &errorMessage);
+    if (!depFile) {
+      errs << "tilec: error: " << errorMessage << "\n";
+      return 1;
+    }
+    writeDeps(opts, depFile->os());
+    depFile->keep();
+  }
+  return 0;
+}

@@ -1,0 +1,112 @@
+//===- tilec.cpp - The tilec command line --------------------------------===//
+//
+// Parses flags into CompileOptions (CLI11) and calls the driver library.
+// GCC-style single-dash long options (`-target=sm_90`, `-shared`, `-MD`) are
+// accepted alongside `--target`.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Config.h"
+#include "tilec/Driver/Driver.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace tilec;
+
+namespace {
+
+/// Long options that may also be spelled with one dash, as compilers do.
+const char *const singleDashLongOptions[] = {
+    "target", "emit", "shared", "MD", "MF", "cuda-path", "verify-diagnostics", "split-input-file", "version", "help",
+};
+
+/// Rewrites `-target=x` / `-target x` / `-MD` into CLI11's `--target=x` form.
+std::vector<std::string> normalizeArgs(int argc, char **argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-') {
+      std::string name = arg.substr(1, arg.find('=') == std::string::npos ? std::string::npos : arg.find('=') - 1);
+      for (const char *longName : singleDashLongOptions)
+        if (name == longName) {
+          arg = "-" + arg;
+          break;
+        }
+    }
+    args.push_back(arg);
+  }
+  return args;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+
+  CompileOptions opts;
+  std::string targetText = "host", emitText, jobsText;
+  std::vector<std::string> defines;
+
+  CLI::App app{"tilec " TILEC_VERSION " - ahead-of-time compiler for tile-level GPU kernels (.tile)", "tilec"};
+  app.set_version_flag("--version", std::string("tilec ") + TILEC_VERSION + " (LLVM/MLIR " TILEC_LLVM_VERSION ")");
+  app.add_option("input", opts.inputFile, "The .tile source file ('-' reads standard input)")->required();
+  app.add_option("-o,--output", opts.outputFile,
+                 "Output file; text stages print to stdout without it, binary stages default to the input's name");
+  app.add_option("--target", targetText,
+                 "Target (also -target=): " + allTargetNames() + "; default host");
+  app.add_option("--emit", emitText,
+                 "Stop after this stage and write its result: " + allStageNames() + "; default obj");
+  app.add_option("-D", defines, "Override a module constant or factory parameter: -D NAME=VALUE (repeatable)")
+      ->type_name("NAME=VALUE");
+  app.add_flag("--verify-diagnostics", opts.verifyDiagnostics,
+               "Check diagnostics against 'expected-error {{...}}' markers in the source instead of printing them");
+  app.add_flag("--split-input-file", opts.splitInputFile,
+               "Process each '# -----'-separated chunk of the input as its own file");
+  app.add_flag("-v,--verbose", opts.verbose, "Print each phase and its time on stderr");
+  app.add_flag("--shared", opts.shared, "Link a shared library (also -shared) instead of an object file");
+  app.add_flag("--MD", opts.writeDepFile, "Also write a make dependency file (also -MD)");
+  app.add_option("--MF", opts.depFile, "Path of the dependency file (also -MF; default: the output with .d)");
+  app.add_option("--cuda-path", opts.cudaPath, "CUDA toolkit root for ptxas/fatbinary (default: CUDA_PATH, /usr/local/cuda)");
+  app.add_option("-j,--jobs", opts.threads, "Host target: CPU threads that run blocks (1 = deterministic order)")
+      ->check(CLI::PositiveNumber);
+
+  std::vector<std::string> args = normalizeArgs(argc, argv);
+  std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e);
+  }
+
+  std::string error;
+  std::optional<TargetSpec> target = parseTarget(targetText, error);
+  if (!target) {
+    llvm::errs() << "tilec: error: " << error << "\n";
+    return 1;
+  }
+  opts.target = *target;
+  if (!emitText.empty()) {
+    std::optional<EmitStage> stage = parseStage(emitText);
+    if (!stage) {
+      llvm::errs() << "tilec: error: unknown --emit stage '" << emitText << "'; expected one of: " << allStageNames()
+                   << "\n";
+      return 1;
+    }
+    opts.emit = *stage;
+    opts.emitExplicit = true;
+  }
+  for (const std::string &d : defines) {
+    size_t eq = d.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      llvm::errs() << "tilec: error: -D expects NAME=VALUE, got '" << d << "'\n";
+      return 1;
+    }
+    opts.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
+  }
+  return compile(opts, llvm::outs(), llvm::errs());
+}
