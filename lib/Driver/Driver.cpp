@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Driver/Driver.h"
+#include "tilec/Driver/Pipelines.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Frontend/AST.h"
@@ -156,9 +157,7 @@ private:
       return mlir::success();
     }
 
-    errs << "tilec: error: the '" << stageName(opts.emit) << "' stage is not implemented yet for target '"
-         << opts.target.spelling << "'\n";
-    return mlir::failure();
+    return runTargetPipeline(*tileModule, opts, out, errs);
   }
 
   /// The target-neutral cleanups every pipeline starts with.

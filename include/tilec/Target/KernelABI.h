@@ -1,0 +1,66 @@
+//===- KernelABI.h - The C signature every target exports -------*- C++ -*-===//
+//
+// One launcher per kernel, the same argument order on every target: tensors
+// as pointers in parameter order (const when never written), then dynamic
+// dimensions as int64_t, then scalars (GPU targets append a stream). This
+// file derives that signature from a tile.kernel and writes the C header.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_TARGET_KERNELABI_H
+#define TILEC_TARGET_KERNELABI_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// One launcher argument.
+struct KernelArg {
+  enum class Kind { Tensor, DynamicDim, Scalar };
+  Kind kind = Kind::Tensor;
+  std::string name;               ///< the source name
+  std::string dtype;              ///< spec spelling: "float16", "uint8", "int4", ...
+  std::vector<std::string> shape; ///< tensors: each dim, a number or a dynamic dim's name
+  bool readOnly = false;          ///< tensors the kernel never writes become `const T *`
+};
+
+/// Everything a launcher and its header need about one kernel.
+struct KernelSignature {
+  std::string name;
+  std::vector<KernelArg> args;
+  std::vector<int64_t> threads;   ///< block size (x, y, z)
+};
+
+/// Reads a `tile.kernel` op (via FunctionOpInterface and its `tile.*`
+/// argument attributes). Fails with a diagnostic on the op if an argument
+/// lacks what the ABI needs.
+mlir::LogicalResult getKernelSignature(mlir::Operation *kernel, KernelSignature &sig);
+
+/// The C element type of a dtype in the header (`uint16_t` for float16 and
+/// bfloat16, `uint8_t` for fp8 and packed int4, ...).
+llvm::StringRef cElementType(llvm::StringRef dtype);
+
+/// Error codes every launcher returns (also written into the header).
+enum class LaunchStatus : int {
+  Success = 0,
+  NullPointer = 1,
+  BadDimension = 2,
+  Misaligned = 3,
+  LaunchFailed = 4,
+};
+
+/// Header flavours: what each target appends to the C signature.
+enum class HeaderFlavor { Host, CUDA };
+
+/// Writes the C header for `kernels` (C99 and C++ clean), guarded by
+/// `guard`, documenting each argument's shape and dtype.
+void writeCHeader(llvm::ArrayRef<KernelSignature> kernels, llvm::StringRef sourceName, HeaderFlavor flavor,
+                  llvm::raw_ostream &os);
+
+} // namespace tilec
+
+#endif // TILEC_TARGET_KERNELABI_H

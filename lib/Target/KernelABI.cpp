@@ -1,0 +1,190 @@
+//===- KernelABI.cpp - Kernel signatures and the generated C header -------===//
+//
+// 1. getKernelSignature reads a tile.kernel's arguments and their `tile.*`
+//    attributes, and decides which tensors are read-only from the memory
+//    effects of their users.
+// 2. writeCHeader prints the header through a small structured writer.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Target/KernelABI.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace tilec;
+
+/// Whether any op reached from `value` (through view-like results) may write it.
+static bool mayBeWritten(mlir::Value value) {
+  for (mlir::OpOperand &use : value.getUses()) {
+    mlir::Operation *user = use.getOwner();
+    auto effects = llvm::dyn_cast<mlir::MemoryEffectOpInterface>(user);
+    if (!effects)
+      return true; // unknown op: assume it writes
+    llvm::SmallVector<mlir::SideEffects::EffectInstance<mlir::MemoryEffects::Effect>> list;
+    effects.getEffectsOnValue(value, list);
+    for (auto &e : list)
+      if (llvm::isa<mlir::MemoryEffects::Write>(e.getEffect()))
+        return true;
+    // A view of the tensor: follow it.
+    for (mlir::Value result : user->getResults())
+      if (llvm::isa<mlir::MemRefType>(result.getType()) && mayBeWritten(result))
+        return true;
+  }
+  return false;
+}
+
+mlir::LogicalResult tilec::getKernelSignature(mlir::Operation *op, KernelSignature &sig) {
+  auto fn = llvm::dyn_cast<mlir::FunctionOpInterface>(op);
+  if (!fn || fn.isExternal())
+    return op->emitError("expected a kernel with a body");
+  sig.name = mlir::SymbolTable::getSymbolName(op).str();
+  mlir::Block &entry = fn.getFunctionBody().front();
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
+    KernelArg arg;
+    mlir::Type type = fn.getArgumentTypes()[i];
+    auto nameAttr = fn.getArgAttrOfType<mlir::StringAttr>(i, "tile.name");
+    auto dtypeAttr = fn.getArgAttrOfType<mlir::StringAttr>(i, "tile.dtype");
+    arg.name = nameAttr ? nameAttr.str() : ("arg" + llvm::Twine(i)).str();
+    arg.dtype = dtypeAttr ? dtypeAttr.str() : "";
+    if (auto memref = llvm::dyn_cast<mlir::MemRefType>(type)) {
+      arg.kind = KernelArg::Kind::Tensor;
+      auto shapeAttr = fn.getArgAttrOfType<mlir::ArrayAttr>(i, "tile.shape");
+      for (int64_t d = 0; d < memref.getRank(); ++d) {
+        if (shapeAttr && d < (int64_t)shapeAttr.size() && llvm::isa<mlir::StringAttr>(shapeAttr[d]))
+          arg.shape.push_back(llvm::cast<mlir::StringAttr>(shapeAttr[d]).str());
+        else if (memref.isDynamicDim(d))
+          arg.shape.push_back("?");
+        else
+          arg.shape.push_back(std::to_string(memref.getDimSize(d)));
+      }
+      arg.readOnly = !mayBeWritten(entry.getArgument(i));
+    } else if (fn.getArgAttr(i, "tile.dynamic")) {
+      arg.kind = KernelArg::Kind::DynamicDim;
+      arg.dtype = "int64";
+    } else {
+      arg.kind = KernelArg::Kind::Scalar;
+    }
+    if (arg.dtype.empty())
+      return op->emitError() << "kernel argument #" << i << " has no 'tile.dtype'";
+    sig.args.push_back(std::move(arg));
+  }
+  sig.threads = {1, 1, 1};
+  op->walk([&](mlir::Operation *inner) {
+    if (inner->getName().getStringRef() != "tile.launch")
+      return;
+    if (auto threads = inner->getAttrOfType<mlir::DenseI64ArrayAttr>("threads"))
+      sig.threads.assign(threads.asArrayRef().begin(), threads.asArrayRef().end());
+  });
+  return mlir::success();
+}
+
+llvm::StringRef tilec::cElementType(llvm::StringRef dtype) {
+  return llvm::StringSwitch<llvm::StringRef>(dtype)
+      .Cases("float16", "bfloat16", "uint16_t")
+      .Case("float32", "float")
+      .Case("float64", "double")
+      .Cases("float8_e4m3", "float8_e4m3fn", "float8_e5m2", "uint8_t")
+      .Cases("int4", "uint4", "uint8_t")
+      .Case("int8", "int8_t")
+      .Case("uint8", "uint8_t")
+      .Case("int16", "int16_t")
+      .Case("int32", "int32_t")
+      .Case("int64", "int64_t")
+      .Case("uint32", "uint32_t")
+      .Case("bool", "bool")
+      .Default("void");
+}
+
+namespace {
+/// Prints C declarations line by line with consistent indentation.
+class CWriter {
+public:
+  explicit CWriter(llvm::raw_ostream &os) : os(os) {}
+  CWriter &line(const llvm::Twine &text = "") {
+    os.indent(indent * 2) << text << "\n";
+    return *this;
+  }
+  void push() { ++indent; }
+  void pop() { --indent; }
+
+private:
+  llvm::raw_ostream &os;
+  unsigned indent = 0;
+};
+
+std::string guardFor(llvm::StringRef sourceName) {
+  std::string guard = "TILEC_";
+  for (char c : sourceName)
+    guard += llvm::isAlnum(c) ? llvm::toUpper(c) : '_';
+  return guard + "_H";
+}
+
+std::string describeShape(const KernelArg &arg) {
+  return "(" + llvm::join(arg.shape, ", ") + (arg.shape.size() == 1 ? ",)" : ")");
+}
+} // namespace
+
+void tilec::writeCHeader(llvm::ArrayRef<KernelSignature> kernels, llvm::StringRef sourceName, HeaderFlavor flavor,
+                         llvm::raw_ostream &os) {
+  CWriter w(os);
+  std::string guard = guardFor(sourceName);
+  w.line("/* Generated by tilec from " + sourceName + ". Do not edit. */");
+  w.line("#ifndef " + guard).line("#define " + guard).line();
+  w.line("#include <stdint.h>");
+  w.line("#ifndef __cplusplus").line("#include <stdbool.h>").line("#endif");
+  if (flavor == HeaderFlavor::CUDA)
+    w.line("#include <cuda.h>");
+  w.line();
+  w.line("#ifdef __cplusplus").line("extern \"C\" {").line("#endif").line();
+  w.line("/* Status codes returned by every launcher. */");
+  w.line("#ifndef TILEC_STATUS_CODES").line("#define TILEC_STATUS_CODES");
+  w.line("#define TILEC_SUCCESS 0");
+  w.line("#define TILEC_ERROR_NULL_POINTER 1");
+  w.line("#define TILEC_ERROR_BAD_DIMENSION 2");
+  w.line("#define TILEC_ERROR_MISALIGNED 3");
+  w.line("#define TILEC_ERROR_LAUNCH_FAILED 4");
+  w.line("#endif").line();
+  for (const KernelSignature &k : kernels) {
+    w.line("/* " + k.name + ": block of " + llvm::Twine(k.threads[0]) + "x" + llvm::Twine(k.threads[1]) + "x" +
+           llvm::Twine(k.threads[2]) + " threads.");
+    for (const KernelArg &a : k.args) {
+      std::string doc;
+      switch (a.kind) {
+      case KernelArg::Kind::Tensor:
+        doc = a.name + ": " + a.dtype + " tensor of shape " + describeShape(a) + ", row-major, contiguous" +
+              (a.readOnly ? ", read" : ", written");
+        break;
+      case KernelArg::Kind::DynamicDim:
+        doc = a.name + ": dynamic dimension, must be > 0";
+        break;
+      case KernelArg::Kind::Scalar:
+        doc = a.name + ": " + a.dtype + " scalar";
+        break;
+      }
+      w.line(" *   " + doc);
+    }
+    if (flavor == HeaderFlavor::CUDA)
+      w.line(" *   stream: the CUDA stream to launch on (0 for the default stream)");
+    w.line(" * Returns TILEC_SUCCESS or a TILEC_ERROR_* code; checks its arguments first. */");
+    std::vector<std::string> params;
+    for (const KernelArg &a : k.args) {
+      if (a.kind == KernelArg::Kind::Tensor)
+        params.push_back((a.readOnly ? "const " : "") + cElementType(a.dtype).str() + " *" + a.name);
+      else if (a.kind == KernelArg::Kind::DynamicDim)
+        params.push_back("int64_t " + a.name);
+      else
+        params.push_back(cElementType(a.dtype).str() + " " + a.name);
+    }
+    if (flavor == HeaderFlavor::CUDA)
+      params.push_back("CUstream stream");
+    if (params.empty())
+      params.push_back("void");
+    w.line("int " + k.name + "(" + llvm::join(params, ", ") + ");").line();
+  }
+  w.line("#ifdef __cplusplus").line("} /* extern \"C\" */").line("#endif").line();
+  w.line("#endif /* " + guard + " */");
+}
