@@ -1,0 +1,289 @@
+//===- Builtins.cpp - The table of T.* primitives and call binding --------===//
+//
+// One row per callable: its parameters, defaults and argument kinds. bindCall
+// maps a call's positional and keyword arguments onto the row.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Frontend/Builtins.h"
+
+#include "tilec/Frontend/ConstEval.h"
+#include "tilec/Frontend/Diagnostics.h"
+
+#include "llvm/ADT/StringSet.h"
+
+using namespace tilec;
+using AK = ArgKind;
+using BC = BuiltinContext;
+
+namespace {
+constexpr ArgDefault req() { return {}; }
+constexpr ArgDefault none() { return {ArgDefault::None, 0, ""}; }
+constexpr ArgDefault dInt(int64_t v) { return {ArgDefault::Int, v, ""}; }
+constexpr ArgDefault dBool(bool v) { return {ArgDefault::Bool, v, ""}; }
+constexpr ArgDefault dStr(const char *v) { return {ArgDefault::Str, 0, v}; }
+constexpr ArgDefault dPolicy(const char *v) { return {ArgDefault::Policy, 0, v}; }
+
+const BuiltinParam pName[] = {{"name", AK::ConstStr, req()}, {"dtype", AK::Any, none()}};
+const BuiltinParam pTensor[] = {{"shape", AK::Shape, req()}, {"dtype", AK::DType, dStr("float32")}};
+const BuiltinParam pDTypeCtor[] = {{"name", AK::DType, req()}};
+const BuiltinParam pAB[] = {{"a", AK::Scalar, req()}, {"b", AK::Scalar, req()}};
+const BuiltinParam pX[] = {{"x", AK::Scalar, req()}};
+const BuiltinParam pKernel[] = {{"threads", AK::Extents, dInt(128), true},
+                                {"cluster", AK::Extents, none(), true},
+                                {"prelude", AK::ConstStr, none(), true}};
+const BuiltinParam pAlloc[] = {{"shape", AK::Shape, req()}, {"dtype", AK::DType, req()},
+                               {"scope", AK::ConstStr, none()}};
+const BuiltinParam pAllocVar[] = {{"dtype", AK::DType, req()}, {"init", AK::Scalar, none()}};
+const BuiltinParam pCopy[] = {{"src", AK::Region, req()},
+                              {"dst", AK::Region, req()},
+                              {"coalesced_width", AK::ConstInt, none()},
+                              {"disable_tma", AK::ConstBool, dBool(false)}};
+const BuiltinParam pGemm[] = {{"A", AK::Buffer, req()},
+                              {"B", AK::Buffer, req()},
+                              {"C", AK::Buffer, req()},
+                              {"transpose_A", AK::ConstBool, dBool(false)},
+                              {"transpose_B", AK::ConstBool, dBool(false)},
+                              {"policy", AK::Policy, dPolicy("Square")},
+                              {"clear_accum", AK::ConstBool, dBool(false)},
+                              {"k_pack", AK::ConstInt, dInt(1)},
+                              {"wg_wait", AK::ConstInt, dInt(0)}};
+const BuiltinParam pFill[] = {{"buffer", AK::Region, req()}, {"value", AK::Scalar, req()}};
+const BuiltinParam pClear[] = {{"buffer", AK::Region, req()}};
+const BuiltinParam pReduce[] = {{"buffer", AK::Buffer, req()},
+                                {"out", AK::Buffer, req()},
+                                {"dim", AK::ConstInt, dInt(-1)},
+                                {"clear", AK::ConstBool, dBool(true)}};
+const BuiltinParam pCumSum[] = {{"src", AK::Buffer, req()},
+                                {"dst", AK::Buffer, none()},
+                                {"dim", AK::ConstInt, dInt(0)},
+                                {"reverse", AK::ConstBool, dBool(false)}};
+const BuiltinParam pAtomicAdd[] = {{"dst", AK::Region, req()}, {"value", AK::Value, req()}};
+const BuiltinParam pPrint[] = {{"obj", AK::Value, req()}, {"msg", AK::ConstStr, dStr("")}};
+const BuiltinParam pSwizzle[] = {{"panel_size", AK::ConstInt, dInt(8)},
+                                 {"order", AK::ConstStr, dStr("row")},
+                                 {"enable", AK::ConstBool, dBool(true)}};
+const BuiltinParam pAnnotate[] = {{"layout_map", AK::Dict, req()}};
+const BuiltinParam pMakeSwizzled[] = {{"buffer", AK::Buffer, req()}};
+const BuiltinParam pPipelined[] = {{"start", AK::Scalar, req()},
+                                   {"stop", AK::Scalar, none()},
+                                   {"num_stages", AK::ConstInt, dInt(0)},
+                                   {"order", AK::Any, none()},
+                                   {"stage", AK::Any, none()},
+                                   {"group", AK::Any, none()}};
+const BuiltinParam pSerial[] = {{"start", AK::Scalar, req()}, {"stop", AK::Scalar, none()},
+                                {"step", AK::ConstInt, dInt(1)}};
+const BuiltinParam pIfThenElse[] = {{"cond", AK::Scalar, req()}, {"then_expr", AK::Scalar, req()},
+                                    {"else_expr", AK::Scalar, req()}};
+const BuiltinParam pInfinity[] = {{"dtype", AK::DType, req()}};
+const BuiltinParam pCast[] = {{"value", AK::Scalar, req()}, {"dtype", AK::DType, req()}};
+const BuiltinParam pThreadBinding[] = {{"dim", AK::ConstInt, dInt(0)}};
+const BuiltinParam pPyConv[] = {{"x", AK::Scalar, req()}};
+
+struct Row {
+  BuiltinInfo info;
+  bool isT; // spelled `T.name` (else a Python builtin)
+};
+
+#define ROW(ID, NAME, CTX, PARAMS, ISTHE) {{BuiltinID::ID, NAME, BC::CTX, PARAMS}, ISTHE}
+#define VROW(ID, NAME, CTX, PARAMS, VK, MINV, ISTHE) {{BuiltinID::ID, NAME, BC::CTX, PARAMS, true, AK::VK, MINV}, ISTHE}
+const Row rows[] = {
+    ROW(Dynamic, "T.dynamic", Module, pName, true),
+    ROW(Symbolic, "T.symbolic", Module, pName, true),
+    ROW(Tensor, "T.Tensor", Module, pTensor, true),
+    ROW(Buffer, "T.Buffer", Module, pTensor, true),
+    ROW(DTypeCtor, "T.dtype", Const, pDTypeCtor, true),
+    ROW(PrimFunc, "T.prim_func", Module, {}, true),
+    ROW(CeilDiv, "T.ceildiv", Const, pAB, true),
+    ROW(Min, "T.min", Const, pAB, true),
+    ROW(Max, "T.max", Const, pAB, true),
+    VROW(PyMin, "min", Const, {}, Scalar, 2, false),
+    VROW(PyMax, "max", Const, {}, Scalar, 2, false),
+    ROW(PyInt, "int", Const, pPyConv, false),
+    ROW(PyFloat, "float", Const, pPyConv, false),
+    VROW(Kernel, "T.Kernel", With, pKernel, Scalar, 1, true),
+    ROW(AllocShared, "T.alloc_shared", Alloc, pAlloc, true),
+    ROW(AllocFragment, "T.alloc_fragment", Alloc, pAlloc, true),
+    ROW(AllocLocal, "T.alloc_local", Alloc, pAlloc, true),
+    ROW(AllocVar, "T.alloc_var", Alloc, pAllocVar, true),
+    ROW(Copy, "T.copy", Stmt, pCopy, true),
+    ROW(Gemm, "T.gemm", Stmt, pGemm, true),
+    ROW(Fill, "T.fill", Stmt, pFill, true),
+    ROW(Clear, "T.clear", Stmt, pClear, true),
+    ROW(ReduceMax, "T.reduce_max", Stmt, pReduce, true),
+    ROW(ReduceMin, "T.reduce_min", Stmt, pReduce, true),
+    ROW(ReduceSum, "T.reduce_sum", Stmt, pReduce, true),
+    ROW(ReduceAbsSum, "T.reduce_abssum", Stmt, pReduce, true),
+    ROW(ReduceAbsMax, "T.reduce_absmax", Stmt, pReduce, true),
+    ROW(CumSum, "T.cumsum", Stmt, pCumSum, true),
+    ROW(AtomicAdd, "T.atomic_add", Stmt, pAtomicAdd, true),
+    ROW(Print, "T.print", Stmt, pPrint, true),
+    ROW(UseSwizzle, "T.use_swizzle", Stmt, pSwizzle, true),
+    ROW(AnnotateLayout, "T.annotate_layout", Stmt, pAnnotate, true),
+    ROW(MakeSwizzledLayout, "T.make_swizzled_layout", Expr, pMakeSwizzled, true),
+    VROW(Parallel, "T.Parallel", Iter, {}, ConstInt, 1, true),
+    ROW(Pipelined, "T.Pipelined", Iter, pPipelined, true),
+    ROW(Serial, "T.serial", Iter, pSerial, true),
+    ROW(Unroll, "T.unroll", Iter, pSerial, true),
+    ROW(Range, "range", Iter, pSerial, false),
+    ROW(Abs, "T.abs", Expr, pX, true),
+    ROW(Exp, "T.exp", Expr, pX, true),
+    ROW(Exp2, "T.exp2", Expr, pX, true),
+    ROW(Log, "T.log", Expr, pX, true),
+    ROW(Log2, "T.log2", Expr, pX, true),
+    ROW(Sqrt, "T.sqrt", Expr, pX, true),
+    ROW(Rsqrt, "T.rsqrt", Expr, pX, true),
+    ROW(Tanh, "T.tanh", Expr, pX, true),
+    ROW(Sigmoid, "T.sigmoid", Expr, pX, true),
+    ROW(IfThenElse, "T.if_then_else", Expr, pIfThenElse, true),
+    ROW(Infinity, "T.infinity", Expr, pInfinity, true),
+    ROW(Cast, "T.cast", Expr, pCast, true),
+    ROW(ThreadBinding, "T.get_thread_binding", Expr, pThreadBinding, true),
+    ROW(PyAbs, "abs", Expr, pX, false),
+};
+#undef ROW
+#undef VROW
+
+const Row *findRow(llvm::StringRef name, bool isT) {
+  for (const Row &r : rows) {
+    llvm::StringRef n = r.info.name;
+    if (r.isT != isT)
+      continue;
+    if (isT ? n.drop_front(2) == name : n == name)
+      return &r;
+  }
+  return nullptr;
+}
+} // namespace
+
+const BuiltinInfo *tilec::lookupTBuiltin(llvm::StringRef attr) {
+  const Row *r = findRow(attr, true);
+  return r ? &r->info : nullptr;
+}
+
+const BuiltinInfo *tilec::lookupPyBuiltin(llvm::StringRef name) {
+  const Row *r = findRow(name, false);
+  return r ? &r->info : nullptr;
+}
+
+const BuiltinInfo &tilec::getBuiltin(BuiltinID id) {
+  for (const Row &r : rows)
+    if (r.info.id == id)
+      return r.info;
+  llvm_unreachable("every BuiltinID has a row");
+}
+
+void tilec::getTBuiltinNames(llvm::SmallVectorImpl<llvm::StringRef> &out) {
+  for (const Row &r : rows)
+    if (r.isT)
+      out.push_back(llvm::StringRef(r.info.name).drop_front(2));
+}
+
+bool tilec::isTAttributeName(llvm::StringRef attr) {
+  return parseDType(attr).has_value() || attr == "GemmWarpPolicy";
+}
+
+const ast::Expr *BoundCall::get(llvm::StringRef name) const {
+  for (size_t i = 0; i < info->params.size(); ++i)
+    if (name == info->params[i].name)
+      return args[i];
+  return nullptr;
+}
+
+const ArgDefault &BoundCall::getDefault(llvm::StringRef name) const {
+  for (const BuiltinParam &p : info->params)
+    if (name == p.name)
+      return p.def;
+  llvm_unreachable("unknown parameter name");
+}
+
+llvm::SMRange BoundCall::rangeOf(llvm::StringRef name) const {
+  if (const ast::Expr *e = get(name))
+    return e->getRange();
+  return call->getRange();
+}
+
+std::string tilec::calleeName(const ast::Expr *callee) {
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(callee))
+    return n->getName().str();
+  if (auto *a = llvm::dyn_cast<ast::AttributeExpr>(callee)) {
+    std::string base = calleeName(a->getValue());
+    if (base.empty())
+      return "";
+    return base + "." + a->getAttr().str();
+  }
+  return "";
+}
+
+bool tilec::bindCall(const BuiltinInfo &info, const ast::CallExpr *call, DiagnosticEmitter &diags, BoundCall &out) {
+  out.info = &info;
+  out.call = call;
+  out.args.assign(info.params.size(), nullptr);
+  out.extra.clear();
+  bool ok = true;
+
+  // 1. Positional arguments fill the non-keyword-only parameters in order.
+  unsigned numPositional = 0;
+  for (const BuiltinParam &p : info.params)
+    if (!p.keywordOnly)
+      ++numPositional;
+  llvm::ArrayRef<ast::Expr *> args = call->getArgs();
+  if (info.variadic) {
+    // Variadic builtins take their extra positional arguments first (grid
+    // sizes, extents); the declared parameters are keyword-only.
+    for (const ast::Expr *a : args)
+      out.extra.push_back(a);
+    if (out.extra.size() < info.minVariadic) {
+      diags.emit(DiagID::sema_too_few_args, call->getRange(), info.name, info.minVariadic,
+                 info.minVariadic == 1 ? "" : "s", out.extra.size());
+      ok = false;
+    }
+  } else {
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i >= numPositional) {
+        diags.emit(DiagID::sema_too_many_args, args[i]->getRange(), info.name, numPositional,
+                   numPositional == 1 ? "" : "s", args.size());
+        return false;
+      }
+      out.args[i] = args[i];
+    }
+  }
+
+  // 2. Keywords: known, not repeated, not also given positionally.
+  llvm::StringSet<> seen;
+  for (const ast::Keyword &kw : call->getKeywords()) {
+    int index = -1;
+    for (size_t i = 0; i < info.params.size(); ++i)
+      if (kw.name == info.params[i].name)
+        index = int(i);
+    if (index < 0) {
+      llvm::SmallVector<llvm::StringRef, 8> names;
+      for (const BuiltinParam &p : info.params)
+        names.push_back(p.name);
+      diags.emit(DiagID::sema_unknown_keyword, kw.nameRange, info.name, kw.name, didYouMean(kw.name, names));
+      ok = false;
+      continue;
+    }
+    if (!seen.insert(kw.name).second) {
+      diags.emit(DiagID::sema_duplicate_keyword, kw.nameRange, kw.name, info.name);
+      ok = false;
+      continue;
+    }
+    if (out.args[index]) {
+      diags.emit(DiagID::sema_keyword_and_positional, kw.nameRange, kw.name, info.name);
+      ok = false;
+      continue;
+    }
+    out.args[index] = kw.value;
+  }
+  if (!ok)
+    return false;
+
+  // 3. Required parameters must be present.
+  for (size_t i = 0; i < info.params.size(); ++i) {
+    if (!out.args[i] && info.params[i].def.kind == ArgDefault::Required) {
+      diags.emit(DiagID::sema_missing_arg, call->getRange(), info.name, info.params[i].name);
+      return false;
+    }
+  }
+  return true;
+}
