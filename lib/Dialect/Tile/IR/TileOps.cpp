@@ -88,6 +88,11 @@ static StringRef scopeName(std::optional<Scope> scope) {
 
 Scope AllocOp::getScope() { return *getBufferScope(getType()); }
 
+void AllocOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  std::optional<Scope> scope = getBufferScope(getType());
+  setNameFn(getResult(), scope ? stringifyScope(*scope) : "buf");
+}
+
 LogicalResult AllocOp::verify() {
   MemRefType type = getType();
   if (!type.hasStaticShape())
@@ -355,6 +360,12 @@ LogicalResult AnnotateLayoutOp::verify() {
     return emitOpError() << "expects a shared or fragment buffer, got "
                          << scopeName(scope);
   return getLayout().verifyBuffer(type, [&] { return emitOpError(); });
+}
+
+void ThreadIdOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  static const char *const names[] = {"tx", "ty", "tz"};
+  int64_t dim = getDimAttr().getInt();
+  setNameFn(getResult(), dim >= 0 && dim < 3 ? names[dim] : "tid");
 }
 
 LogicalResult ThreadIdOp::verify() {

@@ -133,6 +133,17 @@ LaunchOp KernelOp::getLaunchOp() {
   return {};
 }
 
+/// Names the entry block arguments after their `tile.name` attributes.
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  if (&region != &getBody() || region.empty())
+    return;
+  for (BlockArgument arg : region.getArguments())
+    if (auto name = getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                 TileDialect::kArgNameAttrName))
+      setNameFn(arg, name.getValue());
+}
+
 namespace {
 /// Kernel argument classes, in the order they must appear.
 enum class ArgClass { Tensor = 0, Dim = 1, Scalar = 2 };
@@ -232,6 +243,15 @@ void LaunchOp::build(OpBuilder &builder, OperationState &state,
     state.addAttribute(getClusterAttrName(state.name),
                        builder.getDenseI64ArrayAttr(cluster));
   buildIndexBody(builder, state, state.addRegion(), grid.size());
+}
+
+/// Names the block indices `bx`, `by`, `bz`.
+void LaunchOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  static const char *const names[] = {"bx", "by", "bz"};
+  for (auto [i, arg] : llvm::enumerate(region.getArguments()))
+    if (i < 3)
+      setNameFn(arg, names[i]);
 }
 
 /// tile.launch grid(%gx, %gy) threads [tx, ty, tz] (cluster [cx, cy, cz])?

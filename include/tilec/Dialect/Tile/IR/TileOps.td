@@ -47,7 +47,8 @@ class Tile_Op<string mnemonic, list<Trait> traits = []>
 //===----------------------------------------------------------------------===//
 
 def Tile_KernelOp : Tile_Op<"kernel", [
-    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove]> {
+    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "a kernel: the exported entry point of a .tile program";
   let description = [{
     One `@T.prim_func`. Arguments come in launcher order: global tensors
@@ -135,6 +136,7 @@ def Tile_YieldOp : Tile_Op<"yield", [
 
 def Tile_LaunchOp : Tile_Op<"launch", [
     HasParent<"KernelOp">, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "launch a grid of blocks (T.Kernel)";
   let description = [{
@@ -188,7 +190,8 @@ def Tile_LaunchOp : Tile_Op<"launch", [
 // Buffers
 //===----------------------------------------------------------------------===//
 
-def Tile_AllocOp : Tile_Op<"alloc"> {
+def Tile_AllocOp : Tile_Op<"alloc", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "allocate a shared, fragment or local buffer";
   let description = [{
     `T.alloc_shared`, `T.alloc_fragment`, `T.alloc_local` and `T.alloc_var`
@@ -492,20 +495,23 @@ def Tile_UseSwizzleOp : Tile_Op<"use_swizzle"> {
 def Tile_AnnotateLayoutOp : Tile_Op<"annotate_layout"> {
   let summary = "pin a buffer's layout (T.annotate_layout)";
   let description = [{
-    Fixes the layout of `buffer` for layout inference. The buffer is shared;
-    the layout must accept it (`TileLayoutAttrInterface::verifyBuffer`).
+    Fixes the layout of `buffer` for layout inference. The buffer is shared
+    (swizzled layouts) or a fragment (fragment layouts); the layout must
+    accept it (`TileLayoutAttrInterface::verifyBuffer`).
 
     ```mlir
-    tile.annotate_layout %A_s, #tile.swizzled<bytes = 128>
-        : memref<128x64xf16, #tile.scope<shared>>
+    tile.annotate_layout %A_s : memref<128x64xf16, #tile.scope<shared>>
+        with #tile.swizzled<bytes = 128>
     ```
   }];
   let arguments = (ins Tile_Buffer:$buffer, TileLayoutAttrInterface:$layout);
-  let assemblyFormat = "$buffer `,` $layout attr-dict `:` type($buffer)";
+  // The layout comes last: an attribute followed by `:` would take the type.
+  let assemblyFormat = "$buffer `:` type($buffer) `with` $layout attr-dict";
   let hasVerifier = 1;
 }
 
-def Tile_ThreadIdOp : Tile_Op<"thread_id", [Pure]> {
+def Tile_ThreadIdOp : Tile_Op<"thread_id", [
+    Pure, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "the thread's index in its block (T.get_thread_binding)";
   let description = [{
     The calling thread's index along `dim` (0 = x, 1 = y, 2 = z) of the
