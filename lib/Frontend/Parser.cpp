@@ -1,0 +1,721 @@
+//===- Parser.cpp - Statements of the .tile parser ------------------------===//
+//
+// Recursive descent over the statement productions of grammar/tile.ebnf,
+// error recovery helpers, and the public entry points of Parser.h.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Frontend/Parser.h"
+#include "ParserImpl.h"
+
+#include "llvm/ADT/StringSet.h"
+
+using namespace tilec;
+using namespace tilec::ast;
+using tilec::detail::joinRanges;
+using tilec::detail::Parser;
+using llvm::SMLoc;
+using llvm::SMRange;
+using llvm::cast;
+using llvm::isa;
+using llvm::StringRef;
+
+//===----------------------------------------------------------------------===//
+// Diagnostics and recovery
+//===----------------------------------------------------------------------===//
+
+std::string Parser::describe(const Token &t) const {
+  switch (t.kind) {
+  case TokenKind::Eof: return "end of file";
+  case TokenKind::Newline: return "end of line";
+  case TokenKind::Indent: return "indentation";
+  case TokenKind::Dedent: return "end of the indented block";
+  case TokenKind::Identifier: return ("name '" + t.getSpelling() + "'").str();
+  case TokenKind::IntLit:
+  case TokenKind::FloatLit: return ("number '" + t.getSpelling() + "'").str();
+  case TokenKind::StrLit: return "string literal";
+  default: break;
+  }
+  if (t.synthetic)
+    return "end of file";
+  if (t.kind >= TokenKind::KwFalse)
+    return ("keyword '" + t.getSpelling() + "'").str();
+  return ("'" + t.getSpelling() + "'").str();
+}
+
+void Parser::expected(StringRef what) {
+  if (at(TokenKind::Error)) {
+    poisoned = true;
+    return;
+  }
+  syntaxError(DiagID::parse_expected, tok().range, what, describe(tok()));
+}
+
+bool Parser::expect(TokenKind k, StringRef what) {
+  if (consumeIf(k))
+    return true;
+  expected(what);
+  return false;
+}
+
+void Parser::skipStatement() {
+  while (!at(TokenKind::Newline) && !at(TokenKind::Eof)) {
+    if (tok().isOpenBracket())
+      skipGroup(pos);
+    else
+      consume();
+  }
+  consumeIf(TokenKind::Newline);
+  if (at(TokenKind::Indent)) {
+    unsigned level = 0;
+    do {
+      if (at(TokenKind::Indent))
+        ++level;
+      else if (at(TokenKind::Dedent))
+        --level;
+      consume();
+    } while (level > 0 && !at(TokenKind::Eof));
+  }
+  poisoned = false;
+}
+
+void Parser::skipContinuationClauses() {
+  while (at(TokenKind::KwElif) || at(TokenKind::KwElse) ||
+         (at(TokenKind::KwUnsupported) && (tok().getSpelling() == "except" || tok().getSpelling() == "finally")))
+    skipStatement();
+}
+
+bool Parser::enterNesting(SMRange range) {
+  if (depth >= detail::MaxNesting) {
+    if (!reportedTooDeep)
+      syntaxError(DiagID::parse_nesting_too_deep, range, detail::MaxNesting);
+    reportedTooDeep = true;
+    poisoned = true;
+    return false;
+  }
+  ++depth;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Module and statements
+//===----------------------------------------------------------------------===//
+
+/// file ::= { NEWLINE | statement } EOF
+Module Parser::parseFile(unsigned bufferId) {
+  Module module;
+  module.bufferId = bufferId;
+  while (!at(TokenKind::Eof)) {
+    if (consumeIf(TokenKind::Newline))
+      continue;
+    if (at(TokenKind::Dedent)) {
+      // Only after an inconsistent dedent, which the lexer reported.
+      consume();
+      continue;
+    }
+    parseStatement(module.body);
+  }
+  return module;
+}
+
+/// statement ::= compound_stmt | simple_stmts
+/// compound_stmt ::= decorated | funcdef | if_stmt | for_stmt | with_stmt
+void Parser::parseStatement(Body &body) {
+  TokenIndex start = pos;
+  switch (tok().kind) {
+  case TokenKind::Indent: {
+    syntaxError(DiagID::parse_unexpected_indent, tok().range);
+    poisoned = false;
+    if (!enterNesting(tok().range)) {
+      skipStatement();
+      break;
+    }
+    // Parse the over-indented lines as if they were not indented, so that
+    // mistakes inside them are still found.
+    consume();
+    while (!at(TokenKind::Dedent) && !at(TokenKind::Eof))
+      parseStatement(body);
+    consumeIf(TokenKind::Dedent);
+    leaveNesting();
+    break;
+  }
+  case TokenKind::At:
+    parseDecorated(body);
+    break;
+  case TokenKind::KwDef:
+    if (Stmt *s = parseFunctionDef({}, tok().getLoc()))
+      body.push_back(s);
+    break;
+  case TokenKind::KwIf:
+    if (Stmt *s = parseIf())
+      body.push_back(s);
+    break;
+  case TokenKind::KwFor:
+    if (Stmt *s = parseFor())
+      body.push_back(s);
+    break;
+  case TokenKind::KwWith:
+    if (Stmt *s = parseWith())
+      body.push_back(s);
+    break;
+  case TokenKind::KwElif:
+  case TokenKind::KwElse:
+    syntaxError(DiagID::parse_stray_else, tok().range, tok().getSpelling());
+    skipStatement();
+    skipContinuationClauses();
+    break;
+  case TokenKind::KwUnsupported:
+    syntaxError(DiagID::parse_unsupported_keyword, tok().range, tok().getSpelling());
+    skipStatement();
+    skipContinuationClauses();
+    break;
+  default:
+    parseSimpleStatements(body);
+    break;
+  }
+  // Every statement consumes at least one token, so the callers' loops end.
+  if (pos == start)
+    consume();
+}
+
+/// simple_stmts ::= simple_stmt { ';' simple_stmt } [ ';' ] NEWLINE
+void Parser::parseSimpleStatements(Body &body) {
+  while (true) {
+    if (Stmt *s = parseSimpleStatement())
+      body.push_back(s);
+    if (poisoned) {
+      skipStatement();
+      return;
+    }
+    if (!consumeIf(TokenKind::Semi))
+      break;
+    if (at(TokenKind::Newline) || at(TokenKind::Eof))
+      break;
+  }
+  if (!at(TokenKind::Eof) && !consumeIf(TokenKind::Newline)) {
+    expected("end of line");
+    skipStatement();
+  }
+}
+
+/// simple_stmt ::= 'pass' | return_stmt | import_stmt | from_import | assignment | expression_list
+Stmt *Parser::parseSimpleStatement() {
+  switch (tok().kind) {
+  case TokenKind::KwPass:
+    return ctx.create<PassStmt>(toks[consume()].range);
+  case TokenKind::KwReturn:
+    return parseReturn();
+  case TokenKind::KwImport:
+    return parseImport();
+  case TokenKind::KwFrom:
+    return parseFromImport();
+  case TokenKind::KwUnsupported:
+    syntaxError(DiagID::parse_unsupported_keyword, tok().range, tok().getSpelling());
+    return nullptr;
+  case TokenKind::KwDef:
+  case TokenKind::KwIf:
+  case TokenKind::KwFor:
+  case TokenKind::KwWith:
+  case TokenKind::KwElif:
+  case TokenKind::KwElse:
+  case TokenKind::At:
+    // A compound statement after ';' or in a one-line block.
+    expected("a simple statement");
+    return nullptr;
+  default:
+    return parseExprOrAssign();
+  }
+}
+
+/// dotted_name ::= NAME { '.' NAME }
+bool Parser::parseDottedName(std::string &name, SMRange &range) {
+  if (at(TokenKind::Dot)) {
+    syntaxError(DiagID::parse_relative_import_unsupported, tok().range);
+    return false;
+  }
+  range = tok().range;
+  if (!at(TokenKind::Identifier)) {
+    expected("a module name");
+    return false;
+  }
+  name = toks[consume()].getSpelling().str();
+  while (at(TokenKind::Dot)) {
+    consume();
+    if (!at(TokenKind::Identifier)) {
+      expected("a name after '.'");
+      return false;
+    }
+    name += ".";
+    name += toks[pos].getSpelling();
+    range.End = toks[consume()].range.End;
+  }
+  return true;
+}
+
+/// import_stmt ::= 'import' dotted_as_name { ',' dotted_as_name }
+/// dotted_as_name ::= dotted_name [ 'as' NAME ]
+Stmt *Parser::parseImport() {
+  SMRange kw = toks[consume()].range;
+  std::vector<ImportName> names;
+  SMLoc endLoc = kw.End;
+  do {
+    ImportName in;
+    if (!parseDottedName(in.dottedName, in.range))
+      return nullptr;
+    if (consumeIf(TokenKind::KwAs)) {
+      if (!at(TokenKind::Identifier)) {
+        expected("a name after 'as'");
+        return nullptr;
+      }
+      in.asName = tok().getSpelling().str();
+      in.range.End = toks[consume()].range.End;
+    }
+    endLoc = in.range.End;
+    names.push_back(std::move(in));
+  } while (consumeIf(TokenKind::Comma));
+  return ctx.create<ImportStmt>(SMRange(kw.Start, endLoc), "", std::move(names));
+}
+
+/// from_import ::= 'from' dotted_name 'import' ( '(' import_as_names [','] ')' | import_as_names )
+/// import_as_names ::= NAME [ 'as' NAME ] { ',' NAME [ 'as' NAME ] }
+Stmt *Parser::parseFromImport() {
+  SMRange kw = toks[consume()].range;
+  std::string module;
+  SMRange moduleRange;
+  if (!parseDottedName(module, moduleRange))
+    return nullptr;
+  if (!expect(TokenKind::KwImport, "'import'"))
+    return nullptr;
+  if (at(TokenKind::Star)) {
+    syntaxError(DiagID::parse_import_star_unsupported, tok().range, module);
+    return nullptr;
+  }
+  std::vector<ImportName> names;
+  auto parseName = [&]() -> bool {
+    if (!at(TokenKind::Identifier)) {
+      expected("a name to import");
+      return false;
+    }
+    ImportName in;
+    in.range = tok().range;
+    in.dottedName = toks[consume()].getSpelling().str();
+    if (consumeIf(TokenKind::KwAs)) {
+      if (!at(TokenKind::Identifier)) {
+        expected("a name after 'as'");
+        return false;
+      }
+      in.asName = tok().getSpelling().str();
+      in.range.End = toks[consume()].range.End;
+    }
+    names.push_back(std::move(in));
+    return true;
+  };
+  SMLoc endLoc;
+  if (at(TokenKind::LParen)) {
+    TokenIndex open = consume();
+    if (!parseGroupList(open, "')'", parseName))
+      return nullptr;
+    endLoc = toks[pos - 1].range.End;
+  } else {
+    do {
+      if (!parseName())
+        return nullptr;
+    } while (consumeIf(TokenKind::Comma));
+    endLoc = names.back().range.End;
+  }
+  return ctx.create<ImportStmt>(SMRange(kw.Start, endLoc), module, std::move(names));
+}
+
+/// return_stmt ::= 'return' [ expression_list ]
+Stmt *Parser::parseReturn() {
+  SMRange kw = toks[consume()].range;
+  if (functionDepth == 0)
+    error(DiagID::parse_return_outside_function, kw);
+  Expr *value = nullptr;
+  if (!at(TokenKind::Newline) && !at(TokenKind::Semi) && !at(TokenKind::Eof))
+    value = parseExpressionList();
+  return ctx.create<ReturnStmt>(value ? joinRanges(kw, value->getRange()) : kw, value);
+}
+
+/// Maps an augmented-assignment token to its operator.
+static std::optional<BinaryOp> augmentedOp(TokenKind k) {
+  switch (k) {
+  case TokenKind::PlusEqual: return BinaryOp::Add;
+  case TokenKind::MinusEqual: return BinaryOp::Sub;
+  case TokenKind::StarEqual: return BinaryOp::Mul;
+  case TokenKind::SlashEqual: return BinaryOp::Div;
+  case TokenKind::DoubleSlashEqual: return BinaryOp::FloorDiv;
+  case TokenKind::PercentEqual: return BinaryOp::Mod;
+  case TokenKind::DoubleStarEqual: return BinaryOp::Pow;
+  case TokenKind::AmpEqual: return BinaryOp::BitAnd;
+  case TokenKind::PipeEqual: return BinaryOp::BitOr;
+  case TokenKind::CaretEqual: return BinaryOp::BitXor;
+  case TokenKind::LessLessEqual: return BinaryOp::Shl;
+  case TokenKind::GreaterGreaterEqual: return BinaryOp::Shr;
+  default: return std::nullopt;
+  }
+}
+
+/// A phrase naming what kind of expression `e` is, for "cannot assign to".
+static const char *describeExpr(const Expr *e) {
+  switch (e->getKind()) {
+  case Expr::Kind::Call: return "a function call";
+  case Expr::Kind::IntLit:
+  case Expr::Kind::FloatLit:
+  case Expr::Kind::StrLit:
+  case Expr::Kind::BoolLit:
+  case Expr::Kind::NoneLit: return "a literal";
+  case Expr::Kind::Dict: return "a dict display";
+  case Expr::Kind::Compare: return "a comparison";
+  case Expr::Kind::IfExp: return "a conditional expression";
+  case Expr::Kind::Tuple: return "a tuple";
+  case Expr::Kind::List: return "a list";
+  default: return "an operator expression";
+  }
+}
+
+bool Parser::checkTarget(Expr *e, bool allowTuple) {
+  switch (e->getKind()) {
+  case Expr::Kind::Name:
+  case Expr::Kind::Subscript:
+  case Expr::Kind::Attribute: return true;
+  case Expr::Kind::Error: return false;
+  case Expr::Kind::Tuple:
+  case Expr::Kind::List:
+    if (allowTuple) {
+      llvm::ArrayRef<Expr *> elts =
+          isa<TupleExpr>(e) ? cast<TupleExpr>(e)->getElts() : cast<ListExpr>(e)->getElts();
+      bool ok = true;
+      for (Expr *elt : elts)
+        ok &= checkTarget(elt, true);
+      return ok;
+    }
+    [[fallthrough]];
+  default:
+    error(DiagID::parse_invalid_target, e->getRange(), describeExpr(e));
+    return false;
+  }
+}
+
+/// assignment ::= { expression_list '=' }+ expression_list
+///              | single_target ':' expression '=' expression_list
+///              | single_target augassign expression_list
+/// augassign  ::= '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '&=' | '|=' | '^=' | '<<=' | '>>='
+Stmt *Parser::parseExprOrAssign() {
+  Expr *first = parseExpressionList();
+  if (poisoned)
+    return nullptr;
+  SMLoc start = first->getLoc();
+  if (at(TokenKind::Equal)) {
+    std::vector<Expr *> exprs{first};
+    while (consumeIf(TokenKind::Equal)) {
+      exprs.push_back(parseExpressionList());
+      if (poisoned)
+        return nullptr;
+    }
+    Expr *value = exprs.back();
+    exprs.pop_back();
+    for (Expr *target : exprs)
+      checkTarget(target, /*allowTuple=*/true);
+    return ctx.create<AssignStmt>(SMRange(start, value->getRange().End), std::move(exprs), value);
+  }
+  if (at(TokenKind::Colon)) {
+    consume();
+    checkTarget(first, /*allowTuple=*/false);
+    Expr *annotation = parseExpression();
+    if (poisoned)
+      return nullptr;
+    if (!consumeIf(TokenKind::Equal)) {
+      syntaxError(DiagID::parse_annotation_without_value, first->getRange(),
+                  StringRef(first->getLoc().getPointer(),
+                            first->getRange().End.getPointer() - first->getLoc().getPointer()));
+      return nullptr;
+    }
+    Expr *value = parseExpressionList();
+    if (poisoned)
+      return nullptr;
+    return ctx.create<AssignStmt>(SMRange(start, value->getRange().End), std::vector<Expr *>{first}, value,
+                                  annotation);
+  }
+  if (at(TokenKind::AtEqual)) {
+    syntaxError(DiagID::parse_matmul_unsupported, tok().range, tok().getSpelling());
+    return nullptr;
+  }
+  if (at(TokenKind::ColonEqual)) {
+    syntaxError(DiagID::parse_walrus_unsupported, tok().range);
+    return nullptr;
+  }
+  if (std::optional<BinaryOp> op = augmentedOp(tok().kind)) {
+    SMRange opRange = toks[consume()].range;
+    checkTarget(first, /*allowTuple=*/false);
+    Expr *value = parseExpressionList();
+    if (poisoned)
+      return nullptr;
+    return ctx.create<AugAssignStmt>(SMRange(start, value->getRange().End), first, *op, opRange, value);
+  }
+  return ctx.create<ExprStmt>(first->getRange(), first);
+}
+
+/// block ::= NEWLINE INDENT statement { statement } DEDENT | simple_stmts
+void Parser::parseBlock(StringRef introducer, Body &body) {
+  if (!at(TokenKind::Newline)) {
+    parseSimpleStatements(body);
+    return;
+  }
+  consume();
+  if (!at(TokenKind::Indent)) {
+    if (!at(TokenKind::Error))
+      error(DiagID::parse_expected_indent, tok().range, introducer);
+    return;
+  }
+  if (!enterNesting(tok().range)) {
+    // Skip the whole block; the error is reported.
+    pos -= 1;
+    skipStatement();
+    return;
+  }
+  consume();
+  while (!at(TokenKind::Dedent) && !at(TokenKind::Eof))
+    parseStatement(body);
+  consumeIf(TokenKind::Dedent);
+  leaveNesting();
+}
+
+/// decorated ::= decorator { decorator } funcdef
+/// decorator ::= '@' expression NEWLINE
+void Parser::parseDecorated(Body &body) {
+  std::vector<Expr *> decorators;
+  SMLoc start = tok().getLoc();
+  while (at(TokenKind::At)) {
+    consume();
+    Expr *dec = parseExpression();
+    if (poisoned || !consumeIf(TokenKind::Newline)) {
+      expected("end of line after the decorator");
+      skipStatement();
+      continue;
+    }
+    decorators.push_back(dec);
+  }
+  if (at(TokenKind::KwDef)) {
+    if (Stmt *s = parseFunctionDef(std::move(decorators), start))
+      body.push_back(s);
+    return;
+  }
+  // `@dec class ...` gets the unsupported-keyword error of the next statement.
+  if (!at(TokenKind::KwUnsupported) && !at(TokenKind::Error))
+    error(DiagID::parse_decorator_target, tok().range, describe(tok()));
+}
+
+/// funcdef ::= 'def' NAME '(' [ parameters ] ')' [ '->' expression ] ':' block
+Stmt *Parser::parseFunctionDef(std::vector<Expr *> decorators, SMLoc start) {
+  SMRange kw = toks[consume()].range;
+  if (!at(TokenKind::Identifier)) {
+    expected("a function name after 'def'");
+    skipStatement();
+    return nullptr;
+  }
+  SMRange nameRange = tok().range;
+  std::string name = toks[consume()].getSpelling().str();
+  std::vector<Param> params;
+  Expr *returns = nullptr;
+  if (at(TokenKind::LParen)) {
+    parseParameters(params);
+  } else {
+    expected("'(' after the function name");
+  }
+  if (!poisoned && consumeIf(TokenKind::Arrow))
+    returns = parseExpression();
+  if (!poisoned)
+    expect(TokenKind::Colon, "':' after the function signature");
+  if (poisoned) {
+    skipStatement();
+    return nullptr;
+  }
+  Body body;
+  ++functionDepth;
+  parseBlock("def", body);
+  --functionDepth;
+  (void)kw;
+  return ctx.create<FunctionDefStmt>(SMRange(start, nameRange.End), std::move(name), nameRange,
+                                     std::move(decorators), std::move(params), returns, std::move(body));
+}
+
+/// parameters ::= parameter { ',' parameter } [ ',' ]
+/// parameter  ::= NAME [ ':' expression ] [ '=' expression ]
+bool Parser::parseParameters(std::vector<Param> &params) {
+  TokenIndex open = consume();
+  llvm::StringMap<SMRange> seen;
+  bool sawDefault = false;
+  auto parseParam = [&]() -> bool {
+    if (at(TokenKind::Star) || at(TokenKind::DoubleStar) || at(TokenKind::Slash)) {
+      SMRange r = tok().range;
+      if (peek().is(TokenKind::Identifier))
+        r.End = peek().range.End;
+      syntaxError(DiagID::parse_variadic_param_unsupported, r,
+                  StringRef(r.Start.getPointer(), r.End.getPointer() - r.Start.getPointer()));
+      return false;
+    }
+    if (!at(TokenKind::Identifier)) {
+      expected("a parameter name");
+      return false;
+    }
+    Param p;
+    p.range = tok().range;
+    p.name = toks[consume()].getSpelling().str();
+    if (consumeIf(TokenKind::Colon)) {
+      p.annotation = parseExpression();
+      if (poisoned)
+        return false;
+    }
+    if (consumeIf(TokenKind::Equal)) {
+      p.defaultValue = parseExpression();
+      if (poisoned)
+        return false;
+      sawDefault = true;
+    } else if (sawDefault) {
+      error(DiagID::parse_param_default_order, p.range, p.name);
+    }
+    auto [it, inserted] = seen.try_emplace(p.name, p.range);
+    if (!inserted && !silenced()) {
+      auto diag = diags.emit(DiagID::parse_duplicate_param, p.range, p.name);
+      diags.note(diag, DiagID::parse_note_previous, it->second, p.name);
+    }
+    params.push_back(std::move(p));
+    return true;
+  };
+  return parseGroupList(open, "')'", parseParam);
+}
+
+/// if_stmt ::= 'if' expression ':' block { 'elif' expression ':' block } [ 'else' ':' block ]
+Stmt *Parser::parseIf() {
+  struct Clause {
+    SMLoc start;
+    Expr *cond;
+    Body body;
+  };
+  std::vector<Clause> clauses;
+  Body elseBody;
+  unsigned entered = 0;
+  auto giveUp = [&]() -> Stmt * {
+    leaveNesting(entered);
+    skipStatement();
+    skipContinuationClauses();
+    return nullptr;
+  };
+  while (true) {
+    SMLoc start = tok().getLoc();
+    // Each clause nests one level deeper in the AST (an elif is an if in
+    // the else body), so long chains count towards the nesting limit.
+    if (!enterNesting(tok().range))
+      return giveUp();
+    ++entered;
+    StringRef kwText = tok().getSpelling();
+    bool isElse = at(TokenKind::KwElse);
+    consume();
+    Expr *cond = nullptr;
+    if (!isElse)
+      cond = parseExpression();
+    if (!poisoned)
+      expect(TokenKind::Colon, isElse ? "':' after 'else'" : ("':' after the '" + kwText + "' condition").str());
+    if (poisoned)
+      return giveUp();
+    Body body;
+    parseBlock(kwText, body);
+    if (isElse) {
+      elseBody = std::move(body);
+      break;
+    }
+    clauses.push_back({start, cond, std::move(body)});
+    if (!at(TokenKind::KwElif) && !at(TokenKind::KwElse))
+      break;
+  }
+  leaveNesting(entered);
+  // Build the elif chain from the innermost clause outwards.
+  Stmt *result = nullptr;
+  Body tail = std::move(elseBody);
+  for (size_t i = clauses.size(); i-- > 0;) {
+    Clause &c = clauses[i];
+    SMRange r(c.start, c.cond->getRange().End);
+    result = ctx.create<IfStmt>(r, c.cond, std::move(c.body), std::move(tail), /*isElif=*/i > 0);
+    tail = Body{result};
+  }
+  return result;
+}
+
+/// for_stmt ::= 'for' target_list 'in' expression ':' block
+Stmt *Parser::parseFor() {
+  SMLoc start = toks[consume()].getLoc();
+  Expr *target = parseTargetList();
+  if (!poisoned && !at(TokenKind::KwIn))
+    expected("'in' after the loop target");
+  if (!poisoned) {
+    checkTarget(target, /*allowTuple=*/true);
+    consume();
+  }
+  Expr *iter = poisoned ? nullptr : parseExpressionList();
+  if (!poisoned)
+    expect(TokenKind::Colon, "':' after the 'for' iterable");
+  if (poisoned) {
+    skipStatement();
+    skipContinuationClauses();
+    return nullptr;
+  }
+  Body body;
+  parseBlock("for", body);
+  return ctx.create<ForStmt>(SMRange(start, iter->getRange().End), target, iter, std::move(body));
+}
+
+/// with_stmt ::= 'with' expression [ 'as' target_list ] ':' block
+Stmt *Parser::parseWith() {
+  SMLoc start = toks[consume()].getLoc();
+  Expr *context = parseExpression();
+  Expr *target = nullptr;
+  if (!poisoned && at(TokenKind::Comma))
+    syntaxError(DiagID::parse_with_items_unsupported, tok().range);
+  if (!poisoned && consumeIf(TokenKind::KwAs)) {
+    target = parseTargetList();
+    if (!poisoned)
+      checkTarget(target, /*allowTuple=*/true);
+  }
+  if (!poisoned)
+    expect(TokenKind::Colon, "':' after the 'with' item");
+  if (poisoned) {
+    skipStatement();
+    return nullptr;
+  }
+  Body body;
+  parseBlock("with", body);
+  SMLoc end = (target ? target : context)->getRange().End;
+  return ctx.create<WithStmt>(SMRange(start, end), context, target, std::move(body));
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+Expr *Parser::parseWholeExpression() {
+  unsigned errorsBefore = diags.getNumErrors();
+  consumeIf(TokenKind::Indent);
+  Expr *e = parseExpressionList();
+  if (!poisoned) {
+    consumeIf(TokenKind::Newline);
+    while (consumeIf(TokenKind::Dedent)) {
+    }
+    if (!at(TokenKind::Eof))
+      syntaxError(DiagID::parse_trailing_tokens, tok().range, describe(tok()));
+  }
+  if (poisoned || diags.getNumErrors() != errorsBefore)
+    return nullptr;
+  return e;
+}
+
+Module tilec::parseModule(llvm::SourceMgr &srcMgr, unsigned bufferId, ASTContext &ctx, DiagnosticEmitter &diags) {
+  Parser parser(lexBuffer(srcMgr, bufferId, diags), ctx, diags);
+  return parser.parseFile(bufferId);
+}
+
+Expr *tilec::parseExpression(llvm::SourceMgr &srcMgr, unsigned bufferId, ASTContext &ctx, DiagnosticEmitter &diags) {
+  unsigned errorsBefore = diags.getNumErrors();
+  Parser parser(lexBuffer(srcMgr, bufferId, diags), ctx, diags);
+  Expr *e = parser.parseWholeExpression();
+  return diags.getNumErrors() == errorsBefore ? e : nullptr;
+}
