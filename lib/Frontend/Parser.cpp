@@ -86,10 +86,7 @@ void Parser::skipContinuationClauses() {
 
 bool Parser::enterNesting(SMRange range) {
   if (depth >= detail::MaxNesting) {
-    if (!reportedTooDeep)
-      syntaxError(DiagID::parse_nesting_too_deep, range, detail::MaxNesting);
-    reportedTooDeep = true;
-    poisoned = true;
+    syntaxError(DiagID::parse_nesting_too_deep, range, detail::MaxNesting);
     return false;
   }
   ++depth;

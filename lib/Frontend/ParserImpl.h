@@ -153,7 +153,6 @@ public:
   DiagnosticEmitter &diags;
   TokenIndex pos = 0;
   bool poisoned = false;
-  bool reportedTooDeep = false;
   unsigned depth = 0;
   unsigned functionDepth = 0;
 };
