@@ -207,7 +207,8 @@ LogicalResult KernelOp::verify() {
 
   // 3. Global buffers only come in as arguments (views of them are fine).
   WalkResult walk = body.walk([&](Operation *op) {
-    if (isa<ViewLikeOpInterface, CastOpInterface>(op))
+    // Views of arguments are fine; tile.alloc reports its own error.
+    if (isa<ViewLikeOpInterface, CastOpInterface, AllocOp>(op))
       return WalkResult::advance();
     for (Value result : op->getResults()) {
       if (isBufferInScope(result.getType(), Scope::Global)) {
@@ -417,19 +418,27 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   iv.type = index;
 
+  // An optional kind keyword, then an optional `attributes {...}`.
   LoopKind kind = LoopKind::Serial;
   StringRef keyword;
   SMLoc kindLoc = parser.getCurrentLocation();
-  if (succeeded(parser.parseOptionalKeyword(
-          &keyword, {"serial", "unroll", "pipelined"}))) {
-    std::optional<LoopKind> parsed = symbolizeLoopKind(keyword);
-    if (!parsed)
-      return parser.emitError(kindLoc) << "unknown loop kind " << keyword;
-    kind = *parsed;
+  bool sawAttributes = false;
+  if (succeeded(parser.parseOptionalKeyword(&keyword))) {
+    if (keyword == "attributes") {
+      sawAttributes = true;
+    } else if (std::optional<LoopKind> parsed = symbolizeLoopKind(keyword)) {
+      kind = *parsed;
+    } else {
+      return parser.emitError(kindLoc)
+             << "expected a loop kind (serial, unroll, pipelined), got '"
+             << keyword << "'";
+    }
   }
   result.addAttribute(getKindAttrName(result.name),
                       LoopKindAttr::get(builder.getContext(), kind));
-  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+  if (sawAttributes ? parser.parseOptionalAttrDict(result.attributes)
+                    : parser.parseOptionalAttrDictWithKeyword(
+                          result.attributes))
     return failure();
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, {iv}))
