@@ -134,6 +134,7 @@ private:
   std::vector<unsigned> indents{0};
   std::vector<TokenIndex> openBrackets;
   bool reportedTab = false;
+  TokenIndex firstUnclosed = NoToken;
 };
 
 } // namespace
@@ -148,12 +149,7 @@ TokenizedBuffer Lexer::run() {
   finish();
   TokenizedBuffer result;
   result.tokens = std::move(tokens);
-  for (TokenIndex i = 0; i < result.tokens.size(); ++i) {
-    if (result.tokens[i].isOpenBracket() && result.tokens[result.tokens[i].match].synthetic) {
-      result.firstUnclosed = i;
-      break;
-    }
-  }
+  result.firstUnclosed = firstUnclosed;
   return result;
 }
 
@@ -575,6 +571,8 @@ void Lexer::closeBracket(Token tok) {
 void Lexer::finish() {
   // Brackets still open swallowed the rest of the file: report each opener,
   // then close them so the parser sees balanced groups.
+  if (!openBrackets.empty())
+    firstUnclosed = openBrackets.front();
   for (TokenIndex open : openBrackets)
     diags.emit(DiagID::lex_unclosed_bracket, tokens[open].range, tokens[open].getSpelling());
   while (!openBrackets.empty()) {

@@ -47,7 +47,7 @@ void Parser::expected(StringRef what) {
     poisoned = true;
     return;
   }
-  syntaxError(DiagID::parse_expected, tok().range, what, describe(tok()));
+  syntaxError(DiagID::parse_expected, foundRange(), what, describe(tok()));
 }
 
 bool Parser::expect(TokenKind k, StringRef what) {
@@ -176,10 +176,13 @@ void Parser::parseStatement(Body &body) {
 
 /// simple_stmts ::= simple_stmt { ';' simple_stmt } [ ';' ] NEWLINE
 void Parser::parseSimpleStatements(Body &body) {
+  // A line that does not parse to its end contributes no statements.
+  size_t firstOfLine = body.size();
   while (true) {
     if (Stmt *s = parseSimpleStatement())
       body.push_back(s);
     if (poisoned) {
+      body.resize(firstOfLine);
       skipStatement();
       return;
     }
@@ -189,6 +192,7 @@ void Parser::parseSimpleStatements(Body &body) {
       break;
   }
   if (!at(TokenKind::Eof) && !consumeIf(TokenKind::Newline)) {
+    body.resize(firstOfLine);
     expected("end of line");
     skipStatement();
   }
@@ -499,7 +503,7 @@ void Parser::parseDecorated(Body &body) {
   }
   // `@dec class ...` gets the unsupported-keyword error of the next statement.
   if (!at(TokenKind::KwUnsupported) && !at(TokenKind::Error))
-    error(DiagID::parse_decorator_target, tok().range, describe(tok()));
+    error(DiagID::parse_decorator_target, foundRange(), describe(tok()));
 }
 
 /// funcdef ::= 'def' NAME '(' [ parameters ] ')' [ '->' expression ] ':' block

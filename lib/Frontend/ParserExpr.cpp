@@ -481,7 +481,7 @@ Expr *Parser::parseAtom() {
     poisoned = true;
     return errorExprHere();
   default:
-    syntaxError(DiagID::parse_expected_expression, t.range, describe(t));
+    syntaxError(DiagID::parse_expected_expression, foundRange(), describe(t));
     return errorExprHere();
   }
 }

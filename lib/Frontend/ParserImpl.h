@@ -59,6 +59,14 @@ public:
   }
   /// Moves past the closing bracket matching the opener at `open`.
   void skipGroup(TokenIndex open) { pos = toks[open].match == NoToken ? pos : toks[open].match + 1; }
+  /// Where a "found <current token>" error points: the token itself, or
+  /// just past the previous token for an end of line or file (which may
+  /// sit after a comment).
+  llvm::SMRange foundRange() const {
+    if ((at(TokenKind::Newline) || at(TokenKind::Eof) || tok().synthetic) && pos > 0)
+      return llvm::SMRange(toks[pos - 1].range.End, toks[pos - 1].range.End);
+    return tok().range;
+  }
   /// A description of the current token for "found ..." in messages.
   std::string describe(const Token &t) const;
 
