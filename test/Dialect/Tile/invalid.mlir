@@ -68,6 +68,20 @@ tile.kernel @k() {
 
 // -----
 
+tile.kernel @k() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    // expected-error@+1 {{'tile.parallel' op has a global buffer block argument; global tensors must be kernel arguments}}
+    "tile.parallel"() <{extents = array<i64: 4>}> ({
+    ^bb0(%x: memref<4xf32, #tile.scope<global>>):
+      "tile.yield"() : () -> ()
+    }) : () -> ()
+  }
+  tile.return
+}
+
+// -----
+
 // expected-error@+1 {{'tile.name' on argument #0 must be a string}}
 tile.kernel @k(%M: index {tile.name = 3 : i64}) {
   tile.return
@@ -175,6 +189,17 @@ tile.kernel @k(%g: index) {
   // expected-error@+1 {{'tile.launch' op expects 1 block index block arguments, got 2}}
   tile.launch grid(%g) threads [128, 1, 1] as (%bx, %by) {
   }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%g: index) {
+  // expected-error@+1 {{'tile.launch' op expects index block arguments, got 'i32'}}
+  "tile.launch"(%g) <{threads = array<i64: 128, 1, 1>}> ({
+  ^bb0(%x: i32):
+    "tile.yield"() : () -> ()
+  }) : (index) -> ()
   tile.return
 }
 

@@ -107,6 +107,23 @@ tile.kernel @copies(%A: memref<?x256xf16, #tile.scope<global>>) {
   tile.return
 }
 
+// CHECK-LABEL: tile.kernel @scalar_copies
+// CHECK-SAME: (%[[X:.*]]: memref<4xf32, #tile.scope<global>>
+// CHECK: %[[V:.*]] = tile.alloc : memref<f32, #tile.scope<local>>
+// CHECK: %[[W:.*]] = tile.alloc : memref<f32, #tile.scope<local>>
+// CHECK: tile.copy %[[V]][] sizes [] to %[[W]][] sizes [] : memref<f32, #tile.scope<local>>, memref<f32, #tile.scope<local>>
+// CHECK: tile.copy %[[W]][] sizes [] to %[[X]][%[[BX:.*]]] sizes [1] : memref<f32, #tile.scope<local>>, memref<4xf32, #tile.scope<global>>
+tile.kernel @scalar_copies(%X: memref<4xf32, #tile.scope<global>>) {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %v = tile.alloc : memref<f32, #tile.scope<local>>
+    %w = tile.alloc : memref<f32, #tile.scope<local>>
+    tile.copy %v[] sizes [] to %w[] sizes [] : memref<f32, #tile.scope<local>>, memref<f32, #tile.scope<local>>
+    tile.copy %w[] sizes [] to %X[%bx] sizes [1] : memref<f32, #tile.scope<local>>, memref<4xf32, #tile.scope<global>>
+  }
+  tile.return
+}
+
 // CHECK-LABEL: tile.kernel @gemms
 // CHECK: %[[A:.*]] = tile.alloc : memref<64x32xf16, #tile.scope<shared>>
 // CHECK: %[[B:.*]] = tile.alloc : memref<32x128xf16, #tile.scope<shared>>
