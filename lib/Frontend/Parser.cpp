@@ -97,7 +97,7 @@ bool Parser::enterNesting(SMRange range) {
 // Module and statements
 //===----------------------------------------------------------------------===//
 
-/// file ::= { NEWLINE | statement } EOF
+/// file = { NEWLINE | statement } EOF ;
 Module Parser::parseFile(unsigned bufferId) {
   Module module;
   module.bufferId = bufferId;
@@ -114,8 +114,8 @@ Module Parser::parseFile(unsigned bufferId) {
   return module;
 }
 
-/// statement ::= compound_stmt | simple_stmts
-/// compound_stmt ::= decorated | funcdef | if_stmt | for_stmt | with_stmt
+/// statement = compound_stmt | simple_stmts ;
+/// compound_stmt = decorated | funcdef | if_stmt | for_stmt | with_stmt ;
 void Parser::parseStatement(Body &body) {
   TokenIndex start = pos;
   switch (tok().kind) {
@@ -174,7 +174,7 @@ void Parser::parseStatement(Body &body) {
     consume();
 }
 
-/// simple_stmts ::= simple_stmt { ';' simple_stmt } [ ';' ] NEWLINE
+/// simple_stmts = simple_stmt { ';' simple_stmt } [ ';' ] NEWLINE ;
 void Parser::parseSimpleStatements(Body &body) {
   // A line that does not parse to its end contributes no statements.
   size_t firstOfLine = body.size();
@@ -198,7 +198,7 @@ void Parser::parseSimpleStatements(Body &body) {
   }
 }
 
-/// simple_stmt ::= 'pass' | return_stmt | import_stmt | from_import | assignment | expression_list
+/// simple_stmt = 'pass' | return_stmt | import_stmt | from_import | assignment | expression_list ;
 Stmt *Parser::parseSimpleStatement() {
   switch (tok().kind) {
   case TokenKind::KwPass:
@@ -227,7 +227,7 @@ Stmt *Parser::parseSimpleStatement() {
   }
 }
 
-/// dotted_name ::= NAME { '.' NAME }
+/// dotted_name = NAME { '.' NAME } ;
 bool Parser::parseDottedName(std::string &name, SMRange &range) {
   if (at(TokenKind::Dot)) {
     syntaxError(DiagID::parse_relative_import_unsupported, tok().range);
@@ -252,8 +252,8 @@ bool Parser::parseDottedName(std::string &name, SMRange &range) {
   return true;
 }
 
-/// import_stmt ::= 'import' dotted_as_name { ',' dotted_as_name }
-/// dotted_as_name ::= dotted_name [ 'as' NAME ]
+/// import_stmt = 'import' dotted_as_name { ',' dotted_as_name } ;
+/// dotted_as_name = dotted_name [ 'as' NAME ] ;
 Stmt *Parser::parseImport() {
   SMRange kw = toks[consume()].range;
   std::vector<ImportName> names;
@@ -276,8 +276,8 @@ Stmt *Parser::parseImport() {
   return ctx.create<ImportStmt>(SMRange(kw.Start, endLoc), "", std::move(names));
 }
 
-/// from_import ::= 'from' dotted_name 'import' ( '(' import_as_names [','] ')' | import_as_names )
-/// import_as_names ::= NAME [ 'as' NAME ] { ',' NAME [ 'as' NAME ] }
+/// from_import = 'from' dotted_name 'import' ( '(' import_as_names [ ',' ] ')' | import_as_names ) ;
+/// import_as_names = NAME [ 'as' NAME ] { ',' NAME [ 'as' NAME ] } ;
 Stmt *Parser::parseFromImport() {
   SMRange kw = toks[consume()].range;
   std::string module;
@@ -326,7 +326,7 @@ Stmt *Parser::parseFromImport() {
   return ctx.create<ImportStmt>(SMRange(kw.Start, endLoc), module, std::move(names));
 }
 
-/// return_stmt ::= 'return' [ expression_list ]
+/// return_stmt = 'return' [ expression_list ] ;
 Stmt *Parser::parseReturn() {
   SMRange kw = toks[consume()].range;
   if (functionDepth == 0)
@@ -397,10 +397,11 @@ bool Parser::checkTarget(Expr *e, bool allowTuple) {
   }
 }
 
-/// assignment ::= { expression_list '=' }+ expression_list
-///              | single_target ':' expression '=' expression_list
-///              | single_target augassign expression_list
-/// augassign  ::= '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '&=' | '|=' | '^=' | '<<=' | '>>='
+/// assignment = expression_list '=' { expression_list '=' } expression_list
+///            | single_target ':' expression '=' expression_list
+///            | single_target augassign expression_list ;
+/// single_target = expression ;
+/// augassign = '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '&=' | '|=' | '^=' | '<<=' | '>>=' ;
 Stmt *Parser::parseExprOrAssign() {
   Expr *first = parseExpressionList();
   if (poisoned)
@@ -456,7 +457,7 @@ Stmt *Parser::parseExprOrAssign() {
   return ctx.create<ExprStmt>(first->getRange(), first);
 }
 
-/// block ::= NEWLINE INDENT statement { statement } DEDENT | simple_stmts
+/// block = NEWLINE INDENT statement { statement } DEDENT | simple_stmts ;
 void Parser::parseBlock(StringRef introducer, Body &body) {
   if (!at(TokenKind::Newline)) {
     parseSimpleStatements(body);
@@ -481,8 +482,8 @@ void Parser::parseBlock(StringRef introducer, Body &body) {
   leaveNesting();
 }
 
-/// decorated ::= decorator { decorator } funcdef
-/// decorator ::= '@' expression NEWLINE
+/// decorated = decorator { decorator } funcdef ;
+/// decorator = '@' expression NEWLINE ;
 void Parser::parseDecorated(Body &body) {
   std::vector<Expr *> decorators;
   SMLoc start = tok().getLoc();
@@ -506,7 +507,7 @@ void Parser::parseDecorated(Body &body) {
     error(DiagID::parse_decorator_target, foundRange(), describe(tok()));
 }
 
-/// funcdef ::= 'def' NAME '(' [ parameters ] ')' [ '->' expression ] ':' block
+/// funcdef = 'def' NAME '(' [ parameters ] ')' [ '->' expression ] ':' block ;
 Stmt *Parser::parseFunctionDef(std::vector<Expr *> decorators, SMLoc start) {
   SMRange kw = toks[consume()].range;
   if (!at(TokenKind::Identifier)) {
@@ -540,8 +541,8 @@ Stmt *Parser::parseFunctionDef(std::vector<Expr *> decorators, SMLoc start) {
                                      std::move(decorators), std::move(params), returns, std::move(body));
 }
 
-/// parameters ::= parameter { ',' parameter } [ ',' ]
-/// parameter  ::= NAME [ ':' expression ] [ '=' expression ]
+/// parameters = parameter { ',' parameter } [ ',' ] ;
+/// parameter = NAME [ ':' expression ] [ '=' expression ] ;
 bool Parser::parseParameters(std::vector<Param> &params) {
   TokenIndex open = consume();
   llvm::StringMap<SMRange> seen;
@@ -586,7 +587,7 @@ bool Parser::parseParameters(std::vector<Param> &params) {
   return parseGroupList(open, "')'", parseParam);
 }
 
-/// if_stmt ::= 'if' expression ':' block { 'elif' expression ':' block } [ 'else' ':' block ]
+/// if_stmt = 'if' expression ':' block { 'elif' expression ':' block } [ 'else' ':' block ] ;
 Stmt *Parser::parseIf() {
   struct Clause {
     SMLoc start;
@@ -642,7 +643,7 @@ Stmt *Parser::parseIf() {
   return result;
 }
 
-/// for_stmt ::= 'for' target_list 'in' expression ':' block
+/// for_stmt = 'for' target_list 'in' expression_list ':' block ;
 Stmt *Parser::parseFor() {
   SMLoc start = toks[consume()].getLoc();
   Expr *target = parseTargetList();
@@ -665,7 +666,7 @@ Stmt *Parser::parseFor() {
   return ctx.create<ForStmt>(SMRange(start, iter->getRange().End), target, iter, std::move(body));
 }
 
-/// with_stmt ::= 'with' expression [ 'as' target_list ] ':' block
+/// with_stmt = 'with' expression [ 'as' target_list ] ':' block ;
 Stmt *Parser::parseWith() {
   SMLoc start = toks[consume()].getLoc();
   Expr *context = parseExpression();

@@ -49,7 +49,7 @@ bool Parser::parseGroupList(TokenIndex open, StringRef closerText, llvm::functio
   return true;
 }
 
-/// expression_list ::= expression { ',' expression } [ ',' ]
+/// expression_list = expression { ',' expression } [ ',' ] ;
 Expr *Parser::parseExpressionList() {
   if (at(TokenKind::Star) || at(TokenKind::DoubleStar)) {
     syntaxError(DiagID::parse_unpack_unsupported, tok().range, tok().getSpelling());
@@ -89,8 +89,8 @@ Expr *Parser::parseExpressionList() {
   return ctx.create<TupleExpr>(SMRange(first->getLoc(), end), std::move(elts));
 }
 
-/// target_list ::= target { ',' target } [ ',' ]
-/// target      ::= bitor_expr   (checked to be a name, subscript, attribute or tuple of targets)
+/// target_list = target { ',' target } [ ',' ] ;
+/// target = bitor ;   (then checked to be a name, subscript, attribute or tuple of targets)
 Expr *Parser::parseTargetList() {
   Expr *first = parseBitOr();
   if (!at(TokenKind::Comma) || poisoned)
@@ -110,7 +110,7 @@ Expr *Parser::parseTargetList() {
   return ctx.create<TupleExpr>(SMRange(first->getLoc(), end), std::move(elts));
 }
 
-/// expression ::= disjunction [ 'if' disjunction 'else' expression ]
+/// expression = disjunction [ 'if' disjunction 'else' expression ] ;
 Expr *Parser::parseExpression() {
   if (!enterNesting(tok().range))
     return errorExprHere();
@@ -128,7 +128,7 @@ Expr *Parser::parseExpression() {
   return result;
 }
 
-/// disjunction ::= conjunction { 'or' conjunction }
+/// disjunction = conjunction { 'or' conjunction } ;
 Expr *Parser::parseDisjunction() {
   Expr *first = parseConjunction();
   if (!at(TokenKind::KwOr))
@@ -140,7 +140,7 @@ Expr *Parser::parseDisjunction() {
                                 std::move(operands));
 }
 
-/// conjunction ::= inversion { 'and' inversion }
+/// conjunction = inversion { 'and' inversion } ;
 Expr *Parser::parseConjunction() {
   Expr *first = parseInversion();
   if (!at(TokenKind::KwAnd))
@@ -152,7 +152,7 @@ Expr *Parser::parseConjunction() {
                                 std::move(operands));
 }
 
-/// inversion ::= 'not' inversion | comparison
+/// inversion = 'not' inversion | comparison ;
 Expr *Parser::parseInversion() {
   if (!at(TokenKind::KwNot))
     return parseComparison();
@@ -165,8 +165,8 @@ Expr *Parser::parseInversion() {
   return ctx.create<UnaryExpr>(joinRanges(kw, operand->getRange()), UnaryOp::Not, operand);
 }
 
-/// comparison ::= bitor { comp_op bitor }
-/// comp_op    ::= '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not' 'in' | 'is' | 'is' 'not'
+/// comparison = bitor { comp_op bitor } ;
+/// comp_op = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not' 'in' | 'is' | 'is' 'not' ;
 Expr *Parser::parseComparison() {
   Expr *first = parseBitOr();
   std::vector<CompareOp> ops;
@@ -242,38 +242,38 @@ static Expr *parseBinaryLevel(Parser &p, llvm::ArrayRef<BinaryLevel> level, SubF
   return lhs;
 }
 
-/// bitor ::= bitxor { '|' bitxor }
+/// bitor = bitxor { '|' bitxor } ;
 Expr *Parser::parseBitOr() {
   static const BinaryLevel level[] = {{TokenKind::Pipe, BinaryOp::BitOr}};
   return parseBinaryLevel(*this, level, [&] { return parseBitXor(); });
 }
 
-/// bitxor ::= bitand { '^' bitand }
+/// bitxor = bitand { '^' bitand } ;
 Expr *Parser::parseBitXor() {
   static const BinaryLevel level[] = {{TokenKind::Caret, BinaryOp::BitXor}};
   return parseBinaryLevel(*this, level, [&] { return parseBitAnd(); });
 }
 
-/// bitand ::= shift { '&' shift }
+/// bitand = shift { '&' shift } ;
 Expr *Parser::parseBitAnd() {
   static const BinaryLevel level[] = {{TokenKind::Amp, BinaryOp::BitAnd}};
   return parseBinaryLevel(*this, level, [&] { return parseShift(); });
 }
 
-/// shift ::= sum { ( '<<' | '>>' ) sum }
+/// shift = sum { ( '<<' | '>>' ) sum } ;
 Expr *Parser::parseShift() {
   static const BinaryLevel level[] = {{TokenKind::LessLess, BinaryOp::Shl},
                                       {TokenKind::GreaterGreater, BinaryOp::Shr}};
   return parseBinaryLevel(*this, level, [&] { return parseSum(); });
 }
 
-/// sum ::= term { ( '+' | '-' ) term }
+/// sum = term { ( '+' | '-' ) term } ;
 Expr *Parser::parseSum() {
   static const BinaryLevel level[] = {{TokenKind::Plus, BinaryOp::Add}, {TokenKind::Minus, BinaryOp::Sub}};
   return parseBinaryLevel(*this, level, [&] { return parseTerm(); });
 }
 
-/// term ::= factor { ( '*' | '/' | '//' | '%' | '@' ) factor }     ('@' is rejected)
+/// term = factor { ( '*' | '/' | '//' | '%' | '@' ) factor } ;   ('@' is rejected)
 Expr *Parser::parseTerm() {
   static const BinaryLevel level[] = {{TokenKind::Star, BinaryOp::Mul},
                                       {TokenKind::Slash, BinaryOp::Div},
@@ -291,7 +291,7 @@ Expr *Parser::parseTerm() {
   return lhs;
 }
 
-/// factor ::= ( '+' | '-' | '~' ) factor | power
+/// factor = ( '+' | '-' | '~' ) factor | power ;
 Expr *Parser::parseFactor() {
   std::optional<UnaryOp> op;
   switch (tok().kind) {
@@ -309,7 +309,7 @@ Expr *Parser::parseFactor() {
   return ctx.create<UnaryExpr>(joinRanges(opRange, operand->getRange()), *op, operand);
 }
 
-/// power ::= primary [ '**' factor ]
+/// power = primary [ '**' factor ] ;
 Expr *Parser::parsePower() {
   Expr *base = parsePrimary();
   if (poisoned || !at(TokenKind::DoubleStar))
@@ -324,7 +324,7 @@ Expr *Parser::parsePower() {
                                 exponent);
 }
 
-/// primary ::= atom { '.' NAME | '(' [ arguments ] ')' | '[' subscripts ']' }
+/// primary = atom { '.' NAME | '(' [ arguments ] ')' | '[' subscripts ']' } ;
 Expr *Parser::parsePrimary() {
   Expr *e = parseAtom();
   unsigned entered = 0;
@@ -351,8 +351,8 @@ Expr *Parser::parsePrimary() {
   return e;
 }
 
-/// arguments ::= argument { ',' argument } [ ',' ]
-/// argument  ::= NAME '=' expression | expression       (positional ones first)
+/// arguments = argument { ',' argument } [ ',' ] ;
+/// argument = NAME '=' expression | expression ;   (positional arguments first)
 Expr *Parser::parseCall(Expr *callee) {
   TokenIndex open = consume();
   std::vector<Expr *> args;
@@ -389,7 +389,7 @@ Expr *Parser::parseCall(Expr *callee) {
                               std::move(keywords));
 }
 
-/// subscripts ::= slice_item { ',' slice_item } [ ',' ]
+/// subscripts = slice_item { ',' slice_item } [ ',' ] ;
 Expr *Parser::parseSubscript(Expr *value) {
   TokenIndex open = consume();
   if (pos == toks[open].match) {
@@ -407,7 +407,7 @@ Expr *Parser::parseSubscript(Expr *value) {
   return ctx.create<SubscriptExpr>(joinRanges(value->getRange(), toks[pos - 1].range), value, std::move(indices));
 }
 
-/// slice_item ::= expression | [ expression ] ':' [ expression ] [ ':' [ expression ] ]
+/// slice_item = expression | [ expression ] ':' [ expression ] [ ':' [ expression ] ] ;
 Expr *Parser::parseSliceItem() {
   auto endsPart = [&]() {
     return at(TokenKind::Colon) || at(TokenKind::Comma) || at(TokenKind::RSquare);
@@ -435,8 +435,8 @@ Expr *Parser::parseSliceItem() {
   return ctx.create<SliceExpr>(SMRange(start, end), lower, upper, step);
 }
 
-/// atom ::= NAME | NUMBER | STRING { STRING } | 'True' | 'False' | 'None'
-///        | paren_expr | list_display | dict_display
+/// atom = NAME | NUMBER | STRING { STRING } | 'True' | 'False' | 'None'
+///      | paren_expr | list_display | dict_display ;
 Expr *Parser::parseAtom() {
   const Token &t = tok();
   switch (t.kind) {
@@ -486,7 +486,7 @@ Expr *Parser::parseAtom() {
   }
 }
 
-/// paren_expr ::= '(' ')' | '(' expression ')' | '(' expression ',' [ expression { ',' expression } [ ',' ] ] ')'
+/// paren_expr = '(' ')' | '(' expression ')' | '(' expression ',' [ expression { ',' expression } [ ',' ] ] ')' ;
 Expr *Parser::parseParenthesized() {
   TokenIndex open = consume();
   std::vector<Expr *> elts;
@@ -508,7 +508,7 @@ Expr *Parser::parseParenthesized() {
   return ctx.create<TupleExpr>(range, std::move(elts));
 }
 
-/// list_display ::= '[' [ expression { ',' expression } [ ',' ] ] ']'
+/// list_display = '[' [ expression { ',' expression } [ ',' ] ] ']' ;
 Expr *Parser::parseList() {
   TokenIndex open = consume();
   std::vector<Expr *> elts;
@@ -527,7 +527,7 @@ Expr *Parser::parseList() {
   return ctx.create<ListExpr>(range, std::move(elts));
 }
 
-/// dict_display ::= '{' [ expression ':' expression { ',' expression ':' expression } [ ',' ] ] '}'
+/// dict_display = '{' [ expression ':' expression { ',' expression ':' expression } [ ',' ] ] '}' ;
 Expr *Parser::parseDict() {
   TokenIndex open = consume();
   std::vector<Expr *> keys, values;
