@@ -46,8 +46,8 @@ bool tilec::tile::isBufferInScope(Type type, Scope scope) {
   return memref && getBufferScope(memref) == scope;
 }
 
-MemRefType tilec::tile::getBufferType(ArrayRef<int64_t> shape,
-                                      Type elementType, Scope scope) {
+MemRefType tilec::tile::getBufferType(ArrayRef<int64_t> shape, Type elementType,
+                                      Scope scope) {
   MLIRContext *ctx = elementType.getContext();
   return MemRefType::get(shape, elementType, MemRefLayoutAttrInterface{},
                          ScopeAttr::get(ctx, scope));
@@ -57,9 +57,8 @@ MemRefType tilec::tile::getBufferType(ArrayRef<int64_t> shape,
 // SwizzledAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-SwizzledAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     unsigned bytes) {
+LogicalResult SwizzledAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   unsigned bytes) {
   if (bytes != 32 && bytes != 64 && bytes != 128)
     return emitError() << "swizzle width must be 32, 64 or 128 bytes, got "
                        << bytes;

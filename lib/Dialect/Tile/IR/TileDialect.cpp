@@ -79,9 +79,9 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
       return op->emitError() << "'" << name << "' on argument #" << argIndex
                              << " must be a unit attribute";
     if (argType && !argType.isIndex())
-      return op->emitError() << "'" << name << "' marks an index argument, "
-                             << "but argument #" << argIndex << " is "
-                             << argType;
+      return op->emitError()
+             << "'" << name << "' marks an index argument, "
+             << "but argument #" << argIndex << " is " << argType;
     return success();
   }
 

@@ -136,10 +136,9 @@ static LogicalResult verifyCopySide(CopyOp op, StringRef side, MemRefType type,
     if (ShapedType::isDynamic(dim))
       continue;
     if (sizes[d] > dim)
-      return op.emitOpError()
-             << side << " region " << formatList(sizes)
-             << " does not fit in buffer of shape "
-             << formatShape(type.getShape());
+      return op.emitOpError() << side << " region " << formatList(sizes)
+                              << " does not fit in buffer of shape "
+                              << formatShape(type.getShape());
     APInt offset;
     if (matchPattern(offsets[d], m_ConstantInt(&offset)) &&
         (offset.isNegative() || offset.getSExtValue() + sizes[d] > dim))
@@ -206,12 +205,13 @@ LogicalResult GemmOp::verify() {
   int64_t m = aType.getDimSize(ta ? 1 : 0), ka = aType.getDimSize(ta ? 0 : 1);
   int64_t kb = bType.getDimSize(tb ? 1 : 0), n = bType.getDimSize(tb ? 0 : 1);
   if (m != cType.getDimSize(0) || n != cType.getDimSize(1) || ka != kb)
-    return emitOpError()
-           << "shapes do not agree: A is " << formatShape(aType.getShape())
-           << (ta ? " (transposed)" : "") << ", B is "
-           << formatShape(bType.getShape()) << (tb ? " (transposed)" : "")
-           << ", C is " << formatShape(cType.getShape())
-           << "; expected op(A) MxK, op(B) KxN, C MxN";
+    return emitOpError() << "shapes do not agree: A is "
+                         << formatShape(aType.getShape())
+                         << (ta ? " (transposed)" : "") << ", B is "
+                         << formatShape(bType.getShape())
+                         << (tb ? " (transposed)" : "") << ", C is "
+                         << formatShape(cType.getShape())
+                         << "; expected op(A) MxK, op(B) KxN, C MxN";
 
   Type aElt = aType.getElementType(), cElt = cType.getElementType();
   if (isa<FloatType>(aElt) != isa<FloatType>(cElt))
@@ -228,8 +228,7 @@ LogicalResult FillOp::verify() {
   Type elementType = getBuffer().getType().getElementType();
   if (getValue().getType() != elementType)
     return emitOpError() << "fill value has type " << getValue().getType()
-                         << " but the buffer's element type is "
-                         << elementType;
+                         << " but the buffer's element type is " << elementType;
   return success();
 }
 

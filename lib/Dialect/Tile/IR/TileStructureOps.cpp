@@ -25,14 +25,14 @@ using namespace tilec::tile;
 /// Parses `[1, 2, 3]` into `values`.
 static ParseResult parseI64List(OpAsmParser &parser,
                                 SmallVectorImpl<int64_t> &values) {
-  return parser.parseCommaSeparatedList(
-      OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-        int64_t v;
-        if (parser.parseInteger(v))
-          return failure();
-        values.push_back(v);
-        return success();
-      });
+  return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                        [&]() -> ParseResult {
+                                          int64_t v;
+                                          if (parser.parseInteger(v))
+                                            return failure();
+                                          values.push_back(v);
+                                          return success();
+                                        });
 }
 
 static void printI64List(OpAsmPrinter &p, ArrayRef<int64_t> values) {
@@ -64,13 +64,13 @@ static LogicalResult verifyIndexArgs(Operation *op, Region &region,
                                      size_t count, StringRef what) {
   Block &block = region.front();
   if (block.getNumArguments() != count)
-    return op->emitOpError() << "expects " << count << " " << what
-                             << " block arguments, got "
-                             << block.getNumArguments();
+    return op->emitOpError()
+           << "expects " << count << " " << what << " block arguments, got "
+           << block.getNumArguments();
   for (BlockArgument arg : block.getArguments())
     if (!arg.getType().isIndex())
-      return op->emitOpError() << "expects index block arguments, got "
-                               << arg.getType();
+      return op->emitOpError()
+             << "expects index block arguments, got " << arg.getType();
   return success();
 }
 
@@ -106,12 +106,10 @@ void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
 }
 
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
   return function_interface_impl::parseFunctionOp(
       parser, result, /*allowVariadic=*/false,
       getFunctionTypeAttrName(result.name), buildFuncType,
@@ -173,8 +171,7 @@ LogicalResult KernelOp::verify() {
     if (auto memref = dyn_cast<MemRefType>(type)) {
       if (getBufferScope(memref) != Scope::Global)
         return emitOpError() << "tensor argument #" << i
-                             << " must be in #tile.scope<global>, got "
-                             << type;
+                             << " must be in #tile.scope<global>, got " << type;
       cls = ArgClass::Tensor;
     } else if (type.isIndex()) {
       cls = ArgClass::Dim;
@@ -234,9 +231,8 @@ LogicalResult KernelOp::verify() {
 // LaunchOp
 //===----------------------------------------------------------------------===//
 
-void LaunchOp::build(OpBuilder &builder, OperationState &state,
-                     ValueRange grid, ArrayRef<int64_t> threads,
-                     ArrayRef<int64_t> cluster) {
+void LaunchOp::build(OpBuilder &builder, OperationState &state, ValueRange grid,
+                     ArrayRef<int64_t> threads, ArrayRef<int64_t> cluster) {
   state.addOperands(grid);
   state.addAttribute(getThreadsAttrName(state.name),
                      builder.getDenseI64ArrayAttr(threads));
@@ -436,9 +432,9 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
   }
   result.addAttribute(getKindAttrName(result.name),
                       LoopKindAttr::get(builder.getContext(), kind));
-  if (sawAttributes ? parser.parseOptionalAttrDict(result.attributes)
-                    : parser.parseOptionalAttrDictWithKeyword(
-                          result.attributes))
+  if (sawAttributes
+          ? parser.parseOptionalAttrDict(result.attributes)
+          : parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, {iv}))
