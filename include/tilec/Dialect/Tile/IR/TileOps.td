@@ -344,10 +344,10 @@ def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
   let summary = "atomic add of an element or a region (T.atomic_add)";
   let description = [{
     Element form: `value` is a scalar of `dst`'s element type, added
-    atomically to `dst[indices]`. Region form: `value` is a buffer of the
-    same rank as `dst` whose elements are added (converted to `dst`'s element
-    type) into the region of `dst` starting at `indices`. `dst` is global or
-    shared.
+    atomically to `dst[indices]`. Region form: `value` is a static buffer of
+    rank <= `dst`'s whose elements are added (converted to `dst`'s element
+    type) into the region of `dst` starting at `indices`; its dimensions map
+    to `dst`'s trailing dimensions. `dst` is global or shared.
 
     ```mlir
     tile.atomic_add %C[%i, %j], %v : memref<?x64xf32, #tile.scope<global>>, f32
