@@ -1,0 +1,514 @@
+//===- TileGen.cpp - Kernels and statements to the tile dialect ----------===//
+//
+// 1. Sema resolves the module (constants, -D, factories, kernel parameters).
+// 2. Each kernel becomes a tile.kernel whose arguments are its tensors, then
+//    runtime dimensions, then scalars; its body is checked and built
+//    statement by statement (every op gets its construct's source range).
+// 3. The module is verified; any error makes the result null.
+//
+//===----------------------------------------------------------------------===//
+#include "TileGenImpl.h"
+
+#include "tilec/Frontend/TileGen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace tilec;
+using namespace tilec::detail;
+using namespace tilec::ast;
+
+//===----------------------------------------------------------------------===//
+// Descriptions for messages
+//===----------------------------------------------------------------------===//
+
+std::string BufferInfo::shapeStr() const {
+  std::string s = "[";
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (d)
+      s += ", ";
+    s += mlir::ShapedType::isDynamic(shape[d]) ? dimNames[d] : std::to_string(shape[d]);
+  }
+  return s + "]";
+}
+
+static llvm::StringRef scopeName(tile::Scope s) {
+  switch (s) {
+  case tile::Scope::Global: return "global";
+  case tile::Scope::Shared: return "shared";
+  case tile::Scope::Fragment: return "fragment";
+  case tile::Scope::Local: return "local";
+  }
+  return "?";
+}
+
+std::string TValue::describe() const {
+  switch (kind) {
+  case Kind::Invalid: return "an invalid value";
+  case Kind::Const: return cst.describe().str();
+  case Kind::Scalar: return ("a " + dtypeName(dtype) + " scalar").str();
+  case Kind::Buffer: return ((buffer->isVar ? "variable '" : scopeName(buffer->scope) + " buffer '") +
+                             buffer->name + "'").str();
+  case Kind::Layout: return "a layout";
+  }
+  return "a value";
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+mlir::Type KernelGen::elementType(DType t) {
+  mlir::MLIRContext *ctx = b.getContext();
+  switch (t) {
+  case DType::Float16: return b.getF16Type();
+  case DType::BFloat16: return b.getBF16Type();
+  case DType::Float32: return b.getF32Type();
+  case DType::Float64: return b.getF64Type();
+  case DType::Float8E4M3: return mlir::Float8E4M3FNType::get(ctx);
+  case DType::Float8E5M2: return mlir::Float8E5M2Type::get(ctx);
+  case DType::Int8: case DType::UInt8: return b.getI8Type();
+  case DType::Int16: return b.getI16Type();
+  case DType::Int32: case DType::UInt32: return b.getI32Type();
+  case DType::Int64: return b.getI64Type();
+  case DType::Bool: return b.getI1Type();
+  case DType::Int4: case DType::UInt4: return b.getIntegerType(4);
+  case DType::Index: return b.getIndexType();
+  }
+  return b.getI32Type();
+}
+
+unsigned KernelGen::symbolFor(mlir::Value v) {
+  auto it = symbols.find(v);
+  if (it != symbols.end())
+    return it->second;
+  unsigned id = symbols.size();
+  symbols[v] = id;
+  return id;
+}
+
+LocalVar *KernelGen::lookupLocal(llvm::StringRef name) {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    auto found = it->names.find(name);
+    if (found != it->names.end())
+      return &found->second;
+  }
+  return nullptr;
+}
+
+bool KernelGen::build(mlir::ModuleOp module) {
+  errorsAtStart = diags.getNumErrors();
+  const FunctionDefStmt *fn = info.def;
+  mlir::MLIRContext *ctx = b.getContext();
+
+  // Arguments: tensors, runtime dimensions, scalars.
+  llvm::SmallVector<mlir::Type> types;
+  llvm::SmallVector<mlir::DictionaryAttr> argAttrs;
+  auto attrs = [&](llvm::StringRef name, llvm::StringRef dtype, bool dynamic) {
+    llvm::SmallVector<mlir::NamedAttribute, 3> list;
+    list.push_back(b.getNamedAttr(tile::TileDialect::kArgNameAttrName, b.getStringAttr(name)));
+    if (!dtype.empty())
+      list.push_back(b.getNamedAttr(tile::TileDialect::kArgDtypeAttrName, b.getStringAttr(dtype)));
+    if (dynamic)
+      list.push_back(b.getNamedAttr(tile::TileDialect::kArgDynamicAttrName, b.getUnitAttr()));
+    return b.getDictionaryAttr(list);
+  };
+  for (const KernelParam &p : info.params) {
+    if (p.kind != KernelParam::Kind::Tensor)
+      continue;
+    llvm::SmallVector<int64_t, 4> shape;
+    for (const ShapeDim &d : p.shape)
+      shape.push_back(d.isDynamic() ? mlir::ShapedType::kDynamic : d.size);
+    types.push_back(tile::getBufferType(shape, elementType(p.dtype), tile::Scope::Global));
+    argAttrs.push_back(attrs(p.name, dtypeName(p.dtype), false));
+  }
+  for (const std::string &d : info.dynamicDims) {
+    types.push_back(b.getIndexType());
+    argAttrs.push_back(attrs(d, "", true));
+  }
+  for (const KernelParam &p : info.params) {
+    if (p.kind != KernelParam::Kind::Scalar)
+      continue;
+    types.push_back(elementType(p.dtype));
+    argAttrs.push_back(attrs(p.name, dtypeName(p.dtype), false));
+  }
+
+  b.setInsertionPointToEnd(module.getBody());
+  auto kernel = tile::KernelOp::create(b, loc(fn->getNameRange()), info.exportName,
+                                       b.getFunctionType(types, {}), {}, argAttrs);
+  mlir::Block *entry = kernel.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+
+  // Bind the arguments by name.
+  unsigned argNo = 0;
+  for (const KernelParam &p : info.params) {
+    if (p.kind != KernelParam::Kind::Tensor)
+      continue;
+    BufferInfo *buf = newBuffer();
+    buf->name = p.name;
+    buf->value = entry->getArgument(argNo++);
+    buf->dtype = p.dtype;
+    buf->scope = tile::Scope::Global;
+    buf->declRange = p.range;
+    buf->isParam = true;
+    for (const ShapeDim &d : p.shape) {
+      buf->shape.push_back(d.isDynamic() ? mlir::ShapedType::kDynamic : d.size);
+      buf->dimNames.push_back(d.dynamicName);
+    }
+    params[p.name] = TValue::ofBuffer(buf);
+  }
+  for (const std::string &d : info.dynamicDims) {
+    mlir::Value v = entry->getArgument(argNo++);
+    dynamicDims[d] = v;
+  }
+  for (const KernelParam &p : info.params) {
+    if (p.kind != KernelParam::Kind::Scalar)
+      continue;
+    mlir::Value v = entry->getArgument(argNo++);
+    params[p.name] = TValue::ofScalar(v, p.dtype);
+  }
+  (void)ctx;
+
+  pushScope(false);
+  genBody(fn->getBody());
+  popScope();
+  if (!launch && diags.getNumErrors() == errorsAtStart)
+    diags.emit(DiagID::sema_kernel_missing, fn->getNameRange(), fn->getName());
+
+  b.setInsertionPointToEnd(entry);
+  tile::ReturnOp::create(b, loc(fn->getRange()));
+  return diags.getNumErrors() == errorsAtStart;
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+void KernelGen::genBody(const Body &body) {
+  for (const Stmt *s : body)
+    genStmt(s);
+}
+
+void KernelGen::genStmt(const Stmt *s) {
+  switch (s->getKind()) {
+  case Stmt::Kind::Assign:
+    return genAssign(llvm::cast<AssignStmt>(s));
+  case Stmt::Kind::AugAssign:
+    return genAugAssign(llvm::cast<AugAssignStmt>(s));
+  case Stmt::Kind::Expr:
+    return genExprStmt(llvm::cast<ExprStmt>(s));
+  case Stmt::Kind::Pass:
+    return;
+  case Stmt::Kind::If:
+    return genIf(llvm::cast<IfStmt>(s));
+  case Stmt::Kind::For:
+    if (!launch) {
+      diags.emit(DiagID::sema_outside_launch, s->getRange(), "a 'for' loop");
+      return;
+    }
+    return genFor(llvm::cast<ForStmt>(s));
+  case Stmt::Kind::With:
+    return genWith(llvm::cast<WithStmt>(s));
+  case Stmt::Kind::Return:
+    diags.emit(DiagID::sema_bad_stmt, s->getRange(), "'return'");
+    return;
+  case Stmt::Kind::Import:
+    diags.emit(DiagID::sema_bad_stmt, s->getRange(), "'import'");
+    return;
+  case Stmt::Kind::FunctionDef:
+    diags.emit(DiagID::sema_bad_stmt, llvm::cast<FunctionDefStmt>(s)->getNameRange(), "a nested function");
+    return;
+  }
+}
+
+void KernelGen::genWith(const WithStmt *s) {
+  auto *call = llvm::dyn_cast<CallExpr>(s->getContext());
+  const BuiltinInfo *info = call ? resolveCallee(call, true) : nullptr;
+  if (!call || (info && info->id != BuiltinID::Kernel)) {
+    if (call && !info)
+      return;
+    diags.emit(DiagID::sema_bad_stmt, s->getContext()->getRange(), "this 'with' context (only T.Kernel)");
+    return;
+  }
+  if (!info)
+    return;
+  if (launch) {
+    diags.emit(DiagID::sema_kernel_nested, call->getRange());
+    return;
+  }
+  if (depth() != 1) {
+    diags.emit(DiagID::sema_kernel_outside_body, call->getRange(), "inside a loop or branch");
+    return;
+  }
+  BoundCall bound;
+  if (!bindCall(*info, call, diags, bound))
+    return;
+  genLaunch(bound, s);
+}
+
+void KernelGen::genExprStmt(const ExprStmt *s) {
+  const Expr *e = s->getExpr();
+  if (llvm::isa<StrLitExpr>(e) || llvm::isa<ErrorExpr>(e))
+    return; // docstring, or already reported
+  auto *call = llvm::dyn_cast<CallExpr>(e);
+  if (call && llvm::StringRef(calleeName(call->getCallee())).starts_with("T.")) {
+    const BuiltinInfo *info = resolveCallee(call, true);
+    if (!info)
+      return;
+    if (info->context == BuiltinContext::Stmt) {
+      if (!launch) {
+        diags.emit(DiagID::sema_outside_launch, call->getCallee()->getRange(), info->name);
+        return;
+      }
+      BoundCall bound;
+      if (bindCall(*info, call, diags, bound))
+        genTileStmt(bound);
+      return;
+    }
+  }
+  TValue v = eval(e);
+  if (v.isValid())
+    diags.emit(DiagID::sema_expr_unused, e->getRange());
+}
+
+void KernelGen::bindName(const NameExpr *target, TValue value, llvm::SMRange valueRange) {
+  llvm::StringRef name = target->getName();
+  if (!value.isValid())
+    return;
+  if (auto it = params.find(name); it != params.end()) {
+    diags.emit(DiagID::sema_store_global_scalar, target->getRange(), name);
+    return;
+  }
+  if (LocalVar *var = lookupLocal(name)) {
+    // An alloc_var is stored to.
+    if (var->value.isBuffer() && var->value.buffer->isVar) {
+      BufferInfo *buf = var->value.buffer;
+      if (value.isBuffer()) {
+        diags.emit(DiagID::sema_not_scalar, valueRange, value.describe());
+        return;
+      }
+      TValue v = value.isConst() ? materialize(value.cst, buf->dtype, valueRange) : value;
+      if (!v.isValid())
+        return;
+      if (v.dtype != buf->dtype && !(v.dtype == DType::Index && isIntegerDType(buf->dtype))) {
+        diags.emit(DiagID::sema_dtype_mismatch, target->getRange(), "=", dtypeName(buf->dtype), dtypeName(v.dtype));
+        return;
+      }
+      v = convert(v, buf->dtype, valueRange);
+      if (!v.isValid())
+        return;
+      mlir::memref::StoreOp::create(b, loc(target->getRange()), v.value, buf->value, mlir::ValueRange{});
+      return;
+    }
+    if (var->value.isBuffer() || value.isBuffer()) {
+      auto diag = diags.emit(DiagID::sema_redefinition, target->getRange(), name, var->value.describe());
+      diags.note(diag, DiagID::sema_note_previous_definition, var->declRange, name);
+      return;
+    }
+    if (var->depth < depth()) {
+      bool inLoop = false;
+      for (unsigned d = var->depth; d < depth(); ++d)
+        inLoop |= scopes[d].isLoop;
+      (void)inLoop;
+      auto diag = diags.emit(DiagID::sema_reassign_in_loop, target->getRange(), name);
+      diags.note(diag, DiagID::sema_note_declared_here, var->declRange, name);
+      return;
+    }
+    var->value = value;
+    return;
+  }
+  LocalVar var;
+  var.value = value;
+  var.declRange = target->getRange();
+  var.depth = depth();
+  if (value.isBuffer() && !value.buffer->isParam && value.buffer->name.empty())
+    value.buffer->name = name.str();
+  scopes.back().names[name] = var;
+}
+
+void KernelGen::genAssign(const AssignStmt *s) {
+  llvm::ArrayRef<Expr *> targets = s->getTargets();
+  const Expr *valueExpr = s->getValue();
+  if (!valueExpr)
+    return;
+  // `X = T.alloc_*(...)`.
+  if (auto *call = llvm::dyn_cast<CallExpr>(valueExpr);
+      call && llvm::StringRef(calleeName(call->getCallee())).starts_with("T.alloc_")) {
+    const BuiltinInfo *info = resolveCallee(call, true);
+    if (!info)
+      return;
+    if (info->context == BuiltinContext::Alloc) {
+      if (!launch) {
+        diags.emit(DiagID::sema_outside_launch, call->getCallee()->getRange(), info->name);
+        return;
+      }
+      if (targets.size() != 1 || !llvm::isa<NameExpr>(targets[0])) {
+        diags.emit(DiagID::sema_bad_target, targets[0]->getRange(), "this target (an allocation binds one name)");
+        return;
+      }
+      BoundCall bound;
+      if (bindCall(*info, call, diags, bound))
+        genAlloc(bound, llvm::cast<NameExpr>(targets[0]));
+      return;
+    }
+  }
+  for (const Expr *target : targets) {
+    if (auto *sub = llvm::dyn_cast<SubscriptExpr>(target)) {
+      TValue v = eval(valueExpr);
+      if (v.isValid())
+        storeElement(sub, v);
+      continue;
+    }
+    if (auto *n = llvm::dyn_cast<NameExpr>(target)) {
+      TValue v = eval(valueExpr);
+      bindName(n, v, valueExpr->getRange());
+      continue;
+    }
+    if (auto *t = llvm::dyn_cast<TupleExpr>(target)) {
+      // `a, b = x, y` element-wise, or unpacking a constant tuple.
+      llvm::ArrayRef<Expr *> names = t->getElts();
+      if (auto *vt = llvm::dyn_cast<TupleExpr>(valueExpr); vt && vt->getElts().size() == names.size()) {
+        llvm::SmallVector<TValue, 4> values;
+        for (const Expr *e : vt->getElts())
+          values.push_back(eval(e));
+        for (size_t k = 0; k < names.size(); ++k) {
+          if (auto *n = llvm::dyn_cast<NameExpr>(names[k]))
+            bindName(n, values[k], vt->getElts()[k]->getRange());
+          else
+            diags.emit(DiagID::sema_bad_target, names[k]->getRange(), "this tuple element");
+        }
+        continue;
+      }
+      TValue v = eval(valueExpr);
+      if (!v.isValid())
+        continue;
+      if (!v.isConst() || v.cst.getKind() != ConstValue::Kind::Tuple || v.cst.getElts().size() != names.size()) {
+        size_t n = v.isConst() && v.cst.getKind() == ConstValue::Kind::Tuple ? v.cst.getElts().size() : 1;
+        diags.emit(DiagID::sema_tuple_unpack_count, valueExpr->getRange(), n, n == 1 ? "" : "s", names.size(),
+                   names.size() == 1 ? "" : "s");
+        continue;
+      }
+      for (size_t k = 0; k < names.size(); ++k) {
+        if (auto *n = llvm::dyn_cast<NameExpr>(names[k]))
+          bindName(n, TValue::ofConst(v.cst.getElts()[k]), valueExpr->getRange());
+        else
+          diags.emit(DiagID::sema_bad_target, names[k]->getRange(), "this tuple element");
+      }
+      continue;
+    }
+    diags.emit(DiagID::sema_bad_target, target->getRange(), "this expression");
+  }
+}
+
+void KernelGen::storeElement(const SubscriptExpr *target, TValue value) {
+  TValue base = eval(target->getValue());
+  if (!base.isValid())
+    return;
+  if (!base.isBuffer()) {
+    diags.emit(DiagID::sema_not_buffer, target->getValue()->getRange(), base.describe());
+    return;
+  }
+  BufferInfo *buf = base.buffer;
+  llvm::SmallVector<mlir::Value, 4> idx;
+  if (!elementIndices(buf, target->getIndices(), target->getRange(), idx))
+    return;
+  if (value.isBuffer()) {
+    diags.emit(DiagID::sema_not_scalar, target->getRange(), value.describe());
+    return;
+  }
+  TValue v = value.isConst() ? materialize(value.cst, buf->dtype, target->getRange()) : value;
+  if (!v.isValid())
+    return;
+  // A store converts to the buffer's element type, as T.copy does.
+  v = convert(v, buf->dtype, target->getRange());
+  if (!v.isValid())
+    return;
+  mlir::memref::StoreOp::create(b, loc(target->getRange()), v.value, buf->value, idx);
+}
+
+void KernelGen::genAugAssign(const AugAssignStmt *s) {
+  const Expr *target = s->getTarget();
+  TValue cur = eval(target);
+  TValue rhs = eval(s->getValue());
+  if (!cur.isValid() || !rhs.isValid())
+    return;
+  TValue result = binaryOp(s->getOp(), cur, rhs, s->getOpRange(), s->getRange());
+  if (!result.isValid())
+    return;
+  if (auto *sub = llvm::dyn_cast<SubscriptExpr>(target))
+    return storeElement(sub, result);
+  if (auto *n = llvm::dyn_cast<NameExpr>(target))
+    return bindName(n, result, s->getRange());
+  diags.emit(DiagID::sema_bad_target, target->getRange(), "this expression");
+}
+
+void KernelGen::genIf(const IfStmt *s) {
+  TValue cond = eval(s->getCond());
+  if (!cond.isValid())
+    return;
+  if (cond.isBuffer()) {
+    diags.emit(DiagID::sema_not_scalar, s->getCond()->getRange(), cond.describe());
+    return;
+  }
+  // A constant condition selects its branch at compile time.
+  if (cond.isConst()) {
+    pushScope(false);
+    genBody(cond.cst.truthy() ? s->getThen() : s->getElse());
+    popScope();
+    return;
+  }
+  if (!launch) {
+    diags.emit(DiagID::sema_outside_launch, s->getCond()->getRange(), "a runtime 'if'");
+    return;
+  }
+  TValue c = toBool(cond, s->getCond()->getRange());
+  if (!c.isValid())
+    return;
+  auto ifOp = mlir::scf::IfOp::create(b, loc(s->getRange()), c.value, !s->getElse().empty());
+  mlir::OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  pushScope(false);
+  genBody(s->getThen());
+  popScope();
+  if (!s->getElse().empty()) {
+    b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    pushScope(false);
+    genBody(s->getElse());
+    popScope();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+mlir::OwningOpRef<mlir::ModuleOp> tilec::generateTileModule(const Module &module, llvm::SourceMgr &srcMgr,
+                                                            ASTContext &ctx, DiagnosticEmitter &diags,
+                                                            mlir::MLIRContext &mlirCtx,
+                                                            llvm::ArrayRef<Define> defines) {
+  mlirCtx.loadDialect<tile::TileDialect, mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                      mlir::math::MathDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
+  unsigned errorsBefore = diags.getNumErrors();
+  Sema sema(diags, srcMgr, ctx);
+  SemaModule sm;
+  bool semaOk = sema.analyze(module, defines, sm);
+
+  llvm::SMRange fileRange;
+  if (module.bufferId && module.bufferId <= srcMgr.getNumBuffers())
+    fileRange.Start = llvm::SMLoc::getFromPointer(srcMgr.getMemoryBuffer(module.bufferId)->getBufferStart());
+  mlir::OpBuilder builder(&mlirCtx);
+  mlir::OwningOpRef<mlir::ModuleOp> result = mlir::ModuleOp::create(diags.getLoc(fileRange));
+  for (const KernelInfo &k : sm.kernels) {
+    KernelGen gen(diags, builder, k);
+    gen.build(*result);
+  }
+  if (!semaOk || diags.getNumErrors() != errorsBefore)
+    return nullptr;
+  if (mlir::failed(mlir::verify(*result)))
+    return nullptr;
+  return result;
+}

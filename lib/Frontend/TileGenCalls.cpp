@@ -1,0 +1,560 @@
+//===- TileGenCalls.cpp - Calls, subscripts and builtin arguments --------===//
+//
+// Resolves callees against the builtin table, checks argument kinds
+// (constant, dtype, buffer, shape...), and builds the scalar T.* functions
+// and element loads.
+//
+//===----------------------------------------------------------------------===//
+#include "TileGenImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace tilec;
+using namespace tilec::detail;
+using namespace tilec::ast;
+namespace arith = mlir::arith;
+namespace math = mlir::math;
+
+static bool isTName(const Expr *e) {
+  auto *n = llvm::dyn_cast<NameExpr>(e);
+  return n && n->getName() == "T";
+}
+
+const BuiltinInfo *KernelGen::resolveCallee(const CallExpr *call, bool report) {
+  const Expr *callee = call->getCallee();
+  if (auto *a = llvm::dyn_cast<AttributeExpr>(callee); a && isTName(a->getValue())) {
+    if (const BuiltinInfo *info = lookupTBuiltin(a->getAttr()))
+      return info;
+    if (report) {
+      llvm::SmallVector<llvm::StringRef, 64> names;
+      getTBuiltinNames(names);
+      diags.emit(DiagID::sema_unknown_primitive, a->getAttrRange(), a->getAttr(), didYouMean(a->getAttr(), names));
+    }
+    return nullptr;
+  }
+  if (auto *n = llvm::dyn_cast<NameExpr>(callee)) {
+    llvm::StringRef name = n->getName();
+    bool shadowed = lookupLocal(name) || params.count(name) || info.scope->lookup(name);
+    if (!shadowed)
+      if (const BuiltinInfo *info = lookupPyBuiltin(name))
+        return info;
+    if (report) {
+      if (shadowed) {
+        diags.emit(DiagID::sema_not_callable, n->getRange(), name);
+      } else {
+        static const llvm::StringRef py[] = {"range", "min", "max", "abs", "int", "float"};
+        diags.emit(DiagID::sema_unknown_name, n->getRange(), name, didYouMean(name, py));
+      }
+    }
+    return nullptr;
+  }
+  if (report) {
+    std::string name = calleeName(callee);
+    diags.emit(DiagID::sema_not_callable, callee->getRange(), name.empty() ? "this expression" : name);
+  }
+  return nullptr;
+}
+
+TValue KernelGen::evalCall(const CallExpr *e) {
+  // `x.astype(dtype)`.
+  if (auto *a = llvm::dyn_cast<AttributeExpr>(e->getCallee()); a && a->getAttr() == "astype" && !isTName(a->getValue())) {
+    TValue v = eval(a->getValue());
+    if (!v.isValid())
+      return v;
+    if (e->getArgs().size() != 1 || !e->getKeywords().empty()) {
+      if (e->getArgs().empty())
+        diags.emit(DiagID::sema_missing_arg, e->getRange(), "astype", "dtype");
+      else
+        diags.emit(DiagID::sema_too_many_args, e->getRange(), "astype", 1, "", e->getArgs().size());
+      return TValue();
+    }
+    ConstValue d = ConstEvaluator(diags, *info.scope).eval(e->getArgs()[0]);
+    if (!d.isValid())
+      return TValue();
+    std::optional<DType> t = d.asDType();
+    if (!t) {
+      diags.emit(DiagID::sema_wrong_arg_kind, e->getArgs()[0]->getRange(), "dtype", "astype", "a dtype", d.describe());
+      return TValue();
+    }
+    return convert(v, *t, e->getRange());
+  }
+  const BuiltinInfo *bi = resolveCallee(e, true);
+  if (!bi)
+    return TValue();
+  switch (bi->context) {
+  case BuiltinContext::Module:
+    diags.emit(DiagID::sema_wrong_context, e->getCallee()->getRange(), bi->name, "inside a kernel body");
+    return TValue();
+  case BuiltinContext::Stmt:
+    diags.emit(DiagID::sema_wrong_context, e->getCallee()->getRange(), bi->name, "as a value (it is a statement)");
+    return TValue();
+  case BuiltinContext::Iter:
+    diags.emit(DiagID::sema_wrong_context, e->getCallee()->getRange(), bi->name, "outside a 'for' loop header");
+    return TValue();
+  case BuiltinContext::With:
+    diags.emit(DiagID::sema_wrong_context, e->getCallee()->getRange(), bi->name, "outside a 'with' statement");
+    return TValue();
+  case BuiltinContext::Alloc:
+    diags.emit(DiagID::sema_wrong_context, e->getCallee()->getRange(), bi->name,
+               "inside an expression (assign it to a name)");
+    return TValue();
+  case BuiltinContext::Const:
+  case BuiltinContext::Expr:
+    break;
+  }
+  BoundCall bound;
+  if (!bindCall(*bi, e, diags, bound))
+    return TValue();
+  return evalExprBuiltin(bound);
+}
+
+/// Folds a float math function of a constant.
+static std::optional<double> foldMath(BuiltinID id, double x) {
+  switch (id) {
+  case BuiltinID::Exp: return std::exp(x);
+  case BuiltinID::Exp2: return std::exp2(x);
+  case BuiltinID::Log: return std::log(x);
+  case BuiltinID::Log2: return std::log2(x);
+  case BuiltinID::Sqrt: return std::sqrt(x);
+  case BuiltinID::Rsqrt: return 1.0 / std::sqrt(x);
+  case BuiltinID::Tanh: return std::tanh(x);
+  case BuiltinID::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
+  default: return std::nullopt;
+  }
+}
+
+TValue KernelGen::evalExprBuiltin(const BoundCall &call) {
+  BuiltinID id = call.info->id;
+  llvm::SMRange range = call.call->getRange();
+  mlir::Location l = loc(range);
+  switch (id) {
+  case BuiltinID::DTypeCtor: {
+    std::optional<DType> t = dtypeArg(call, "name");
+    return t ? TValue::ofConst(ConstValue::ofDType(*t)) : TValue();
+  }
+  case BuiltinID::Abs:
+  case BuiltinID::PyAbs: {
+    TValue x = eval(call.get("x"));
+    if (!x.isValid())
+      return x;
+    if (x.isConst()) {
+      if (!x.cst.isNumber()) {
+        diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf("x"), "x", call.info->name, "a number", x.describe());
+        return TValue();
+      }
+      if (x.cst.getKind() == ConstValue::Kind::Float)
+        return TValue::ofConst(ConstValue::ofFloat(std::fabs(x.cst.getFloat())));
+      if (x.cst.getInt() == INT64_MIN)
+        return TValue();
+      return TValue::ofConst(ConstValue::ofInt(std::llabs(x.cst.getInt())));
+    }
+    if (!x.isScalar()) {
+      diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf("x"), "x", call.info->name, "a scalar", x.describe());
+      return TValue();
+    }
+    if (isFloatDType(x.dtype))
+      return TValue::ofScalar(math::AbsFOp::create(b, l, x.value), x.dtype);
+    return TValue::ofScalar(math::AbsIOp::create(b, l, x.value), x.dtype);
+  }
+  case BuiltinID::Exp: case BuiltinID::Exp2: case BuiltinID::Log: case BuiltinID::Log2:
+  case BuiltinID::Sqrt: case BuiltinID::Rsqrt: case BuiltinID::Tanh: case BuiltinID::Sigmoid: {
+    TValue x = eval(call.get("x"));
+    if (!x.isValid())
+      return x;
+    if (x.isConst() && x.cst.isNumber())
+      return TValue::ofConst(ConstValue::ofFloat(*foldMath(id, x.cst.getFloat())));
+    if (!x.isScalar() || !isFloatDType(x.dtype)) {
+      diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf("x"), "x", call.info->name, "a float scalar (use T.cast)",
+                 x.describe());
+      return TValue();
+    }
+    mlir::Value v = x.value, r;
+    switch (id) {
+    case BuiltinID::Exp: r = math::ExpOp::create(b, l, v); break;
+    case BuiltinID::Exp2: r = math::Exp2Op::create(b, l, v); break;
+    case BuiltinID::Log: r = math::LogOp::create(b, l, v); break;
+    case BuiltinID::Log2: r = math::Log2Op::create(b, l, v); break;
+    case BuiltinID::Sqrt: r = math::SqrtOp::create(b, l, v); break;
+    case BuiltinID::Rsqrt: r = math::RsqrtOp::create(b, l, v); break;
+    case BuiltinID::Tanh: r = math::TanhOp::create(b, l, v); break;
+    default: {
+      mlir::Value one = arith::ConstantOp::create(b, l, v.getType(), b.getFloatAttr(v.getType(), 1.0));
+      mlir::Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, v));
+      r = arith::DivFOp::create(b, l, one, arith::AddFOp::create(b, l, one, e));
+      break;
+    }
+    }
+    return TValue::ofScalar(r, x.dtype);
+  }
+  case BuiltinID::IfThenElse:
+    return evalSelect(call.get("cond"), call.get("then_expr"), call.get("else_expr"), range);
+  case BuiltinID::Infinity: {
+    std::optional<DType> t = dtypeArg(call, "dtype");
+    if (!t)
+      return TValue();
+    if (!isFloatDType(*t)) {
+      diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf("dtype"), "dtype", call.info->name, "a float dtype",
+                 ("T." + dtypeName(*t)).str());
+      return TValue();
+    }
+    return materialize(ConstValue::ofFloat(std::numeric_limits<double>::infinity()), *t, range);
+  }
+  case BuiltinID::Cast: {
+    TValue x = eval(call.get("value"));
+    std::optional<DType> t = dtypeArg(call, "dtype");
+    if (!x.isValid() || !t)
+      return TValue();
+    return convert(x, *t, range);
+  }
+  case BuiltinID::ThreadBinding: {
+    argFailed = false;
+    std::optional<int64_t> dim = constIntArg(call, "dim");
+    if (argFailed || !dim)
+      return TValue();
+    if (*dim < 0 || *dim > 2) {
+      diags.emit(DiagID::sema_dim_out_of_range, call.rangeOf("dim"), *dim, 3);
+      return TValue();
+    }
+    if (!launch) {
+      diags.emit(DiagID::sema_outside_launch, call.call->getCallee()->getRange(), call.info->name);
+      return TValue();
+    }
+    mlir::Value v = tile::ThreadIdOp::create(b, l, b.getIndexType(), uint64_t(*dim));
+    return TValue::ofScalar(v, DType::Index);
+  }
+  case BuiltinID::MakeSwizzledLayout: {
+    BufferInfo *buf = bufferArg(call, "buffer");
+    if (!buf)
+      return TValue();
+    TValue v;
+    v.kind = TValue::Kind::Layout;
+    v.buffer = buf;
+    return v;
+  }
+  case BuiltinID::CeilDiv:
+  case BuiltinID::Min:
+  case BuiltinID::Max:
+  case BuiltinID::PyMin:
+  case BuiltinID::PyMax: {
+    llvm::SmallVector<const Expr *, 4> args;
+    if (id == BuiltinID::PyMin || id == BuiltinID::PyMax)
+      args.append(call.extra.begin(), call.extra.end());
+    else
+      args = {call.get("a"), call.get("b")};
+    bool isMin = id == BuiltinID::Min || id == BuiltinID::PyMin;
+    TValue acc = eval(args[0]);
+    for (size_t k = 1; k < args.size() && acc.isValid(); ++k) {
+      TValue y = eval(args[k]);
+      if (!y.isValid())
+        return y;
+      if (acc.isConst() && y.isConst()) {
+        if (!acc.cst.isNumber() || !y.cst.isNumber()) {
+          diags.emit(DiagID::sema_wrong_arg_kind, args[k]->getRange(), "b", call.info->name, "a number",
+                     (acc.cst.isNumber() ? y : acc).describe());
+          return TValue();
+        }
+        if (id == BuiltinID::CeilDiv) {
+          if (!acc.cst.isIntLike() || !y.cst.isIntLike()) {
+            diags.emit(DiagID::sema_wrong_arg_kind, range, "a", call.info->name, "integers", "a float");
+            return TValue();
+          }
+          if (y.cst.getInt() == 0) {
+            diags.emit(DiagID::sema_division_by_zero, args[k]->getRange());
+            return TValue();
+          }
+          acc = TValue::ofConst(ConstValue::ofInt(ceilDiv(acc.cst.getInt(), y.cst.getInt())));
+          continue;
+        }
+        bool less = applyCompare(CompareOp::Lt, y.cst, acc.cst).value.getBool();
+        bool greater = applyCompare(CompareOp::Gt, y.cst, acc.cst).value.getBool();
+        if (isMin ? less : greater)
+          acc = y;
+        continue;
+      }
+      TValue x = acc;
+      if (!unify(x, y, call.info->name, range))
+        return TValue();
+      bool f = isFloatDType(x.dtype), u = isUnsignedDType(x.dtype);
+      mlir::Value r;
+      if (id == BuiltinID::CeilDiv) {
+        if (f) {
+          diags.emit(DiagID::sema_wrong_arg_kind, range, "a", call.info->name, "integers", x.describe());
+          return TValue();
+        }
+        r = u ? arith::CeilDivUIOp::create(b, l, x.value, y.value).getResult()
+              : arith::CeilDivSIOp::create(b, l, x.value, y.value).getResult();
+      } else if (isMin) {
+        r = f ? arith::MinimumFOp::create(b, l, x.value, y.value).getResult()
+              : u ? arith::MinUIOp::create(b, l, x.value, y.value).getResult()
+                  : arith::MinSIOp::create(b, l, x.value, y.value).getResult();
+      } else {
+        r = f ? arith::MaximumFOp::create(b, l, x.value, y.value).getResult()
+              : u ? arith::MaxUIOp::create(b, l, x.value, y.value).getResult()
+                  : arith::MaxSIOp::create(b, l, x.value, y.value).getResult();
+      }
+      acc = TValue::ofScalar(r, x.dtype);
+    }
+    return acc;
+  }
+  case BuiltinID::PyInt:
+  case BuiltinID::PyFloat: {
+    TValue x = eval(call.get("x"));
+    if (!x.isValid())
+      return x;
+    if (x.isConst()) {
+      ConstValue c = ConstEvaluator(diags, *info.scope).eval(call.call);
+      return c.isValid() ? TValue::ofConst(c) : TValue();
+    }
+    return convert(x, id == BuiltinID::PyInt ? DType::Int32 : DType::Float32, range);
+  }
+  default:
+    diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name, "as a value");
+    return TValue();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Subscripts and element access
+//===----------------------------------------------------------------------===//
+
+bool KernelGen::elementIndices(BufferInfo *buf, llvm::ArrayRef<Expr *> indices, llvm::SMRange range,
+                               llvm::SmallVectorImpl<mlir::Value> &out) {
+  if (indices.size() != buf->rank()) {
+    diags.emit(DiagID::sema_index_count, range, buf->name, buf->rank(), indices.size(),
+               indices.size() == 1 ? "" : "s");
+    return false;
+  }
+  if (buf->scope == tile::Scope::Fragment && parallelDepth == 0) {
+    auto diag = diags.emit(DiagID::sema_fragment_outside_parallel, range, buf->name);
+    diags.note(diag, DiagID::sema_note_declared_here, buf->declRange, buf->name);
+    return false;
+  }
+  for (size_t d = 0; d < indices.size(); ++d) {
+    const Expr *ie = indices[d];
+    if (llvm::isa<SliceExpr>(ie)) {
+      diags.emit(DiagID::sema_wrong_context, ie->getRange(), "a slice", "as an element index (slices name T.copy regions)");
+      return false;
+    }
+    TValue v = eval(ie);
+    if (!v.isValid())
+      return false;
+    if (v.isConst() && v.cst.isIntLike()) {
+      int64_t c = v.cst.getInt();
+      int64_t size = buf->shape[d];
+      if (c < 0 || (!mlir::ShapedType::isDynamic(size) && c >= size)) {
+        diags.emit(DiagID::sema_index_out_of_bounds, ie->getRange(), c, d, buf->name,
+                   mlir::ShapedType::isDynamic(size) ? buf->dimNames[d] : std::to_string(size));
+        return false;
+      }
+    }
+    mlir::Value idx = toIndex(v, ie->getRange());
+    if (!idx)
+      return false;
+    out.push_back(idx);
+  }
+  return true;
+}
+
+mlir::Value KernelGen::loadElement(BufferInfo *buf, llvm::ArrayRef<mlir::Value> idx, llvm::SMRange range) {
+  return mlir::memref::LoadOp::create(b, loc(range), buf->value, idx);
+}
+
+TValue KernelGen::evalSubscript(const SubscriptExpr *e) {
+  TValue base = eval(e->getValue());
+  if (!base.isValid())
+    return base;
+  if (base.isConst() && base.cst.getKind() == ConstValue::Kind::Tuple && e->getIndices().size() == 1) {
+    TValue idx = eval(e->getIndices()[0]);
+    if (!idx.isValid())
+      return idx;
+    int64_t n = base.cst.getElts().size();
+    if (!idx.isConst() || !idx.cst.isIntLike() || idx.cst.getInt() < -n || idx.cst.getInt() >= n) {
+      diags.emit(DiagID::sema_const_error, e->getIndices()[0]->getRange(),
+                 "tuple index must be a constant in [" + std::to_string(-n) + ", " + std::to_string(n) + ")");
+      return TValue();
+    }
+    int64_t k = idx.cst.getInt() < 0 ? idx.cst.getInt() + n : idx.cst.getInt();
+    return TValue::ofConst(base.cst.getElts()[k]);
+  }
+  if (!base.isBuffer()) {
+    diags.emit(DiagID::sema_not_buffer, e->getValue()->getRange(), base.describe());
+    return TValue();
+  }
+  llvm::SmallVector<mlir::Value, 4> idx;
+  if (!elementIndices(base.buffer, e->getIndices(), e->getRange(), idx))
+    return TValue();
+  return TValue::ofScalar(loadElement(base.buffer, idx, e->getRange()), base.buffer->dtype);
+}
+
+//===----------------------------------------------------------------------===//
+// Argument kinds
+//===----------------------------------------------------------------------===//
+
+/// Evaluates argument `name` expecting a constant; nullopt when absent.
+static std::optional<ConstValue> constArg(KernelGen &g, const BoundCall &call, llvm::StringRef name) {
+  const Expr *e = call.get(name);
+  if (!e)
+    return std::nullopt;
+  TValue v = g.eval(e);
+  if (!v.isValid()) {
+    g.argFailed = true;
+    return std::nullopt;
+  }
+  if (!v.isConst()) {
+    g.diags.emit(DiagID::sema_not_constant, e->getRange(), name, call.info->name);
+    g.argFailed = true;
+    return std::nullopt;
+  }
+  return v.cst;
+}
+
+std::optional<int64_t> KernelGen::constIntArg(const BoundCall &call, llvm::StringRef name) {
+  std::optional<ConstValue> c = constArg(*this, call, name);
+  if (!c) {
+    const ArgDefault &d = call.getDefault(name);
+    if (argFailed || d.kind != ArgDefault::Int)
+      return std::nullopt;
+    return d.intValue;
+  }
+  if (!c->isIntLike()) {
+    diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf(name), name, call.info->name, "an integer", c->describe());
+    argFailed = true;
+    return std::nullopt;
+  }
+  return c->getInt();
+}
+
+std::optional<bool> KernelGen::constBoolArg(const BoundCall &call, llvm::StringRef name) {
+  std::optional<ConstValue> c = constArg(*this, call, name);
+  if (!c) {
+    const ArgDefault &d = call.getDefault(name);
+    if (argFailed || d.kind != ArgDefault::Bool)
+      return std::nullopt;
+    return d.intValue != 0;
+  }
+  if (!c->isIntLike()) {
+    diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf(name), name, call.info->name, "a bool", c->describe());
+    argFailed = true;
+    return std::nullopt;
+  }
+  return c->getBool();
+}
+
+std::optional<std::string> KernelGen::constStrArg(const BoundCall &call, llvm::StringRef name) {
+  std::optional<ConstValue> c = constArg(*this, call, name);
+  if (!c) {
+    const ArgDefault &d = call.getDefault(name);
+    if (argFailed || d.kind != ArgDefault::Str)
+      return std::nullopt;
+    return std::string(d.strValue);
+  }
+  if (c->getKind() != ConstValue::Kind::Str) {
+    diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf(name), name, call.info->name, "a string", c->describe());
+    argFailed = true;
+    return std::nullopt;
+  }
+  return c->getStr().str();
+}
+
+std::optional<DType> KernelGen::dtypeArg(const BoundCall &call, llvm::StringRef name) {
+  const Expr *e = call.get(name);
+  if (!e) {
+    const ArgDefault &d = call.getDefault(name);
+    if (d.kind == ArgDefault::Str)
+      return parseDType(d.strValue);
+    return std::nullopt;
+  }
+  TValue v = eval(e);
+  if (!v.isValid()) {
+    argFailed = true;
+    return std::nullopt;
+  }
+  if (v.isConst()) {
+    if (std::optional<DType> t = v.cst.asDType())
+      return t;
+    if (v.cst.getKind() == ConstValue::Kind::Str) {
+      diags.emit(DiagID::sema_unknown_dtype, e->getRange(), v.cst.getStr(), didYouMean(v.cst.getStr(), allDTypeNames()));
+      argFailed = true;
+      return std::nullopt;
+    }
+  }
+  diags.emit(DiagID::sema_wrong_arg_kind, e->getRange(), name, call.info->name, "a dtype", v.describe());
+  argFailed = true;
+  return std::nullopt;
+}
+
+BufferInfo *KernelGen::bufferArg(const BoundCall &call, llvm::StringRef name) {
+  const Expr *e = call.get(name);
+  if (!e)
+    return nullptr;
+  TValue v = eval(e);
+  if (!v.isValid()) {
+    argFailed = true;
+    return nullptr;
+  }
+  if (!v.isBuffer()) {
+    diags.emit(DiagID::sema_wrong_arg_kind, e->getRange(), name, call.info->name, "a buffer", v.describe());
+    argFailed = true;
+    return nullptr;
+  }
+  return v.buffer;
+}
+
+std::optional<llvm::SmallVector<int64_t, 4>> KernelGen::shapeArg(const BoundCall &call, llvm::StringRef name) {
+  std::optional<ConstValue> c = constArg(*this, call, name);
+  if (!c)
+    return std::nullopt;
+  std::vector<ConstValue> dims;
+  if (c->getKind() == ConstValue::Kind::Tuple)
+    dims.assign(c->getElts().begin(), c->getElts().end());
+  else
+    dims.push_back(*c);
+  llvm::SmallVector<int64_t, 4> shape;
+  for (const ConstValue &d : dims) {
+    if (d.getKind() != ConstValue::Kind::Int || d.getInt() <= 0 || d.getInt() > (int64_t(1) << 32)) {
+      diags.emit(DiagID::sema_bad_shape_dim, call.rangeOf(name), d.str());
+      argFailed = true;
+      return std::nullopt;
+    }
+    shape.push_back(d.getInt());
+  }
+  return shape;
+}
+
+std::optional<llvm::SmallVector<int64_t, 3>> KernelGen::extentsArg(const BoundCall &call, llvm::StringRef name) {
+  std::optional<ConstValue> c = constArg(*this, call, name);
+  if (!c) {
+    const ArgDefault &d = call.getDefault(name);
+    if (argFailed || d.kind != ArgDefault::Int)
+      return std::nullopt;
+    return llvm::SmallVector<int64_t, 3>{d.intValue, 1, 1};
+  }
+  std::vector<ConstValue> dims;
+  if (c->getKind() == ConstValue::Kind::Tuple)
+    dims.assign(c->getElts().begin(), c->getElts().end());
+  else
+    dims.push_back(*c);
+  if (dims.empty() || dims.size() > 3) {
+    diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf(name), name, call.info->name,
+               "an integer or a tuple of 1 to 3 integers", c->str());
+    argFailed = true;
+    return std::nullopt;
+  }
+  llvm::SmallVector<int64_t, 3> out;
+  for (const ConstValue &d : dims) {
+    if (d.getKind() != ConstValue::Kind::Int || d.getInt() <= 0 || d.getInt() > 65536) {
+      diags.emit(DiagID::sema_positive_const, call.rangeOf(name), name, d.str());
+      argFailed = true;
+      return std::nullopt;
+    }
+    out.push_back(d.getInt());
+  }
+  while (out.size() < 3)
+    out.push_back(1);
+  return out;
+}

@@ -1,0 +1,195 @@
+//===- TileGenImpl.h - Private state of TileGen -----------------*- C++ -*-===//
+//
+// The kernel-body generator: checks each construct with Sema's rules and
+// builds the tile-dialect ops for it. Split over TileGen.cpp (kernels,
+// statements), TileGenExpr.cpp (scalar expressions) and TileGenOps.cpp (tile
+// operations, regions, loops).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_LIB_FRONTEND_TILEGENIMPL_H
+#define TILEC_LIB_FRONTEND_TILEGENIMPL_H
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Frontend/Builtins.h"
+#include "tilec/Frontend/ConstEval.h"
+#include "tilec/Frontend/Diagnostics.h"
+#include "tilec/Frontend/Sema.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <deque>
+#include <optional>
+
+namespace tilec::detail {
+
+/// A buffer visible in a kernel body: a tensor parameter or an allocation.
+struct BufferInfo {
+  std::string name;
+  mlir::Value value;
+  DType dtype = DType::Float32;
+  tile::Scope scope = tile::Scope::Global;
+  /// Static sizes; mlir::ShapedType::kDynamic for runtime dimensions.
+  llvm::SmallVector<int64_t, 4> shape;
+  /// The runtime dimension's name where shape[d] is dynamic.
+  llvm::SmallVector<std::string, 4> dimNames;
+  llvm::SMRange declRange;
+  bool isVar = false; // T.alloc_var: a rank-0 local read and written by name
+  bool isParam = false;
+  unsigned rank() const { return shape.size(); }
+  /// `[128, 64]` or `[M, 64]`.
+  std::string shapeStr() const;
+};
+
+/// The result of evaluating an expression in a kernel.
+struct TValue {
+  enum class Kind { Invalid, Const, Scalar, Buffer, Layout };
+  Kind kind = Kind::Invalid;
+  ConstValue cst;                // Const
+  mlir::Value value;             // Scalar
+  DType dtype = DType::Int32;    // Scalar
+  std::optional<LinearForm> lin; // Scalar integers: known linear form
+  BufferInfo *buffer = nullptr;  // Buffer, Layout (the layout's buffer)
+
+  static TValue ofConst(ConstValue c) { TValue v; v.kind = Kind::Const; v.cst = std::move(c); return v; }
+  static TValue ofScalar(mlir::Value val, DType t, std::optional<LinearForm> lin = std::nullopt) {
+    TValue v; v.kind = Kind::Scalar; v.value = val; v.dtype = t; v.lin = std::move(lin); return v;
+  }
+  static TValue ofBuffer(BufferInfo *b) { TValue v; v.kind = Kind::Buffer; v.buffer = b; return v; }
+  bool isValid() const { return kind != Kind::Invalid; }
+  bool isConst() const { return kind == Kind::Const; }
+  bool isScalar() const { return kind == Kind::Scalar; }
+  bool isBuffer() const { return kind == Kind::Buffer; }
+  /// "a float16 scalar", "shared buffer 'A_s'", "an integer constant", ...
+  std::string describe() const;
+};
+
+/// A region of a buffer named by a T.copy / T.atomic_add argument.
+struct Region {
+  BufferInfo *buffer = nullptr;
+  llvm::SmallVector<mlir::Value, 4> offsets;
+  /// Extent per dimension; nullopt for an element region (the other side's extent).
+  std::optional<llvm::SmallVector<int64_t, 4>> sizes;
+  llvm::SMRange range;
+};
+
+/// A name bound inside a kernel body.
+struct LocalVar {
+  TValue value;
+  llvm::SMRange declRange;
+  unsigned depth = 0; // the region depth where it was bound
+};
+
+/// One lexical region (launch body, loop body, branch).
+struct LocalScope {
+  llvm::StringMap<LocalVar> names;
+  bool isLoop = false;
+};
+
+class KernelGen {
+public:
+  KernelGen(DiagnosticEmitter &diags, mlir::OpBuilder &builder, const KernelInfo &info)
+      : diags(diags), b(builder), info(info) {}
+
+  /// Builds `tile.kernel` for the kernel into `module`; false on errors.
+  bool build(mlir::ModuleOp module);
+
+  // Statements (TileGen.cpp).
+  void genBody(const ast::Body &body);
+  void genStmt(const ast::Stmt *s);
+  void genAssign(const ast::AssignStmt *s);
+  void genAugAssign(const ast::AugAssignStmt *s);
+  void genWith(const ast::WithStmt *s);
+  void genIf(const ast::IfStmt *s);
+  void genExprStmt(const ast::ExprStmt *s);
+  void bindName(const ast::NameExpr *target, TValue value, llvm::SMRange valueRange);
+  void storeElement(const ast::SubscriptExpr *target, TValue value);
+
+  // Expressions (TileGenExpr.cpp).
+  TValue eval(const ast::Expr *e);
+  TValue evalName(const ast::NameExpr *e);
+  TValue evalAttribute(const ast::AttributeExpr *e);
+  TValue evalBinary(const ast::BinaryExpr *e);
+  TValue evalUnary(const ast::UnaryExpr *e);
+  TValue evalCompare(const ast::CompareExpr *e);
+  TValue evalBoolOp(const ast::BoolOpExpr *e);
+  TValue evalSelect(const ast::Expr *cond, const ast::Expr *thenE, const ast::Expr *elseE, llvm::SMRange range);
+  TValue evalSubscript(const ast::SubscriptExpr *e);
+  TValue evalCall(const ast::CallExpr *e);
+  TValue evalExprBuiltin(const BoundCall &call);
+  TValue binaryOp(ast::BinaryOp op, TValue lhs, TValue rhs, llvm::SMRange opRange, llvm::SMRange range);
+  /// Converts `v` to a scalar of `to` (T.cast semantics).
+  TValue convert(TValue v, DType to, llvm::SMRange range);
+  /// Makes two operands agree on a dtype (literal adopts the other side).
+  bool unify(TValue &lhs, TValue &rhs, llvm::StringRef opName, llvm::SMRange range);
+  /// A scalar from a constant of the given dtype.
+  TValue materialize(const ConstValue &c, DType t, llvm::SMRange range);
+  /// Materializes with a default dtype (int32, float32, bool).
+  TValue toScalar(TValue v, llvm::SMRange range);
+  TValue toBool(TValue v, llvm::SMRange range);
+  /// An `index` value for `v` (an integer), or null after an error.
+  mlir::Value toIndex(TValue v, llvm::SMRange range);
+  mlir::Value indexConst(int64_t v, llvm::SMRange range);
+  std::optional<LinearForm> linOf(const TValue &v);
+  /// The element indices of `buf[indices]`, checked; false after an error.
+  bool elementIndices(BufferInfo *buf, llvm::ArrayRef<ast::Expr *> indices, llvm::SMRange range,
+                      llvm::SmallVectorImpl<mlir::Value> &out);
+  mlir::Value loadElement(BufferInfo *buf, llvm::ArrayRef<mlir::Value> idx, llvm::SMRange range);
+
+  // Argument helpers.
+  std::optional<int64_t> constIntArg(const BoundCall &call, llvm::StringRef name);
+  std::optional<bool> constBoolArg(const BoundCall &call, llvm::StringRef name);
+  std::optional<std::string> constStrArg(const BoundCall &call, llvm::StringRef name);
+  std::optional<DType> dtypeArg(const BoundCall &call, llvm::StringRef name);
+  BufferInfo *bufferArg(const BoundCall &call, llvm::StringRef name);
+  std::optional<llvm::SmallVector<int64_t, 4>> shapeArg(const BoundCall &call, llvm::StringRef name);
+  std::optional<llvm::SmallVector<int64_t, 3>> extentsArg(const BoundCall &call, llvm::StringRef name);
+  /// The builtin a call names, or nullptr after reporting an unknown one.
+  const BuiltinInfo *resolveCallee(const ast::CallExpr *call, bool report);
+
+  // Tile operations and loops (TileGenOps.cpp).
+  void genTileStmt(const BoundCall &call);
+  void genLaunch(const BoundCall &call, const ast::WithStmt *s);
+  void genFor(const ast::ForStmt *s);
+  void genAlloc(const BoundCall &call, const ast::NameExpr *target);
+  bool evalRegion(const ast::Expr *e, Region &out);
+  void genCopy(const BoundCall &call);
+  void genGemm(const BoundCall &call);
+  void genReduce(const BoundCall &call);
+  void genCumSum(const BoundCall &call);
+  void genAtomicAdd(const BoundCall &call);
+  void genAnnotateLayout(const BoundCall &call);
+  bool checkScope(BufferInfo *buf, std::initializer_list<tile::Scope> allowed, llvm::StringRef what,
+                  llvm::SMRange range);
+
+  // Scopes.
+  LocalVar *lookupLocal(llvm::StringRef name);
+  void pushScope(bool isLoop) { scopes.emplace_back(); scopes.back().isLoop = isLoop; }
+  void popScope() { scopes.pop_back(); }
+  unsigned depth() const { return scopes.size(); }
+  BufferInfo *newBuffer() { return &buffers.emplace_back(); }
+  unsigned symbolFor(mlir::Value v);
+  mlir::Location loc(llvm::SMRange r) const { return diags.getLoc(r); }
+  mlir::Type elementType(DType t);
+
+  DiagnosticEmitter &diags;
+  mlir::OpBuilder &b;
+  const KernelInfo &info;
+  std::deque<BufferInfo> buffers;
+  std::vector<LocalScope> scopes;
+  llvm::StringMap<TValue> params; // parameter and runtime-dimension names
+  llvm::StringMap<mlir::Value> dynamicDims;
+  llvm::DenseMap<mlir::Value, unsigned> symbols;
+  tile::LaunchOp launch;
+  unsigned parallelDepth = 0;
+  unsigned loopDepth = 0;
+  unsigned errorsAtStart = 0;
+  /// Set by the argument helpers when they reported an error.
+  bool argFailed = false;
+};
+
+} // namespace tilec::detail
+
+#endif // TILEC_LIB_FRONTEND_TILEGENIMPL_H

@@ -1,0 +1,328 @@
+//===- TileGenOps.cpp - Launch, allocation, loops and tile operations ----===//
+//
+// T.Kernel, T.alloc_*, the for-loop forms and the block-collective tile
+// operations. Every operand, shape and scope is checked before its op is
+// built, so the verifier only ever sees well-formed IR.
+//
+//===----------------------------------------------------------------------===//
+#include "TileGenImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace tilec;
+using namespace tilec::detail;
+using namespace tilec::ast;
+
+static llvm::StringRef sourceText(llvm::SMRange r) {
+  if (!r.Start.isValid() || !r.End.isValid() || r.End.getPointer() < r.Start.getPointer())
+    return "";
+  return llvm::StringRef(r.Start.getPointer(), r.End.getPointer() - r.Start.getPointer());
+}
+
+bool KernelGen::checkScope(BufferInfo *buf, std::initializer_list<tile::Scope> allowed, llvm::StringRef what,
+                           llvm::SMRange range) {
+  for (tile::Scope s : allowed)
+    if (buf->scope == s)
+      return true;
+  std::string list;
+  size_t k = 0;
+  for (tile::Scope s : allowed) {
+    list += (k == 0 ? "" : k + 1 == allowed.size() ? " or " : ", ") + tile::stringifyScope(s).str();
+    ++k;
+  }
+  diags.emit(DiagID::sema_bad_scope, range, what, list, buf->name, tile::stringifyScope(buf->scope));
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch and allocation
+//===----------------------------------------------------------------------===//
+
+/// The names a `for`/`with` target binds, or false if it is not names.
+static bool targetNames(const Expr *target, llvm::SmallVectorImpl<const NameExpr *> &out) {
+  if (auto *n = llvm::dyn_cast<NameExpr>(target)) {
+    out.push_back(n);
+    return true;
+  }
+  llvm::ArrayRef<Expr *> elts;
+  if (auto *t = llvm::dyn_cast<TupleExpr>(target))
+    elts = t->getElts();
+  else if (auto *l = llvm::dyn_cast<ListExpr>(target))
+    elts = l->getElts();
+  else
+    return false;
+  for (const Expr *e : elts) {
+    auto *n = llvm::dyn_cast<NameExpr>(e);
+    if (!n)
+      return false;
+    out.push_back(n);
+  }
+  return true;
+}
+
+void KernelGen::genLaunch(const BoundCall &call, const WithStmt *s) {
+  if (call.extra.size() > 3) {
+    diags.emit(DiagID::sema_too_many_args, call.extra[3]->getRange(), "T.Kernel", 3, "s", call.extra.size());
+    return;
+  }
+  llvm::SmallVector<mlir::Value, 3> grid;
+  for (const Expr *e : call.extra) {
+    TValue v = eval(e);
+    if (!v.isValid())
+      return;
+    if (v.isConst() && (!v.cst.isInt() || v.cst.getInt() <= 0)) {
+      diags.emit(DiagID::sema_positive_const, e->getRange(), "grid size", v.cst.str());
+      return;
+    }
+    mlir::Value idx = toIndex(v, e->getRange());
+    if (!idx)
+      return;
+    grid.push_back(idx);
+  }
+  argFailed = false;
+  std::optional<llvm::SmallVector<int64_t, 3>> threads = extentsArg(call, "threads");
+  std::optional<llvm::SmallVector<int64_t, 3>> cluster;
+  if (call.get("cluster"))
+    cluster = extentsArg(call, "cluster");
+  if (call.get("prelude"))
+    constStrArg(call, "prelude");
+  if (argFailed || !threads)
+    return;
+  llvm::SmallVector<const NameExpr *, 3> names;
+  if (s->getTarget()) {
+    if (!targetNames(s->getTarget(), names)) {
+      diags.emit(DiagID::sema_bad_target, s->getTarget()->getRange(), "this 'as' target (expected names)");
+      return;
+    }
+    if (names.size() != grid.size()) {
+      diags.emit(DiagID::sema_bind_count, s->getTarget()->getRange(), "'as' target", names.size(),
+                 names.size() == 1 ? "" : "s", llvm::formatv("{0} grid dimension{1}", grid.size(), grid.size() == 1 ? "" : "s").str());
+      return;
+    }
+  }
+  launch = tile::LaunchOp::create(b, loc(call.call->getRange()), grid, *threads,
+                                  cluster ? llvm::ArrayRef<int64_t>(*cluster) : llvm::ArrayRef<int64_t>());
+  mlir::OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(launch.getBodyBlock()->getTerminator());
+  pushScope(false);
+  for (size_t k = 0; k < names.size(); ++k) {
+    mlir::Value idx = launch.getBlockIndices()[k];
+    LocalVar var;
+    var.value = TValue::ofScalar(idx, DType::Index, LinearForm::ofSymbol(symbolFor(idx)));
+    var.declRange = names[k]->getRange();
+    var.depth = depth();
+    scopes.back().names[names[k]->getName()] = var;
+  }
+  genBody(s->getBody());
+  popScope();
+}
+
+void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
+  llvm::StringRef name = target->getName();
+  if (LocalVar *var = lookupLocal(name)) {
+    auto diag = diags.emit(DiagID::sema_redefinition, target->getRange(), name, var->value.describe());
+    diags.note(diag, DiagID::sema_note_previous_definition, var->declRange, name);
+    return;
+  }
+  if (auto it = params.find(name); it != params.end()) {
+    diags.emit(DiagID::sema_redefinition, target->getRange(), name, "a kernel parameter");
+    return;
+  }
+  argFailed = false;
+  BuiltinID id = call.info->id;
+  mlir::Location l = loc(call.call->getRange());
+  if (id == BuiltinID::AllocVar) {
+    std::optional<DType> t = dtypeArg(call, "dtype");
+    if (!t)
+      return;
+    TValue init;
+    if (const Expr *e = call.get("init")) {
+      init = eval(e);
+      if (!init.isValid())
+        return;
+      if (init.isScalar() && init.dtype != *t && init.dtype != DType::Index) {
+        diags.emit(DiagID::sema_dtype_mismatch, e->getRange(), "T.alloc_var", dtypeName(*t), dtypeName(init.dtype));
+        return;
+      }
+      init = convert(init, *t, e->getRange());
+      if (!init.isValid())
+        return;
+    }
+    BufferInfo *buf = newBuffer();
+    buf->name = name.str();
+    buf->dtype = *t;
+    buf->scope = tile::Scope::Local;
+    buf->declRange = target->getRange();
+    buf->isVar = true;
+    buf->value = tile::AllocOp::create(b, l, tile::getBufferType({}, elementType(*t), tile::Scope::Local));
+    if (init.isValid())
+      mlir::memref::StoreOp::create(b, l, init.value, buf->value, mlir::ValueRange{});
+    LocalVar var{TValue::ofBuffer(buf), target->getRange(), depth()};
+    scopes.back().names[name] = var;
+    return;
+  }
+  std::optional<llvm::SmallVector<int64_t, 4>> shape = shapeArg(call, "shape");
+  std::optional<DType> t = dtypeArg(call, "dtype");
+  if (call.get("scope"))
+    constStrArg(call, "scope");
+  if (argFailed || !shape || !t)
+    return;
+  tile::Scope scope = id == BuiltinID::AllocShared ? tile::Scope::Shared
+                    : id == BuiltinID::AllocFragment ? tile::Scope::Fragment : tile::Scope::Local;
+  BufferInfo *buf = newBuffer();
+  buf->name = name.str();
+  buf->dtype = *t;
+  buf->scope = scope;
+  buf->shape = *shape;
+  buf->dimNames.assign(shape->size(), "");
+  buf->declRange = target->getRange();
+  buf->value = tile::AllocOp::create(b, l, tile::getBufferType(*shape, elementType(*t), scope));
+  LocalVar var{TValue::ofBuffer(buf), target->getRange(), depth()};
+  scopes.back().names[name] = var;
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+void KernelGen::genFor(const ForStmt *s) {
+  auto *call = llvm::dyn_cast<CallExpr>(s->getIter());
+  const BuiltinInfo *bi = nullptr;
+  if (call) {
+    std::string name = calleeName(call->getCallee());
+    if (llvm::StringRef(name).starts_with("T.") || name == "range") {
+      bi = resolveCallee(call, true);
+      if (!bi)
+        return;
+    }
+  }
+  if (!bi || bi->context != BuiltinContext::Iter) {
+    std::string text = sourceText(call ? call->getCallee()->getRange() : s->getIter()->getRange()).str();
+    diags.emit(DiagID::sema_bad_iterable, s->getIter()->getRange(), text);
+    return;
+  }
+  BoundCall bound;
+  if (!bindCall(*bi, call, diags, bound))
+    return;
+  llvm::SmallVector<const NameExpr *, 4> names;
+  if (!targetNames(s->getTarget(), names)) {
+    diags.emit(DiagID::sema_bad_target, s->getTarget()->getRange(), "this loop target (expected names)");
+    return;
+  }
+  mlir::Location l = loc(s->getRange());
+  mlir::OpBuilder::InsertionGuard guard(b);
+
+  if (bi->id == BuiltinID::Parallel) {
+    llvm::SmallVector<int64_t, 4> extents;
+    for (const Expr *e : bound.extra) {
+      TValue v = eval(e);
+      if (!v.isValid())
+        return;
+      if (!v.isConst() || !v.cst.isInt() || v.cst.getInt() <= 0) {
+        diags.emit(DiagID::sema_parallel_extent, e->getRange(), v.isConst() ? v.cst.str() : v.describe());
+        return;
+      }
+      extents.push_back(v.cst.getInt());
+    }
+    if (names.size() != extents.size()) {
+      diags.emit(DiagID::sema_bind_count, s->getTarget()->getRange(), "the loop target", names.size(),
+                 names.size() == 1 ? "" : "s", llvm::formatv("{0} extent{1}", extents.size(), extents.size() == 1 ? "" : "s").str());
+      return;
+    }
+    auto par = tile::ParallelOp::create(b, l, extents);
+    b.setInsertionPoint(par.getBodyBlock()->getTerminator());
+    pushScope(true);
+    for (size_t k = 0; k < names.size(); ++k) {
+      mlir::Value iv = par.getInductionVars()[k];
+      scopes.back().names[names[k]->getName()] =
+          LocalVar{TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(symbolFor(iv))), names[k]->getRange(), depth()};
+    }
+    ++parallelDepth;
+    genBody(s->getBody());
+    --parallelDepth;
+    popScope();
+    return;
+  }
+
+  if (names.size() != 1) {
+    diags.emit(DiagID::sema_bind_count, s->getTarget()->getRange(), "the loop target", names.size(),
+               names.size() == 1 ? "" : "s", "1 loop variable");
+    return;
+  }
+  // Bounds: (stop) or (start, stop).
+  TValue start = eval(bound.get("start"));
+  TValue stop;
+  if (bound.get("stop"))
+    stop = eval(bound.get("stop"));
+  if (!start.isValid() || (bound.get("stop") && !stop.isValid()))
+    return;
+  argFailed = false;
+  std::optional<int64_t> step = bi->id == BuiltinID::Pipelined ? std::optional<int64_t>(1) : constIntArg(bound, "step");
+  std::optional<int64_t> stages;
+  llvm::SmallVector<llvm::SmallVector<int64_t, 4>, 3> annotations;
+  if (bi->id == BuiltinID::Pipelined) {
+    stages = constIntArg(bound, "num_stages");
+    for (llvm::StringRef key : {"order", "stage", "group"}) {
+      annotations.emplace_back();
+      const Expr *e = bound.get(key);
+      if (!e)
+        continue;
+      TValue v = eval(e);
+      bool ok = v.isConst() && v.cst.getKind() == ConstValue::Kind::Tuple;
+      if (ok)
+        for (const ConstValue &c : v.cst.getElts()) {
+          ok &= c.isInt();
+          annotations.back().push_back(c.getInt());
+        }
+      if (!ok) {
+        if (v.isValid())
+          diags.emit(DiagID::sema_wrong_arg_kind, e->getRange(), key, bi->name, "a list of integer constants",
+                     v.describe());
+        return;
+      }
+    }
+  }
+  if (argFailed || !step)
+    return;
+  if (*step <= 0) {
+    diags.emit(DiagID::sema_positive_const, bound.rangeOf("step"), "the loop step", *step);
+    return;
+  }
+  if (stages && *stages < 0) {
+    diags.emit(DiagID::sema_positive_const, bound.rangeOf("num_stages"), "num_stages", *stages);
+    return;
+  }
+  mlir::Value lb, ub;
+  if (bound.get("stop")) {
+    lb = toIndex(start, bound.rangeOf("start"));
+    ub = toIndex(stop, bound.rangeOf("stop"));
+  } else {
+    lb = indexConst(0, s->getIter()->getRange());
+    ub = toIndex(start, bound.rangeOf("start"));
+  }
+  if (!lb || !ub)
+    return;
+  mlir::Value stepV = indexConst(*step, s->getIter()->getRange());
+  tile::LoopKind kind = bi->id == BuiltinID::Pipelined ? tile::LoopKind::Pipelined
+                      : bi->id == BuiltinID::Unroll    ? tile::LoopKind::Unroll
+                                                       : tile::LoopKind::Serial;
+  std::optional<int64_t> numStages;
+  if (kind == tile::LoopKind::Pipelined)
+    numStages = std::max<int64_t>(1, stages.value_or(1));
+  auto loop = tile::ForOp::create(b, l, lb, ub, stepV, kind, numStages);
+  if (kind == tile::LoopKind::Pipelined) {
+    if (!annotations[0].empty()) loop.setOrderAttr(b.getDenseI64ArrayAttr(annotations[0]));
+    if (!annotations[1].empty()) loop.setStageAttr(b.getDenseI64ArrayAttr(annotations[1]));
+    if (!annotations[2].empty()) loop.setGroupAttr(b.getDenseI64ArrayAttr(annotations[2]));
+  }
+  b.setInsertionPoint(loop.getBodyBlock()->getTerminator());
+  pushScope(true);
+  mlir::Value iv = loop.getInductionVar();
+  scopes.back().names[names[0]->getName()] =
+      LocalVar{TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(symbolFor(iv))), names[0]->getRange(), depth()};
+  ++loopDepth;
+  genBody(s->getBody());
+  --loopDepth;
+  popScope();
+}

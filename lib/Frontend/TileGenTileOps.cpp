@@ -1,0 +1,468 @@
+//===- TileGenTileOps.cpp - Block-collective tile operations -------------===//
+//
+// T.copy (regions and the element-means-other-extent rule), T.gemm,
+// T.fill/T.clear, reductions, T.cumsum, T.atomic_add, T.print,
+// T.use_swizzle and T.annotate_layout, each checked before it is built.
+//
+//===----------------------------------------------------------------------===//
+#include "TileGenImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace tilec;
+using namespace tilec::detail;
+using namespace tilec::ast;
+
+static std::string shapeText(llvm::ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (size_t d = 0; d < shape.size(); ++d)
+    s += (d ? ", " : "") + std::to_string(shape[d]);
+  return s + "]";
+}
+
+static llvm::SmallVector<int64_t, 4> squeeze(llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t, 4> out;
+  for (int64_t d : shape)
+    if (d != 1)
+      out.push_back(d);
+  return out;
+}
+
+bool KernelGen::evalRegion(const Expr *e, Region &out) {
+  out.range = e->getRange();
+  if (auto *sub = llvm::dyn_cast<SubscriptExpr>(e)) {
+    TValue base = eval(sub->getValue());
+    if (!base.isValid())
+      return false;
+    if (!base.isBuffer()) {
+      diags.emit(DiagID::sema_not_buffer, sub->getValue()->getRange(), base.describe());
+      return false;
+    }
+    BufferInfo *buf = base.buffer;
+    out.buffer = buf;
+    llvm::ArrayRef<Expr *> indices = sub->getIndices();
+    if (indices.size() != buf->rank()) {
+      diags.emit(DiagID::sema_index_count, e->getRange(), buf->name, buf->rank(), indices.size(),
+                 indices.size() == 1 ? "" : "s");
+      return false;
+    }
+    bool anySlice = llvm::any_of(indices, [](const Expr *i) { return llvm::isa<SliceExpr>(i); });
+    llvm::SmallVector<int64_t, 4> sizes;
+    for (size_t d = 0; d < indices.size(); ++d) {
+      auto *slice = llvm::dyn_cast<SliceExpr>(indices[d]);
+      if (!slice) {
+        TValue v = eval(indices[d]);
+        if (!v.isValid())
+          return false;
+        mlir::Value idx = toIndex(v, indices[d]->getRange());
+        if (!idx)
+          return false;
+        out.offsets.push_back(idx);
+        sizes.push_back(1);
+        continue;
+      }
+      if (slice->getStep()) {
+        TValue st = eval(slice->getStep());
+        if (!st.isValid())
+          return false;
+        if (!st.isConst() || !st.cst.isInt() || st.cst.getInt() != 1) {
+          diags.emit(DiagID::sema_slice_step, slice->getStep()->getRange());
+          return false;
+        }
+      }
+      TValue lo = slice->getLower() ? eval(slice->getLower()) : TValue::ofConst(ConstValue::ofInt(0));
+      if (!lo.isValid())
+        return false;
+      TValue hi;
+      if (slice->getUpper()) {
+        hi = eval(slice->getUpper());
+        if (!hi.isValid())
+          return false;
+      } else if (mlir::ShapedType::isDynamic(buf->shape[d])) {
+        diags.emit(DiagID::sema_slice_extent, slice->getRange(),
+                   llvm::StringRef(slice->getRange().Start.getPointer(),
+                                   slice->getRange().End.getPointer() - slice->getRange().Start.getPointer()));
+        return false;
+      } else {
+        hi = TValue::ofConst(ConstValue::ofInt(buf->shape[d]));
+      }
+      std::optional<LinearForm> lf = linOf(lo), hf = linOf(hi);
+      std::optional<LinearForm> ext = lf && hf ? hf->sub(*lf) : std::nullopt;
+      if (!ext || !ext->isConstant()) {
+        diags.emit(DiagID::sema_slice_extent, slice->getRange(),
+                   llvm::StringRef(slice->getRange().Start.getPointer(),
+                                   slice->getRange().End.getPointer() - slice->getRange().Start.getPointer()));
+        return false;
+      }
+      if (ext->constant <= 0) {
+        diags.emit(DiagID::sema_slice_empty, slice->getRange(), d, ext->constant);
+        return false;
+      }
+      mlir::Value idx = toIndex(lo, slice->getLower() ? slice->getLower()->getRange() : slice->getRange());
+      if (!idx)
+        return false;
+      out.offsets.push_back(idx);
+      sizes.push_back(ext->constant);
+    }
+    if (anySlice)
+      out.sizes = sizes;
+    return true;
+  }
+  TValue v = eval(e);
+  if (!v.isValid())
+    return false;
+  if (!v.isBuffer() || v.buffer->isVar) {
+    diags.emit(DiagID::sema_not_buffer, e->getRange(), v.describe());
+    return false;
+  }
+  out.buffer = v.buffer;
+  llvm::SmallVector<int64_t, 4> sizes;
+  for (size_t d = 0; d < v.buffer->rank(); ++d) {
+    if (mlir::ShapedType::isDynamic(v.buffer->shape[d])) {
+      diags.emit(DiagID::sema_slice_extent, e->getRange(), v.buffer->dimNames[d]);
+      return false;
+    }
+    sizes.push_back(v.buffer->shape[d]);
+    out.offsets.push_back(indexConst(0, e->getRange()));
+  }
+  out.sizes = sizes;
+  return true;
+}
+
+/// Sizes for an element region of rank `rank` taking the extent `other`.
+static std::optional<llvm::SmallVector<int64_t, 4>> fitExtent(llvm::ArrayRef<int64_t> other, unsigned rank) {
+  llvm::SmallVector<int64_t, 4> e(other.begin(), other.end());
+  while (e.size() > rank && e.front() == 1)
+    e.erase(e.begin());
+  if (e.size() > rank)
+    e = squeeze(e);
+  if (e.size() > rank)
+    return std::nullopt;
+  while (e.size() < rank)
+    e.insert(e.begin(), 1);
+  return e;
+}
+
+void KernelGen::genCopy(const BoundCall &call) {
+  Region src, dst;
+  if (!evalRegion(call.get("src"), src) || !evalRegion(call.get("dst"), dst))
+    return;
+  argFailed = false;
+  if (call.get("coalesced_width"))
+    constIntArg(call, "coalesced_width");
+  constBoolArg(call, "disable_tma");
+  if (argFailed)
+    return;
+  if (!src.sizes && !dst.sizes) {
+    diags.emit(DiagID::sema_copy_no_extent, call.call->getRange());
+    return;
+  }
+  if (!src.sizes || !dst.sizes) {
+    Region &open = src.sizes ? dst : src;
+    Region &given = src.sizes ? src : dst;
+    auto fitted = fitExtent(*given.sizes, open.buffer->rank());
+    if (!fitted) {
+      diags.emit(DiagID::sema_copy_rank_mismatch, open.range, shapeText(*given.sizes), open.buffer->rank());
+      return;
+    }
+    open.sizes = *fitted;
+  }
+  if (squeeze(*src.sizes) != squeeze(*dst.sizes)) {
+    diags.emit(DiagID::sema_copy_shape_mismatch, call.call->getRange(), shapeText(*src.sizes), shapeText(*dst.sizes));
+    return;
+  }
+  // Constant regions must fit non-global buffers (global accesses are masked).
+  for (Region *r : {&src, &dst}) {
+    if (r->buffer->scope == tile::Scope::Global)
+      continue;
+    for (size_t d = 0; d < r->buffer->rank(); ++d) {
+      auto c = r->offsets[d].getDefiningOp<mlir::arith::ConstantIndexOp>();
+      int64_t size = r->buffer->shape[d];
+      if (c && c.value() + (*r->sizes)[d] > size) {
+        diags.emit(DiagID::sema_index_out_of_bounds, r->range, c.value() + (*r->sizes)[d] - 1, d, r->buffer->name, size);
+        return;
+      }
+    }
+  }
+  tile::CopyOp::create(b, loc(call.call->getRange()), src.buffer->value, src.offsets, *src.sizes, dst.buffer->value,
+                       dst.offsets, *dst.sizes);
+}
+
+void KernelGen::genGemm(const BoundCall &call) {
+  argFailed = false;
+  BufferInfo *A = bufferArg(call, "A");
+  BufferInfo *B = bufferArg(call, "B");
+  BufferInfo *C = bufferArg(call, "C");
+  std::optional<bool> ta = constBoolArg(call, "transpose_A");
+  std::optional<bool> tb = constBoolArg(call, "transpose_B");
+  std::optional<bool> clear = constBoolArg(call, "clear_accum");
+  std::optional<int64_t> kPack = constIntArg(call, "k_pack");
+  constIntArg(call, "wg_wait");
+  tile::GemmPolicy policy = tile::GemmPolicy::Square;
+  if (const Expr *pe = call.get("policy")) {
+    TValue p = eval(pe);
+    if (!p.isValid())
+      return;
+    if (!p.isConst() || p.cst.getKind() != ConstValue::Kind::Policy) {
+      diags.emit(DiagID::sema_wrong_arg_kind, pe->getRange(), "policy", "T.gemm", "a T.GemmWarpPolicy", p.describe());
+      return;
+    }
+    policy = p.cst.getStr() == "FullRow" ? tile::GemmPolicy::FullRow
+           : p.cst.getStr() == "FullCol" ? tile::GemmPolicy::FullCol : tile::GemmPolicy::Square;
+  }
+  if (argFailed || !A || !B || !C || !ta || !tb || !clear || !kPack)
+    return;
+  if (*kPack < 1) {
+    diags.emit(DiagID::sema_positive_const, call.rangeOf("k_pack"), "k_pack", *kPack);
+    return;
+  }
+  struct Operand {
+    const char *name;
+    BufferInfo *buf;
+  } ops[] = {{"A", A}, {"B", B}, {"C", C}};
+  for (const Operand &o : ops)
+    if (o.buf->rank() != 2 || o.buf->isVar) {
+      diags.emit(DiagID::sema_gemm_rank, call.rangeOf(o.name), o.name, o.buf->shapeStr());
+      return;
+    }
+  using S = tile::Scope;
+  if (!checkScope(A, {S::Shared, S::Fragment}, "T.gemm operand A", call.rangeOf("A")) ||
+      !checkScope(B, {S::Shared, S::Fragment}, "T.gemm operand B", call.rangeOf("B")) ||
+      !checkScope(C, {S::Fragment}, "T.gemm operand C", call.rangeOf("C")))
+    return;
+  int64_t M = *ta ? A->shape[1] : A->shape[0], K = *ta ? A->shape[0] : A->shape[1];
+  int64_t Kb = *tb ? B->shape[1] : B->shape[0], N = *tb ? B->shape[0] : B->shape[1];
+  std::string why;
+  if (K != Kb)
+    why = llvm::formatv("K of A is {0} but K of B is {1}", K, Kb).str();
+  else if (C->shape[0] != M)
+    why = llvm::formatv("C has {0} rows but op(A) has M = {1}", C->shape[0], M).str();
+  else if (C->shape[1] != N)
+    why = llvm::formatv("C has {0} columns but op(B) has N = {1}", C->shape[1], N).str();
+  if (!why.empty()) {
+    diags.emit(DiagID::sema_gemm_shape_mismatch, call.call->getRange(), A->shapeStr(), B->shapeStr(), C->shapeStr(),
+               why);
+    return;
+  }
+  tile::GemmOp::create(b, loc(call.call->getRange()), A->value, B->value, C->value, *ta, *tb, policy, *clear,
+                       uint64_t(*kPack));
+}
+
+void KernelGen::genReduce(const BoundCall &call) {
+  argFailed = false;
+  BufferInfo *src = bufferArg(call, "buffer");
+  BufferInfo *dst = bufferArg(call, "out");
+  std::optional<int64_t> dim = constIntArg(call, "dim");
+  std::optional<bool> clear = constBoolArg(call, "clear");
+  if (argFailed || !src || !dst || !dim || !clear)
+    return;
+  int64_t rank = src->rank();
+  int64_t d = *dim < 0 ? *dim + rank : *dim;
+  if (d < 0 || d >= rank) {
+    diags.emit(DiagID::sema_dim_out_of_range, call.rangeOf("dim"), *dim, rank);
+    return;
+  }
+  llvm::SmallVector<int64_t, 4> expected(src->shape.begin(), src->shape.end());
+  expected.erase(expected.begin() + d);
+  if (llvm::ArrayRef<int64_t>(expected) != llvm::ArrayRef<int64_t>(dst->shape)) {
+    diags.emit(DiagID::sema_reduce_shape_mismatch, call.call->getRange(), call.info->name, src->shapeStr(), d,
+               shapeText(expected), dst->shapeStr());
+    return;
+  }
+  if (src->dtype != dst->dtype) {
+    diags.emit(DiagID::sema_dtype_mismatch, call.call->getRange(), call.info->name, dtypeName(src->dtype),
+               dtypeName(dst->dtype));
+    return;
+  }
+  tile::ReduceKind kind;
+  switch (call.info->id) {
+  case BuiltinID::ReduceMax: kind = tile::ReduceKind::Max; break;
+  case BuiltinID::ReduceMin: kind = tile::ReduceKind::Min; break;
+  case BuiltinID::ReduceSum: kind = tile::ReduceKind::Sum; break;
+  case BuiltinID::ReduceAbsSum: kind = tile::ReduceKind::AbsSum; break;
+  default: kind = tile::ReduceKind::AbsMax; break;
+  }
+  tile::ReduceOp::create(b, loc(call.call->getRange()), kind, src->value,
+                         dst->value, uint64_t(d), *clear);
+}
+
+void KernelGen::genCumSum(const BoundCall &call) {
+  argFailed = false;
+  BufferInfo *src = bufferArg(call, "src");
+  BufferInfo *dst = call.get("dst") ? bufferArg(call, "dst") : src;
+  std::optional<int64_t> dim = constIntArg(call, "dim");
+  std::optional<bool> reverse = constBoolArg(call, "reverse");
+  if (argFailed || !src || !dst || !dim || !reverse)
+    return;
+  int64_t rank = src->rank();
+  int64_t d = *dim < 0 ? *dim + rank : *dim;
+  if (d < 0 || d >= rank) {
+    diags.emit(DiagID::sema_dim_out_of_range, call.rangeOf("dim"), *dim, rank);
+    return;
+  }
+  if (src->shape != dst->shape) {
+    diags.emit(DiagID::sema_copy_shape_mismatch, call.call->getRange(), src->shapeStr(), dst->shapeStr());
+    return;
+  }
+  tile::CumsumOp::create(b, loc(call.call->getRange()), src->value, dst->value, uint64_t(d), *reverse);
+}
+
+void KernelGen::genAtomicAdd(const BoundCall &call) {
+  Region dst;
+  if (!evalRegion(call.get("dst"), dst))
+    return;
+  using S = tile::Scope;
+  if (!checkScope(dst.buffer, {S::Global, S::Shared}, "T.atomic_add destination", call.rangeOf("dst")))
+    return;
+  const Expr *ve = call.get("value");
+  TValue v = eval(ve);
+  if (!v.isValid())
+    return;
+  mlir::Location l = loc(call.call->getRange());
+  if (v.isBuffer() && !v.buffer->isVar) {
+    BufferInfo *vb = v.buffer;
+    if (vb->rank() != dst.buffer->rank()) {
+      diags.emit(DiagID::sema_copy_rank_mismatch, ve->getRange(), vb->shapeStr(), dst.buffer->rank());
+      return;
+    }
+    if (dst.sizes && squeeze(*dst.sizes) != squeeze(vb->shape)) {
+      diags.emit(DiagID::sema_copy_shape_mismatch, call.call->getRange(), vb->shapeStr(), shapeText(*dst.sizes));
+      return;
+    }
+    tile::AtomicAddOp::create(b, l, dst.buffer->value, dst.offsets, vb->value);
+    return;
+  }
+  if (dst.sizes && llvm::any_of(*dst.sizes, [](int64_t s) { return s != 1; })) {
+    diags.emit(DiagID::sema_wrong_arg_kind, ve->getRange(), "value", "T.atomic_add", "a buffer for a region destination",
+               v.describe());
+    return;
+  }
+  if (v.isScalar() && v.dtype != dst.buffer->dtype && v.dtype != DType::Index) {
+    diags.emit(DiagID::sema_dtype_mismatch, call.call->getRange(), "T.atomic_add", dtypeName(dst.buffer->dtype),
+               dtypeName(v.dtype));
+    return;
+  }
+  v = v.isBuffer() ? TValue::ofScalar(loadElement(v.buffer, {}, ve->getRange()), v.buffer->dtype) : v;
+  v = convert(v, dst.buffer->dtype, ve->getRange());
+  if (!v.isValid())
+    return;
+  tile::AtomicAddOp::create(b, l, dst.buffer->value, dst.offsets, v.value);
+}
+
+void KernelGen::genAnnotateLayout(const BoundCall &call) {
+  auto *dict = llvm::dyn_cast<DictExpr>(call.get("layout_map"));
+  if (!dict) {
+    diags.emit(DiagID::sema_annotate_layout, call.rangeOf("layout_map"));
+    return;
+  }
+  for (size_t k = 0; k < dict->getKeys().size() && k < dict->getValues().size(); ++k) {
+    TValue key = eval(dict->getKeys()[k]);
+    TValue value = eval(dict->getValues()[k]);
+    if (!key.isValid() || !value.isValid())
+      return;
+    if (!key.isBuffer() || value.kind != TValue::Kind::Layout || value.buffer != key.buffer) {
+      diags.emit(DiagID::sema_annotate_layout, llvm::SMRange(dict->getKeys()[k]->getRange().Start,
+                                                             dict->getValues()[k]->getRange().End));
+      return;
+    }
+    BufferInfo *buf = key.buffer;
+    if (!checkScope(buf, {tile::Scope::Shared}, "a swizzled layout's buffer", dict->getKeys()[k]->getRange()))
+      return;
+    int64_t rowBytes = buf->rank() >= 2 ? buf->shape.back() * int64_t(dtypeBits(buf->dtype)) / 8 : 0;
+    unsigned bytes = rowBytes % 128 == 0 && rowBytes > 0 ? 128 : rowBytes % 64 == 0 && rowBytes > 0 ? 64
+                   : rowBytes % 32 == 0 && rowBytes > 0 ? 32 : 0;
+    if (!bytes) {
+      diags.emit(DiagID::sema_wrong_arg_kind, dict->getValues()[k]->getRange(), "buffer", "T.make_swizzled_layout",
+                 "a shared buffer of rank >= 2 whose rows are a multiple of 32 bytes", buf->shapeStr());
+      return;
+    }
+    tile::AnnotateLayoutOp::create(b, loc(call.call->getRange()), buf->value,
+                                   tile::SwizzledAttr::get(b.getContext(), bytes));
+  }
+}
+
+void KernelGen::genTileStmt(const BoundCall &call) {
+  mlir::Location l = loc(call.call->getRange());
+  switch (call.info->id) {
+  case BuiltinID::Copy:
+    return genCopy(call);
+  case BuiltinID::Gemm:
+    return genGemm(call);
+  case BuiltinID::ReduceMax: case BuiltinID::ReduceMin: case BuiltinID::ReduceSum:
+  case BuiltinID::ReduceAbsSum: case BuiltinID::ReduceAbsMax:
+    return genReduce(call);
+  case BuiltinID::CumSum:
+    return genCumSum(call);
+  case BuiltinID::AtomicAdd:
+    return genAtomicAdd(call);
+  case BuiltinID::AnnotateLayout:
+    return genAnnotateLayout(call);
+  case BuiltinID::Fill:
+  case BuiltinID::Clear: {
+    argFailed = false;
+    BufferInfo *buf = bufferArg(call, "buffer");
+    if (!buf)
+      return;
+    TValue v = call.info->id == BuiltinID::Clear ? TValue::ofConst(ConstValue::ofInt(0)) : eval(call.get("value"));
+    if (!v.isValid())
+      return;
+    if (v.isScalar() && v.dtype != buf->dtype && v.dtype != DType::Index) {
+      diags.emit(DiagID::sema_dtype_mismatch, call.rangeOf("value"), call.info->name, dtypeName(buf->dtype),
+                 dtypeName(v.dtype));
+      return;
+    }
+    if (v.isConst() && v.cst.getKind() == ConstValue::Kind::Float && !isFloatDType(buf->dtype))
+      v = TValue::ofConst(ConstValue::ofInt(int64_t(v.cst.getFloat())));
+    v = convert(v, buf->dtype, call.rangeOf("value"));
+    if (!v.isValid())
+      return;
+    tile::FillOp::create(b, l, buf->value, v.value);
+    return;
+  }
+  case BuiltinID::Print: {
+    argFailed = false;
+    std::optional<std::string> msg = constStrArg(call, "msg");
+    TValue v = eval(call.get("obj"));
+    if (!v.isValid() || argFailed || !msg)
+      return;
+    mlir::Value value;
+    if (v.isBuffer())
+      value = v.buffer->value;
+    else {
+      v = toScalar(v, call.rangeOf("obj"));
+      if (!v.isValid())
+        return;
+      value = v.value;
+    }
+    tile::PrintOp::create(b, l, value, b.getStringAttr(*msg));
+    return;
+  }
+  case BuiltinID::UseSwizzle: {
+    argFailed = false;
+    std::optional<int64_t> panel = constIntArg(call, "panel_size");
+    std::optional<std::string> order = constStrArg(call, "order");
+    std::optional<bool> enable = constBoolArg(call, "enable");
+    if (argFailed || !panel || !order || !enable)
+      return;
+    if (*panel <= 0) {
+      diags.emit(DiagID::sema_positive_const, call.rangeOf("panel_size"), "panel_size", *panel);
+      return;
+    }
+    if (*order != "row" && *order != "col") {
+      diags.emit(DiagID::sema_bad_swizzle_order, call.rangeOf("order"), *order);
+      return;
+    }
+    if (depth() != 2) {
+      diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name,
+                 "inside a loop or branch (put it directly in the T.Kernel body)");
+      return;
+    }
+    if (*enable)
+      tile::UseSwizzleOp::create(b, l, uint64_t(*panel), *order);
+    return;
+  }
+  default:
+    diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name, "as a statement");
+    return;
+  }
+}
