@@ -85,7 +85,7 @@ static unsigned findBuffer(const llvm::SourceMgr &srcMgr, llvm::StringRef filena
 }
 
 /// The pointer to 1-based (line, col) in a buffer, clamped to the line's end.
-static llvm::SMLoc locate(const llvm::SourceMgr &srcMgr, unsigned bufferId, unsigned line, unsigned col) {
+static llvm::SMLoc locate(llvm::SourceMgr &srcMgr, unsigned bufferId, unsigned line, unsigned col) {
   llvm::SMLoc lineStart = srcMgr.FindLocForLineAndColumn(bufferId, line, 1);
   if (!lineStart.isValid())
     return {};
