@@ -569,12 +569,13 @@ void Lexer::closeBracket(Token tok) {
 }
 
 void Lexer::finish() {
-  // Brackets still open swallowed the rest of the file: report each opener,
-  // then close them so the parser sees balanced groups.
-  if (!openBrackets.empty())
+  // The outermost bracket still open swallowed the rest of the file: report
+  // it (brackets opened inside it are unreliable), then close them all so
+  // the parser sees balanced groups.
+  if (!openBrackets.empty()) {
     firstUnclosed = openBrackets.front();
-  for (TokenIndex open : openBrackets)
-    diags.emit(DiagID::lex_unclosed_bracket, tokens[open].range, tokens[open].getSpelling());
+    diags.emit(DiagID::lex_unclosed_bracket, tokens[firstUnclosed].range, tokens[firstUnclosed].getSpelling());
+  }
   while (!openBrackets.empty()) {
     TokenIndex open = openBrackets.back();
     openBrackets.pop_back();

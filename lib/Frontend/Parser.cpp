@@ -43,7 +43,8 @@ std::string Parser::describe(const Token &t) const {
 }
 
 void Parser::expected(StringRef what) {
-  if (at(TokenKind::Error)) {
+  // The lexer already reported the bad token or the bracket it repaired.
+  if (at(TokenKind::Error) || tok().synthetic) {
     poisoned = true;
     return;
   }
@@ -663,6 +664,10 @@ Stmt *Parser::parseFor() {
   }
   Body body;
   parseBlock("for", body);
+  if (at(TokenKind::KwElse)) {
+    syntaxError(DiagID::parse_for_else_unsupported, tok().range);
+    skipStatement();
+  }
   return ctx.create<ForStmt>(SMRange(start, iter->getRange().End), target, iter, std::move(body));
 }
 

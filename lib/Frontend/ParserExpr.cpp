@@ -480,6 +480,14 @@ Expr *Parser::parseAtom() {
   case TokenKind::Error:
     poisoned = true;
     return errorExprHere();
+  case TokenKind::RParen:
+  case TokenKind::RSquare:
+  case TokenKind::RBrace:
+    if (t.synthetic) { // a bracket the lexer repaired and reported
+      poisoned = true;
+      return errorExprHere();
+    }
+    [[fallthrough]];
   default:
     syntaxError(DiagID::parse_expected_expression, foundRange(), describe(t));
     return errorExprHere();
