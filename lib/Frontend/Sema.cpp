@@ -94,10 +94,9 @@ void Sema::bindTarget(const Expr *target, ConstValue value, ConstScope &scope, l
   if (auto *n = llvm::dyn_cast<NameExpr>(target)) {
     if (PendingDefine *d = findDefine(n->getName())) {
       d->used = true;
-      if (!d->value)
-        return;
-      ConstEvaluator eval(diags, scope);
-      value = eval.eval(d->value);
+      // A -D value that did not parse leaves the name bound but invalid, so
+      // its uses stay silent.
+      value = d->value ? ConstEvaluator(diags, scope).eval(d->value) : ConstValue();
     }
     if (std::find(knownNames.begin(), knownNames.end(), n->getName()) == knownNames.end())
       knownNames.push_back(n->getName().str());
