@@ -15,7 +15,7 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fsanitize=fuzzer-no-link" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
 fi
-ninja -C "$build" tilec-fuzz-frontend
+flock /tmp/tilec-build.lock ninja -C "$build" tilec-fuzz-frontend
 seeds=$build/seeds
 mkdir -p "$seeds" "$build/crashers" "$build/work"
 find "$root/examples" "$root/test" -name '*.tile' -exec cp {} "$seeds/" \;
