@@ -699,6 +699,7 @@ Stmt *Parser::parseWith() {
 // Entry points
 //===----------------------------------------------------------------------===//
 
+/// define_value = [ INDENT ] expression_list [ NEWLINE ] { DEDENT } EOF ;
 Expr *Parser::parseWholeExpression() {
   unsigned errorsBefore = diags.getNumErrors();
   consumeIf(TokenKind::Indent);
