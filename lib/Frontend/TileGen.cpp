@@ -124,7 +124,13 @@ bool KernelGen::build(mlir::ModuleOp module) {
     for (const ShapeDim &d : p.shape)
       shape.push_back(d.isDynamic() ? mlir::ShapedType::kDynamic : d.size);
     types.push_back(tile::getBufferType(shape, elementType(p.dtype), tile::Scope::Global));
-    argAttrs.push_back(attrs(p.name, dtypeName(p.dtype), false));
+    // The ABI documents each dimension by value or by its runtime name.
+    llvm::SmallVector<mlir::Attribute, 4> dimNames;
+    for (const ShapeDim &d : p.shape)
+      dimNames.push_back(b.getStringAttr(d.isDynamic() ? d.dynamicName : std::to_string(d.size)));
+    llvm::SmallVector<mlir::NamedAttribute, 4> list(attrs(p.name, dtypeName(p.dtype), false).getValue());
+    list.push_back(b.getNamedAttr(tile::TileDialect::kArgShapeAttrName, b.getArrayAttr(dimNames)));
+    argAttrs.push_back(b.getDictionaryAttr(list));
   }
   for (const std::string &d : info.dynamicDims) {
     types.push_back(b.getIndexType());

@@ -124,8 +124,8 @@ tile.kernel @k(%A: memref<4xf32, #tile.scope<global>> {tile.dtype = "float16"}) 
 
 // -----
 
-// expected-error@+1 {{unknown tile argument attribute 'tile.shape' on argument #0}}
-tile.kernel @k(%x: f32 {tile.shape = "x"}) {
+// expected-error@+1 {{unknown tile argument attribute 'tile.layout' on argument #0}}
+tile.kernel @k(%x: f32 {tile.layout = "x"}) {
   tile.return
 }
 
@@ -921,5 +921,19 @@ tile.kernel @k(%g: index) {
     // expected-error@+1 {{'tile.return' op expects parent op 'tile.kernel'}}
     tile.return
   }
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.shape' on argument #0 has 1 dimensions, but the tensor has rank 2}}
+tile.kernel @bad_shape_rank(%A: memref<4x4xf32, #tile.scope<global>> {tile.dtype = "float32", tile.shape = ["4"]}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.shape' on argument #0 must be an array of strings}}
+tile.kernel @bad_shape_kind(%A: memref<4xf32, #tile.scope<global>> {tile.dtype = "float32", tile.shape = [4]}) {
   tile.return
 }

@@ -106,6 +106,19 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
     return success();
   }
 
+  if (name == kArgShapeAttrName) {
+    auto dims = dyn_cast<ArrayAttr>(value);
+    auto memref = dyn_cast_or_null<MemRefType>(argType);
+    if (!dims || !llvm::all_of(dims, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitError() << "'" << name << "' on argument #" << argIndex
+                             << " must be an array of strings";
+    if (memref && (int64_t)dims.size() != memref.getRank())
+      return op->emitError() << "'" << name << "' on argument #" << argIndex
+                             << " has " << dims.size() << " dimensions, but the tensor has rank "
+                             << memref.getRank();
+    return success();
+  }
+
   return op->emitError() << "unknown tile argument attribute '" << name
                          << "' on argument #" << argIndex;
 }

@@ -41,6 +41,9 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kArgNameAttrName = "tile.name";
     static constexpr ::llvm::StringLiteral kArgDtypeAttrName = "tile.dtype";
     static constexpr ::llvm::StringLiteral kArgDynamicAttrName = "tile.dynamic";
+    /// On tensor arguments: each dimension as written, a number or the name
+    /// of a runtime dimension (for the generated header's documentation).
+    static constexpr ::llvm::StringLiteral kArgShapeAttrName = "tile.shape";
 
     /// Registers the attributes (TileAttrs.cpp).
     void registerAttributes();
