@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,6 +23,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  tilec::registerTilecConversionPasses();
 
   mlir::DialectRegistry registry;
   tilec::tile::registerTileDialect(registry);

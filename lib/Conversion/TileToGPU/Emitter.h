@@ -1,0 +1,163 @@
+//===- Emitter.h - Thread-level emission of one tile kernel -----*- C++ -*-===//
+//
+// KernelEmitter walks one tile.launch body and writes the thread-level code of
+// a gpu.func: shared buffers carved from dynamic shared memory, fragments as
+// per-thread register arrays placed by FragmentLayout, every tile op as the
+// code one thread runs, barriers where shared or global data crosses threads.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_LIB_CONVERSION_TILETOGPU_EMITTER_H
+#define TILEC_LIB_CONVERSION_TILETOGPU_EMITTER_H
+
+#include "FragmentLayout.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Target/TargetInfo.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tilec::gpu_lowering {
+
+/// A shared buffer: a flat view of `stages * numel` elements in workgroup
+/// memory; stage s of a multi-buffered buffer starts at element s * numel.
+struct SharedBuffer {
+  llvm::SmallVector<int64_t> shape;
+  mlir::Type elementType;
+  int64_t numel = 0;
+  int64_t stages = 1;
+  int64_t byteOffset = 0;
+  bool swizzled = false; ///< 16-byte chunks XOR-swizzled by row % 8
+  mlir::Value flat;      ///< memref<(stages*numel) x T, workgroup>
+};
+
+/// A fragment: `layout.numRegs` registers per thread.
+struct Fragment {
+  FragmentLayout layout;
+  mlir::Type elementType;
+  mlir::Value regs; ///< memref<numRegs x T> (private; promoted to registers)
+};
+
+/// How one tile.gemm runs: mma.sync tiles or the per-element fallback.
+struct GemmPlan {
+  bool mma = false;
+  int64_t warpsM = 1, warpsN = 1;
+};
+
+/// The result of layout inference for one launch.
+struct LayoutPlan {
+  llvm::DenseMap<mlir::Value, FragmentLayout> fragments;
+  llvm::DenseMap<mlir::Operation *, GemmPlan> gemms;
+};
+
+/// Chooses gemm plans and fragment layouts for every fragment of `launch`.
+mlir::LogicalResult inferLayouts(tile::LaunchOp launch, int64_t threads, const TargetInfo &target,
+                                 LayoutPlan &plan);
+
+/// Emits the body of one kernel.
+class KernelEmitter {
+public:
+  KernelEmitter(tile::KernelOp kernel, tile::LaunchOp launch, mlir::gpu::GPUFuncOp func,
+                const TargetInfo &target, LayoutPlan plan);
+  /// Emits everything; on failure a diagnostic has been reported.
+  mlir::LogicalResult run();
+  /// Dynamic shared memory bytes the kernel needs.
+  int64_t getSharedBytes() const { return sharedBytes; }
+
+  // --- helpers shared by the emission files -------------------------------
+  mlir::OpBuilder b;
+  mlir::Location loc;
+  const TargetInfo &target;
+  int64_t numThreads = 1;
+  mlir::Value tid; ///< linear thread id (index)
+
+  mlir::Value cIdx(int64_t v);
+  mlir::Value add(mlir::Value a, mlir::Value c);
+  mlir::Value mul(mlir::Value a, int64_t c);
+  mlir::Value addc(mlir::Value a, int64_t c);
+  mlir::Value zeroOf(mlir::Type t);
+  mlir::Value identityOf(tile::ReduceKind kind, mlir::Type t);
+  mlir::Value combine(tile::ReduceKind kind, mlir::Value acc, mlir::Value v);
+  /// Converts a scalar or vector value to element type `to`.
+  mlir::Value convert(mlir::Value v, mlir::Type to);
+  /// The thread part of dimension `d` of `layout` (cached per layout).
+  mlir::Value threadPart(const FragmentLayout &layout, unsigned d);
+  /// i1: this thread is the first replica of `layout`'s elements.
+  mlir::Value isFirstReplica(const FragmentLayout &layout);
+  /// Emits `scf.if cond` and positions the builder in its then block; returns
+  /// the insertion point to restore.
+  mlir::OpBuilder::InsertPoint beginIf(mlir::Value cond);
+  /// i1: every index within [0, size) of `buffer`'s dims (global tensors).
+  mlir::Value inBounds(mlir::Value globalBuf, llvm::ArrayRef<mlir::Value> idx, int64_t innerExtra = 0);
+  /// A known divisor of an index value (1 when unknown).
+  int64_t knownMultiple(mlir::Value v);
+  /// Linear element index of a shared buffer access (stage base included).
+  mlir::Value sharedIndex(mlir::Value buf, llvm::ArrayRef<mlir::Value> idx);
+  /// Emits a barrier and forgets pending cross-thread accesses.
+  void barrier();
+  /// Records that the current op reads/writes shared or global buffers and
+  /// emits a barrier first when an earlier access conflicts.
+  void noteAccess(llvm::ArrayRef<mlir::Value> reads, llvm::ArrayRef<mlir::Value> writes);
+
+  /// Translated buffers of the source IR.
+  llvm::DenseMap<mlir::Value, SharedBuffer> shared;
+  llvm::DenseMap<mlir::Value, Fragment> fragments;
+  llvm::DenseMap<mlir::Value, mlir::Value> locals;  ///< private memrefs
+  llvm::DenseMap<mlir::Value, mlir::Value> globals; ///< kernel arguments
+  llvm::DenseMap<mlir::Value, mlir::Value> stageBase; ///< pipelined buffers: element offset of the current stage
+  llvm::DenseSet<mlir::Value> untracked; ///< buffers whose barriers a pipelined loop manages
+  mlir::IRMapping map;
+  LayoutPlan plan;
+  int64_t scratchOffset = 0; ///< byte offset of the reduction scratch
+  mlir::Value scratchBase;   ///< memref<? x i8, workgroup> of dynamic shared memory
+  bool insideParallel = false;
+
+  // --- per-op emission (Emit*.cpp) ----------------------------------------
+  mlir::LogicalResult emitBlock(mlir::Block &block);
+  mlir::LogicalResult emitOp(mlir::Operation *op);
+  mlir::LogicalResult emitCopy(tile::CopyOp op, bool async = false);
+  mlir::LogicalResult emitFill(tile::FillOp op);
+  mlir::LogicalResult emitParallel(tile::ParallelOp op);
+  mlir::LogicalResult emitReduce(tile::ReduceOp op);
+  mlir::LogicalResult emitCumsum(tile::CumsumOp op);
+  mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
+  mlir::LogicalResult emitPrint(tile::PrintOp op);
+  mlir::LogicalResult emitGemm(tile::GemmOp op);
+  mlir::LogicalResult emitFor(tile::ForOp op);
+  mlir::LogicalResult emitPipelined(tile::ForOp op);
+  mlir::LogicalResult emitLoad(mlir::memref::LoadOp op);
+  mlir::LogicalResult emitStore(mlir::memref::StoreOp op);
+
+  /// Parallel-body context: fragment register lookups per (buffer, indices).
+  struct ParallelCtx {
+    const FragmentLayout *driver = nullptr;
+    int64_t reg = 0;
+    llvm::SmallVector<mlir::Value> ivs; ///< source induction variables
+  };
+  ParallelCtx *par = nullptr;
+  /// The register of fragment `buf` that `idx` names inside the current
+  /// parallel iteration; fails with a diagnostic on `op`.
+  mlir::FailureOr<mlir::Value> fragmentRegIndex(mlir::Operation *op, mlir::Value buf, mlir::ValueRange idx);
+
+  /// Scratch bytes reductions need (set during planning).
+  int64_t scratchBytes = 0;
+
+private:
+  tile::KernelOp kernel;
+  tile::LaunchOp launch;
+  mlir::gpu::GPUFuncOp func;
+  int64_t sharedBytes = 0;
+  llvm::DenseSet<mlir::Value> pendingReads, pendingWrites;
+  llvm::StringMap<mlir::Value> threadPartCache;
+  mlir::Operation *entryAnchor = nullptr; ///< cached per-kernel values go before it
+  mlir::LogicalResult planBuffers();
+};
+
+} // namespace tilec::gpu_lowering
+
+#endif // TILEC_LIB_CONVERSION_TILETOGPU_EMITTER_H

@@ -1,0 +1,181 @@
+//===- FragmentLayout.cpp - Element -> (thread, register) maps -------------===//
+//
+// Construction, projection and queries of fragment layouts.
+//
+//===----------------------------------------------------------------------===//
+#include "FragmentLayout.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <numeric>
+
+using namespace tilec::gpu_lowering;
+
+bool FragmentLayout::operator==(const FragmentLayout &o) const {
+  return shape == o.shape && dims == o.dims && numThreads == o.numThreads && numRegs == o.numRegs;
+}
+
+llvm::SmallVector<int64_t> FragmentLayout::regIndex(int64_t reg) const {
+  llvm::SmallVector<int64_t> idx;
+  for (const auto &fields : dims) {
+    int64_t v = 0;
+    for (const LayoutField &f : fields)
+      if (!f.onThread)
+        v += ((reg / f.stride) % f.count) * f.scale;
+    idx.push_back(v);
+  }
+  return idx;
+}
+
+int64_t FragmentLayout::threadIndex(unsigned d, int64_t tid) const {
+  int64_t v = 0;
+  for (const LayoutField &f : dims[d])
+    if (f.onThread)
+      v += ((tid / f.stride) % f.count) * f.scale;
+  return v;
+}
+
+FragmentLayout FragmentLayout::project(llvm::ArrayRef<unsigned> kept) const {
+  FragmentLayout out;
+  out.numThreads = numThreads;
+  // Register fields of the kept dimensions, renumbered in the order of their
+  // old strides so that the projection keeps the register order.
+  llvm::SmallVector<std::pair<int64_t, std::pair<unsigned, unsigned>>> regFields;
+  for (unsigned k = 0; k < kept.size(); ++k) {
+    out.shape.push_back(shape[kept[k]]);
+    out.dims.push_back(dims[kept[k]]);
+    for (unsigned i = 0; i < dims[kept[k]].size(); ++i)
+      if (!dims[kept[k]][i].onThread)
+        regFields.push_back({dims[kept[k]][i].stride, {k, i}});
+  }
+  llvm::sort(regFields, [](auto &a, auto &b) { return a.first < b.first; });
+  int64_t stride = 1;
+  for (auto &rf : regFields) {
+    LayoutField &f = out.dims[rf.second.first][rf.second.second];
+    f.stride = stride;
+    stride *= f.count;
+  }
+  out.numRegs = stride;
+  return out;
+}
+
+int64_t FragmentLayout::projectReg(llvm::ArrayRef<unsigned> kept, int64_t reg) const {
+  FragmentLayout p = project(kept);
+  int64_t out = 0;
+  for (unsigned k = 0; k < kept.size(); ++k)
+    for (unsigned i = 0; i < dims[kept[k]].size(); ++i) {
+      const LayoutField &f = dims[kept[k]][i];
+      if (!f.onThread)
+        out += ((reg / f.stride) % f.count) * p.dims[k][i].stride;
+    }
+  return out;
+}
+
+llvm::SmallVector<LayoutField> FragmentLayout::threadFields(unsigned d) const {
+  llvm::SmallVector<LayoutField> out;
+  for (const LayoutField &f : dims[d])
+    if (f.onThread)
+      out.push_back(f);
+  return out;
+}
+
+int64_t FragmentLayout::innerVectorWidth() const {
+  if (dims.empty())
+    return 1;
+  for (const LayoutField &f : dims.back())
+    if (!f.onThread && f.stride == 1 && f.scale == 1)
+      return f.count;
+  return 1;
+}
+
+bool FragmentLayout::isFullyReplicated() const {
+  for (const auto &fields : dims)
+    for (const LayoutField &f : fields)
+      if (f.onThread && f.count > 1)
+        return false;
+  return true;
+}
+
+std::string FragmentLayout::str() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  for (unsigned d = 0; d < dims.size(); ++d) {
+    if (d)
+      os << "; ";
+    os << shape[d] << ":";
+    for (const LayoutField &f : dims[d])
+      os << " " << (f.onThread ? "t" : "r") << "/" << f.stride << "%" << f.count << "*" << f.scale;
+  }
+  os << "] regs=" << numRegs;
+  return s;
+}
+
+/// Largest power of two dividing both values (values >= 1).
+static int64_t pow2Gcd(int64_t a, int64_t b) {
+  int64_t g = std::gcd(a, b);
+  int64_t p = 1;
+  while (g % (p * 2) == 0)
+    p *= 2;
+  return p;
+}
+
+FragmentLayout FragmentLayout::canonical(llvm::ArrayRef<int64_t> shape, int64_t threads, int64_t vector) {
+  FragmentLayout l;
+  l.shape.assign(shape.begin(), shape.end());
+  l.numThreads = threads;
+  l.dims.resize(shape.size());
+  if (shape.empty())
+    return l;
+  int64_t threadStride = 1, regStride = 1, leftThreads = threads;
+  // Register numbering: the inner vector first, then every dimension's
+  // cycles from the innermost outwards. Thread digits innermost first.
+  llvm::SmallVector<int64_t> vec(shape.size(), 1), thr(shape.size(), 1), rep(shape.size(), 1);
+  for (int d = shape.size() - 1; d >= 0; --d) {
+    int64_t e = std::max<int64_t>(shape[d], 1);
+    vec[d] = d == (int)shape.size() - 1 ? pow2Gcd(e, std::max<int64_t>(vector, 1)) : 1;
+    thr[d] = pow2Gcd(e / vec[d], leftThreads);
+    leftThreads /= thr[d];
+    rep[d] = e / (vec[d] * thr[d]);
+  }
+  int last = shape.size() - 1;
+  if (vec[last] > 1) {
+    l.dims[last].push_back({false, regStride, vec[last], 1});
+    regStride *= vec[last];
+  }
+  for (int d = last; d >= 0; --d) {
+    if (thr[d] > 1) {
+      l.dims[d].push_back({true, threadStride, thr[d], vec[d]});
+      threadStride *= thr[d];
+    }
+    if (rep[d] > 1) {
+      l.dims[d].push_back({false, regStride, rep[d], vec[d] * thr[d]});
+      regStride *= rep[d];
+    }
+  }
+  l.numRegs = regStride;
+  return l;
+}
+
+FragmentLayout FragmentLayout::mmaAccumulator(int64_t m, int64_t n, int64_t warpsM, int64_t warpsN) {
+  FragmentLayout l;
+  l.shape = {m, n};
+  l.numThreads = 32 * warpsM * warpsN;
+  int64_t wm = m / warpsM, wn = n / warpsN;
+  int64_t mTiles = wm / 16, nTiles = wn / 8;
+  l.dims.resize(2);
+  // Rows: lane / 4, + 8 for registers 2 and 3, + 16 per m tile, + warp row.
+  l.dims[0].push_back({true, 4, 8, 1});
+  l.dims[0].push_back({false, 2, 2, 8});
+  l.dims[0].push_back({false, 4 * nTiles, mTiles, 16});
+  if (warpsM > 1)
+    l.dims[0].push_back({true, 32 * warpsN, warpsM, wm});
+  // Columns: 2 * (lane % 4), + 1 for odd registers, + 8 per n tile, + warp column.
+  l.dims[1].push_back({false, 1, 2, 1});
+  l.dims[1].push_back({true, 1, 4, 2});
+  l.dims[1].push_back({false, 4, nTiles, 8});
+  if (warpsN > 1)
+    l.dims[1].push_back({true, 32, warpsN, wn});
+  l.numRegs = 4 * mTiles * nTiles;
+  return l;
+}

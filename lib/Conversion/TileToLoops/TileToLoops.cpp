@@ -1,0 +1,166 @@
+//===- TileToLoops.cpp - The convert-tile-to-loops pass -------------------===//
+//
+// 1. Outline each tile.kernel into a grid function (the ops before the
+//    launch, returning the grid extents) and a body function (the whole
+//    kernel with the launch body inlined; block indices are its last three
+//    arguments).
+// 2. Lower the tile ops in the functions with the pattern groups (walk
+//    driver, post-order: inner bodies are lowered before their loops).
+// 3. Legalize the buffers: strip scopes, i4 to bytes.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Conversion/TileToLoops/TileToLoops.h"
+#include "tilec/Conversion/Passes.h"
+
+#include "LoweringUtils.h"
+#include "Patterns.h"
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_CONVERTTILETOLOOPS
+#include "tilec/Conversion/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+std::string tilec::hostBodyFunctionName(llvm::StringRef kernel) { return ("__tilec_" + kernel + "_body").str(); }
+std::string tilec::hostGridFunctionName(llvm::StringRef kernel) { return ("__tilec_" + kernel + "_grid").str(); }
+
+void tilec::populateTileToLoopsPatterns(RewritePatternSet &patterns) {
+  loops::populateBufferOpPatterns(patterns);
+  loops::populateGemmPatterns(patterns);
+  loops::populateReductionPatterns(patterns);
+  loops::populateAtomicPrintPatterns(patterns);
+  loops::populateLoopPatterns(patterns);
+}
+
+/// Marks an outlined function internal to the object.
+static void makeInternal(func::FuncOp fn) {
+  fn.setPrivate();
+  fn->setAttr("llvm.linkage", LLVM::LinkageAttr::get(fn.getContext(), LLVM::Linkage::Internal));
+}
+
+/// Step 1 for one kernel.
+static LogicalResult outlineKernel(tile::KernelOp kernel, int64_t stackLimit) {
+  tile::LaunchOp launch = kernel.getLaunchOp();
+  if (!launch)
+    return kernel.emitOpError("has no tile.launch");
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  OpBuilder b(kernel);
+  Block &kernelEntry = kernel.getBody().front();
+  llvm::ArrayRef<Type> inputs = kernel.getFunctionType().getInputs();
+  Type indexType = b.getIndexType();
+
+  // The grid function: the ops before the launch, then the extents.
+  auto gridFn = func::FuncOp::create(b, loc, hostGridFunctionName(kernel.getSymName()),
+                                     FunctionType::get(ctx, inputs, {indexType, indexType, indexType}));
+  makeInternal(gridFn);
+  {
+    Block *entry = gridFn.addEntryBlock();
+    OpBuilder gb = OpBuilder::atBlockEnd(entry);
+    IRMapping map;
+    map.map(kernelEntry.getArguments(), entry->getArguments());
+    for (Operation &op : kernelEntry) {
+      if (&op == launch.getOperation())
+        break;
+      gb.clone(op, map);
+    }
+    llvm::SmallVector<Value> extents;
+    for (Value g : launch.getGrid())
+      extents.push_back(map.lookupOrDefault(g));
+    while (extents.size() < 3)
+      extents.push_back(loops::indexConst(gb, loc, 1));
+    func::ReturnOp::create(gb, loc, extents);
+  }
+
+  // The body function: the kernel with the launch body inlined.
+  llvm::SmallVector<Type> bodyInputs(inputs);
+  bodyInputs.append(3, indexType);
+  auto bodyFn = func::FuncOp::create(b, loc, hostBodyFunctionName(kernel.getSymName()),
+                                     FunctionType::get(ctx, bodyInputs, {}));
+  makeInternal(bodyFn);
+  bodyFn->setAttr(loops::kStackLimitAttrName, b.getI64IntegerAttr(stackLimit));
+  for (unsigned i = 0; i < inputs.size(); ++i)
+    bodyFn.setArgAttrs(i, kernel.getArgAttrDict(i) ? kernel.getArgAttrDict(i).getValue()
+                                                   : llvm::ArrayRef<NamedAttribute>{});
+  Block *entry = bodyFn.addEntryBlock();
+  OpBuilder bb = OpBuilder::atBlockEnd(entry);
+  IRMapping map;
+  map.map(kernelEntry.getArguments(), entry->getArguments().take_front(inputs.size()));
+  map.map(launch.getBlockIndices(), entry->getArguments().slice(inputs.size(), launch.getGrid().size()));
+  for (Operation &op : kernelEntry) {
+    if (&op == launch.getOperation()) {
+      for (Operation &inner : launch.getBodyBlock()->without_terminator())
+        bb.clone(inner, map);
+    } else if (llvm::isa<tile::ReturnOp>(op)) {
+      func::ReturnOp::create(bb, op.getLoc());
+    } else {
+      bb.clone(op, map);
+    }
+  }
+  kernel.erase();
+  return success();
+}
+
+/// Removes the `tile.*` attributes the lowering read (argument dtypes and
+/// names), so no tile dialect verifier sees the lowered functions.
+static void dropTileAttributes(ModuleOp module) {
+  auto isTileAttr = [](NamedAttribute attr) { return attr.getName().strref().starts_with("tile."); };
+  module.walk([&](Operation *op) {
+    for (NamedAttribute attr : llvm::to_vector(op->getDiscardableAttrs()))
+      if (isTileAttr(attr))
+        op->removeAttr(attr.getName());
+    auto fn = llvm::dyn_cast<FunctionOpInterface>(op);
+    if (!fn)
+      return;
+    for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+      for (NamedAttribute attr : llvm::to_vector(fn.getArgAttrs(i)))
+        if (isTileAttr(attr))
+          fn.removeArgAttr(i, attr.getName());
+  });
+}
+
+LogicalResult tilec::convertTileToLoops(ModuleOp module, int64_t stackLimit) {
+  for (auto kernel : llvm::make_early_inc_range(module.getOps<tile::KernelOp>()))
+    if (failed(outlineKernel(kernel, stackLimit)))
+      return failure();
+
+  RewritePatternSet patterns(module.getContext());
+  populateTileToLoopsPatterns(patterns);
+  walkAndApplyPatterns(module, FrozenRewritePatternSet(std::move(patterns)));
+
+  WalkResult leftover = module.walk([](Operation *op) {
+    if (!llvm::isa_and_nonnull<tile::TileDialect>(op->getDialect()))
+      return WalkResult::advance();
+    op->emitOpError("cannot be lowered for the host target");
+    return WalkResult::interrupt();
+  });
+  if (leftover.wasInterrupted())
+    return failure();
+
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (failed(loops::legalizeBuffers(fn)))
+      return failure();
+  dropTileAttributes(module);
+  return success();
+}
+
+namespace {
+struct ConvertTileToLoopsPass : tilec::impl::ConvertTileToLoopsBase<ConvertTileToLoopsPass> {
+  using ConvertTileToLoopsBase::ConvertTileToLoopsBase;
+  void runOnOperation() override {
+    if (failed(convertTileToLoops(getOperation(), stackLimit)))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,216 @@
+//===- HostLauncher.cpp - The exported C launchers of the host target -----===//
+//
+// For each kernel `k`, after convert-tile-to-loops:
+//   int k(T *tensors..., int64_t dims..., scalars...)
+// 1. Return TILEC_ERROR_NULL_POINTER if a tensor pointer is null, then
+//    TILEC_ERROR_BAD_DIMENSION if a dynamic dimension is <= 0.
+// 2. Build each tensor's memref descriptor from its pointer (row-major,
+//    contiguous; dynamic sizes from the dimension arguments) and cast it to
+//    the body's memref type (the casts fold away in the LLVM lowering).
+// 3. Ask @__tilec_k_grid for the extents; call @__tilec_k_body for every
+//    block, bz outermost and bx innermost -- or, with several threads, let
+//    worker threads take block numbers from an atomic counter
+//    (HostThreads.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "HostLauncher.h"
+#include "tilec/Target/Host/HostTarget.h"
+
+#include "tilec/Conversion/TileToLoops/TileToLoops.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::host;
+
+Type host::cParameterType(Type kernelType) {
+  MLIRContext *ctx = kernelType.getContext();
+  if (llvm::isa<MemRefType>(kernelType))
+    return LLVM::LLVMPointerType::get(ctx);
+  if (kernelType.isIndex())
+    return IntegerType::get(ctx, 64);
+  if (auto ft = llvm::dyn_cast<FloatType>(kernelType))
+    if (!ft.isF32() && !ft.isF64())
+      return IntegerType::get(ctx, ft.getWidth());
+  if (kernelType.isInteger(1) || kernelType.isInteger(4))
+    return IntegerType::get(ctx, 8);
+  return kernelType;
+}
+
+LauncherInfo::LauncherInfo(const KernelSignature &sig, func::FuncOp body, func::FuncOp grid)
+    : sig(sig), body(body), grid(grid) {}
+
+llvm::SmallVector<Type> LauncherInfo::parameterTypes() const {
+  llvm::SmallVector<Type> types;
+  for (unsigned i = 0; i < sig.args.size(); ++i)
+    types.push_back(cParameterType(body.getArgumentTypes()[i]));
+  return types;
+}
+
+LogicalResult LauncherInfo::resolveDimensions() {
+  llvm::SmallVector<unsigned> dims;
+  for (auto [i, arg] : llvm::enumerate(sig.args))
+    if (arg.kind == KernelArg::Kind::DynamicDim)
+      dims.push_back(i);
+  for (auto [i, arg] : llvm::enumerate(sig.args)) {
+    auto type = llvm::dyn_cast<MemRefType>(body.getArgumentTypes()[i]);
+    if (arg.kind != KernelArg::Kind::Tensor || !type)
+      continue;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      llvm::StringRef name = d < (int64_t)arg.shape.size() ? llvm::StringRef(arg.shape[d]) : "?";
+      std::optional<unsigned> found;
+      for (unsigned j : dims)
+        if (sig.args[j].name == name)
+          found = j;
+      if (!found && dims.size() == 1)
+        found = dims.front(); // no tile.shape: the only dynamic dimension
+      if (!found)
+        return body.emitError() << "cannot tell which dynamic dimension sizes dimension " << d << " of '" << arg.name
+                                << "' (no 'tile.shape' attribute)";
+      dynamicSizeArg[{unsigned(i), unsigned(d)}] = *found;
+    }
+  }
+  return success();
+}
+
+/// A memref descriptor over `ptr`, cast to `type`.
+static Value buildDescriptor(OpBuilder &b, Location loc, MemRefType type, Value ptr, llvm::ArrayRef<Value> sizes) {
+  MLIRContext *ctx = b.getContext();
+  Type i64 = b.getI64Type();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  int64_t rank = type.getRank();
+  llvm::SmallVector<Type> fields{ptrType, ptrType, i64};
+  if (rank) {
+    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
+    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
+  }
+  auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  Value desc = LLVM::PoisonOp::create(b, loc, structType);
+  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, llvm::ArrayRef<int64_t>{0});
+  desc = LLVM::InsertValueOp::create(b, loc, desc, ptr, llvm::ArrayRef<int64_t>{1});
+  desc = LLVM::InsertValueOp::create(b, loc, desc, LLVM::ConstantOp::create(b, loc, i64, 0),
+                                     llvm::ArrayRef<int64_t>{2});
+  Value stride = LLVM::ConstantOp::create(b, loc, i64, 1);
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    desc = LLVM::InsertValueOp::create(b, loc, desc, sizes[d], llvm::ArrayRef<int64_t>{3, d});
+    desc = LLVM::InsertValueOp::create(b, loc, desc, stride, llvm::ArrayRef<int64_t>{4, d});
+    stride = LLVM::MulOp::create(b, loc, stride, sizes[d]);
+  }
+  return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);
+}
+
+llvm::SmallVector<Value> LauncherInfo::kernelArguments(OpBuilder &b, Location loc, ValueRange params) const {
+  llvm::SmallVector<Value> args;
+  Type i64 = b.getI64Type();
+  for (unsigned i = 0; i < sig.args.size(); ++i) {
+    Type type = body.getArgumentTypes()[i];
+    Value param = params[i];
+    if (auto memref = llvm::dyn_cast<MemRefType>(type)) {
+      llvm::SmallVector<Value> sizes;
+      for (int64_t d = 0; d < memref.getRank(); ++d)
+        sizes.push_back(memref.isDynamicDim(d) ? params[dynamicSizeArg.lookup({i, unsigned(d)})]
+                                               : LLVM::ConstantOp::create(b, loc, i64, memref.getDimSize(d)));
+      args.push_back(buildDescriptor(b, loc, memref, param, sizes));
+    } else if (type.isIndex()) {
+      args.push_back(arith::IndexCastOp::create(b, loc, type, param));
+    } else if (type.isInteger(1)) {
+      args.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, param,
+                                           arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0))));
+    } else if (type.isInteger(4)) {
+      args.push_back(arith::TruncIOp::create(b, loc, type, param));
+    } else if (param.getType() != type) {
+      args.push_back(arith::BitcastOp::create(b, loc, type, param));
+    } else {
+      args.push_back(param);
+    }
+  }
+  return args;
+}
+
+Value LauncherInfo::checkArguments(OpBuilder &b, Location loc, ValueRange params) const {
+  Value anyNull, badDim;
+  auto orInto = [&](Value &acc, Value v) { acc = acc ? arith::OrIOp::create(b, loc, acc, v).getResult() : v; };
+  for (auto [i, arg] : llvm::enumerate(sig.args)) {
+    Value param = params[i];
+    if (arg.kind == KernelArg::Kind::Tensor) {
+      Value null = LLVM::ZeroOp::create(b, loc, param.getType());
+      orInto(anyNull, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, param, null));
+    } else if (arg.kind == KernelArg::Kind::DynamicDim) {
+      Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
+      orInto(badDim, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, param, zero));
+    }
+  }
+  Value ok = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int(LaunchStatus::Success)));
+  Value status = ok;
+  if (badDim)
+    status = arith::SelectOp::create(
+        b, loc, badDim, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int(LaunchStatus::BadDimension))), status);
+  if (anyNull)
+    status = arith::SelectOp::create(
+        b, loc, anyNull, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int(LaunchStatus::NullPointer))), status);
+  return status;
+}
+
+void LauncherInfo::runBlocksSerially(OpBuilder &b, Location loc, ValueRange args, ValueRange extents) const {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0), one = arith::ConstantIndexOp::create(b, loc, 1);
+  scf::ForOp::create(b, loc, zero, extents[2], one, ValueRange{}, [&](OpBuilder &bz, Location l, Value z, ValueRange) {
+    scf::ForOp::create(bz, l, zero, extents[1], one, ValueRange{}, [&](OpBuilder &by, Location l2, Value y, ValueRange) {
+      scf::ForOp::create(by, l2, zero, extents[0], one, ValueRange{},
+                         [&](OpBuilder &bx, Location l3, Value x, ValueRange) {
+                           llvm::SmallVector<Value> callArgs(args);
+                           callArgs.append({x, y, z});
+                           func::CallOp::create(bx, l3, body, callArgs);
+                           scf::YieldOp::create(bx, l3);
+                         });
+      scf::YieldOp::create(by, l2);
+    });
+    scf::YieldOp::create(bz, l);
+  });
+}
+
+/// Builds the launcher of one kernel.
+static LogicalResult buildLauncher(ModuleOp module, const KernelSignature &sig, unsigned threads) {
+  auto body = module.lookupSymbol<func::FuncOp>(hostBodyFunctionName(sig.name));
+  auto grid = module.lookupSymbol<func::FuncOp>(hostGridFunctionName(sig.name));
+  if (!body || !grid || body.getNumArguments() != sig.args.size() + 3)
+    return module.emitError() << "no lowered body for kernel '" << sig.name << "'";
+  LauncherInfo info(sig, body, grid);
+  if (failed(info.resolveDimensions()))
+    return failure();
+
+  Location loc = body.getLoc();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto fnType = b.getFunctionType(info.parameterTypes(), {b.getI32Type()});
+  auto launcher = func::FuncOp::create(b, loc, sig.name, fnType);
+  Block *entry = launcher.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  ValueRange params = entry->getArguments();
+
+  Value status = info.checkArguments(b, loc, params);
+  Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, status,
+                                   arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+  scf::IfOp::create(b, loc, ok, [&](OpBuilder &t, Location l) {
+    llvm::SmallVector<Value> args = info.kernelArguments(t, l, params);
+    auto extents = func::CallOp::create(t, l, grid, args);
+    if (threads > 1)
+      info.runBlocksOnThreads(t, l, module, params, extents.getResults(), threads);
+    else
+      info.runBlocksSerially(t, l, args, extents.getResults());
+    scf::YieldOp::create(t, l);
+  });
+  func::ReturnOp::create(b, loc, status);
+  return success();
+}
+
+LogicalResult tilec::buildHostLaunchers(ModuleOp module, llvm::ArrayRef<KernelSignature> kernels, unsigned threads) {
+  for (const KernelSignature &sig : kernels)
+    if (failed(buildLauncher(module, sig, threads)))
+      return failure();
+  return success();
+}

@@ -1,0 +1,55 @@
+//===- HostLauncher.h - Pieces of the host launchers ------------*- C++ -*-===//
+//
+// What HostLauncher.cpp (serial launch) and HostThreads.cpp (multi-threaded
+// launch) share about one kernel's launcher.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_LIB_TARGET_HOST_HOSTLAUNCHER_H
+#define TILEC_LIB_TARGET_HOST_HOSTLAUNCHER_H
+
+#include "tilec/Target/KernelABI.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace tilec::host {
+
+/// The C parameter type of a kernel argument type: pointers for tensors,
+/// int64_t for dimensions, the bits of f16/bf16/fp8 (uint16_t/uint8_t), a
+/// byte for bool and int4.
+mlir::Type cParameterType(mlir::Type kernelType);
+
+/// One kernel's signature and its lowered functions.
+class LauncherInfo {
+public:
+  LauncherInfo(const KernelSignature &sig, mlir::func::FuncOp body, mlir::func::FuncOp grid);
+
+  /// Finds the dimension argument that sizes each dynamic tensor dimension.
+  mlir::LogicalResult resolveDimensions();
+  /// The launcher's parameter types, in signature order.
+  llvm::SmallVector<mlir::Type> parameterTypes() const;
+  /// The i32 status of the argument checks (0 when all pass).
+  mlir::Value checkArguments(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange params) const;
+  /// The body's (and grid's) kernel arguments built from the C parameters.
+  llvm::SmallVector<mlir::Value> kernelArguments(mlir::OpBuilder &b, mlir::Location loc,
+                                                 mlir::ValueRange params) const;
+  /// Calls the body for every block in order: bz, by, bx (innermost).
+  void runBlocksSerially(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args,
+                         mlir::ValueRange extents) const;
+  /// Runs the blocks on `threads` CPU threads (pthreads) that take block
+  /// numbers from a shared atomic counter (HostThreads.cpp).
+  void runBlocksOnThreads(mlir::OpBuilder &b, mlir::Location loc, mlir::ModuleOp module, mlir::ValueRange params,
+                          mlir::ValueRange extents, unsigned threads) const;
+
+private:
+  const KernelSignature &sig;
+  mutable mlir::func::FuncOp body, grid; // op handles: their accessors are not const
+  /// (tensor argument, dimension) -> index of the dimension argument.
+  llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> dynamicSizeArg;
+};
+
+} // namespace tilec::host
+
+#endif // TILEC_LIB_TARGET_HOST_HOSTLAUNCHER_H

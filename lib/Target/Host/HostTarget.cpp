@@ -1,0 +1,185 @@
+//===- HostTarget.cpp - Tile dialect to an x86-64 object ------------------===//
+//
+// 1. Read the kernel signatures; convert-tile-to-loops; build launchers.
+// 2. canonicalize, cse, emulate-narrow-floats, arith-expand, then the
+//    standard lowerings to the LLVM dialect (math through LLVM intrinsics,
+//    leftovers to libm calls).
+// 3. Translate to LLVM IR, run the O<n> pipeline, emit with LLVM's x86
+//    TargetMachine (PIC, so the object links into shared libraries).
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Target/Host/HostTarget.h"
+
+#include "tilec/Conversion/Passes.h"
+#include "tilec/Conversion/TileToLoops/TileToLoops.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+using namespace tilec;
+
+LogicalResult tilec::lowerTileToHostLLVM(ModuleOp module, const HostOptions &options,
+                                         std::vector<KernelSignature> &kernels) {
+  kernels.clear();
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (op.getName().getStringRef() != "tile.kernel")
+      continue;
+    KernelSignature sig;
+    if (failed(getKernelSignature(&op, sig)))
+      return failure();
+    kernels.push_back(std::move(sig));
+  }
+  // Through a pass manager, so the dialects the lowering creates get loaded.
+  PassManager loops(module.getContext());
+  loops.enableVerifier(true);
+  loops.addPass(createConvertTileToLoops(ConvertTileToLoopsOptions{options.stackLimit}));
+  if (failed(loops.run(module)) || failed(buildHostLaunchers(module, kernels, options.threads)))
+    return failure();
+
+  PassManager pm(module.getContext());
+  pm.enableVerifier(true);
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createEmulateNarrowFloats());
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  return pm.run(module);
+}
+
+/// The x86-64 target machine for `options` (PIC, default code model).
+static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const HostOptions &options, std::string &error) {
+  static bool initialized = [] {
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmPrinter();
+    LLVMInitializeX86AsmParser();
+    return true;
+  }();
+  (void)initialized;
+  llvm::Triple triple(options.triple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  llvm::TargetOptions targetOptions;
+  llvm::CodeGenOptLevel level = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
+                                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                                : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                                        : llvm::CodeGenOptLevel::Aggressive;
+  return std::unique_ptr<llvm::TargetMachine>(
+      target->createTargetMachine(triple, options.cpu, "", targetOptions, llvm::Reloc::PIC_, std::nullopt, level));
+}
+
+std::unique_ptr<llvm::Module> tilec::translateToHostLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
+                                                           const HostOptions &options, std::string &error) {
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  module.getContext()->appendDialectRegistry(registry);
+
+  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, llvmContext, "tilec");
+  if (!llvmModule) {
+    error = "translation to LLVM IR failed";
+    return nullptr;
+  }
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
+  if (!tm)
+    return nullptr;
+  llvmModule->setTargetTriple(tm->getTargetTriple());
+  llvmModule->setDataLayout(tm->createDataLayout());
+  llvmModule->setPICLevel(llvm::PICLevel::BigPIC);
+
+  if (options.optLevel > 0) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::OptimizationLevel level = options.optLevel == 1   ? llvm::OptimizationLevel::O1
+                                    : options.optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                            : llvm::OptimizationLevel::O3;
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
+    mpm.run(*llvmModule, mam);
+  }
+  return llvmModule;
+}
+
+LogicalResult tilec::emitHostMachineCode(llvm::Module &module, const HostOptions &options, bool assembly,
+                                         llvm::SmallVectorImpl<char> &bytes, std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
+  if (!tm)
+    return failure();
+  llvm::raw_svector_ostream os(bytes);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr,
+                              assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile)) {
+    error = "the x86-64 target cannot emit this file type";
+    return failure();
+  }
+  pm.run(module);
+  return success();
+}
+
+LogicalResult tilec::linkHostSharedLibrary(llvm::StringRef objectPath, llvm::StringRef outputPath,
+                                           std::string &error) {
+  for (const char *name : {"clang-22", "clang", "cc"}) {
+    llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(name);
+    if (!program)
+      continue;
+    llvm::SmallVector<llvm::StringRef> args{*program,   "-shared", "-o", outputPath, objectPath,
+                                            "-lm",      "-lpthread"};
+    int rc = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, {}, 0, 0, &error);
+    if (rc != 0) {
+      if (error.empty())
+        error = (llvm::Twine(name) + " failed to link the shared library (exit code " + llvm::Twine(rc) + ")").str();
+      return failure();
+    }
+    return success();
+  }
+  llvm::ErrorOr<std::string> lld = llvm::sys::findProgramByName("ld.lld-22");
+  if (!lld)
+    lld = llvm::sys::findProgramByName("ld.lld");
+  if (!lld) {
+    error = "no linker found on PATH (tried clang-22, clang, cc, ld.lld-22, ld.lld)";
+    return failure();
+  }
+  llvm::SmallVector<llvm::StringRef> args{*lld, "-shared", "-o", outputPath, objectPath};
+  if (llvm::sys::ExecuteAndWait(*lld, args, std::nullopt, {}, 0, 0, &error) != 0) {
+    if (error.empty())
+      error = "ld.lld failed to link the shared library";
+    return failure();
+  }
+  return success();
+}
