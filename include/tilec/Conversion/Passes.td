@@ -49,9 +49,10 @@ def EmulateNarrowFloats : Pass<"emulate-narrow-floats"> {
     `arith.truncf` to and from those types become integer bit manipulation
     (round to nearest even; fp8 conversions saturate to the largest finite
     value, as CUDA's `satfinite` conversions do; NaN stays NaN). Selects on
-    narrow floats select their bits. Afterwards the only narrow float values
-    left are loaded, stored, bitcast and passed around, which LLVM lowers
-    without runtime library calls.
+    narrow floats select their bits. Finally the values left (loads, stores,
+    constants, loop-carried values, arguments) are retyped to the integer of
+    their width, so LLVM never sees half/bfloat and needs no runtime library
+    calls for them.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

@@ -53,6 +53,8 @@ struct GemmPlan {
 struct LayoutPlan {
   llvm::DenseMap<mlir::Value, FragmentLayout> fragments;
   llvm::DenseMap<mlir::Operation *, GemmPlan> gemms;
+  /// Iteration layouts of T.Parallel loops that no fragment drives.
+  llvm::DenseMap<mlir::Operation *, FragmentLayout> parallels;
 };
 
 /// Chooses gemm plans and fragment layouts for every fragment of `launch`.

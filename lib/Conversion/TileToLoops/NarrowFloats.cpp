@@ -6,12 +6,17 @@
 // 2. Expand: extf/truncf involving narrow floats become bit manipulation
 //    (decode exactly to f32; encode from f32 or f64 with round to nearest
 //    even), and selects select bits.
+// 3. Store as bits: every remaining narrow float value (loads, stores,
+//    constants, loop-carried values, arguments) becomes the integer of its
+//    width, so LLVM never sees half/bfloat (whose constants and phis it may
+//    otherwise lower through runtime library calls).
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -230,6 +235,59 @@ struct ExpandSelect : OpRewritePattern<arith::SelectOp> {
   }
 };
 
+/// The type with every narrow float (also as a memref element) replaced by
+/// the integer of its width.
+Type asBits(Type type) {
+  if (auto f = narrowFormat(type))
+    return IntegerType::get(type.getContext(), f->width);
+  if (auto memref = llvm::dyn_cast<MemRefType>(type))
+    if (auto f = narrowFormat(memref.getElementType()))
+      return MemRefType::get(memref.getShape(), IntegerType::get(type.getContext(), f->width), memref.getLayout(),
+                             memref.getMemorySpace());
+  return type;
+}
+
+/// Phase 3 (see the file comment).
+void storeAsBits(Operation *root) {
+  // Constants first, as integer constants bitcast to the float type.
+  root->walk([](arith::ConstantOp op) {
+    auto attr = llvm::dyn_cast<FloatAttr>(op.getValue());
+    if (!attr || !isNarrow(op.getType()))
+      return;
+    OpBuilder b(op);
+    Type bits = asBits(op.getType());
+    Value value = arith::ConstantOp::create(b, op.getLoc(), b.getIntegerAttr(bits, attr.getValue().bitcastToAPInt()));
+    op.replaceAllUsesWith(arith::BitcastOp::create(b, op.getLoc(), op.getType(), value).getResult());
+    op.erase();
+  });
+  // Retype every value and function in place.
+  root->walk([](Operation *op) {
+    for (OpResult result : op->getResults())
+      result.setType(asBits(result.getType()));
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          arg.setType(asBits(arg.getType()));
+    if (auto fn = llvm::dyn_cast<FunctionOpInterface>(op)) {
+      if (auto type = llvm::dyn_cast<FunctionType>(fn.getFunctionType())) {
+        llvm::SmallVector<Type> inputs, results;
+        for (Type t : type.getInputs())
+          inputs.push_back(asBits(t));
+        for (Type t : type.getResults())
+          results.push_back(asBits(t));
+        fn.setType(FunctionType::get(op->getContext(), inputs, results));
+      }
+    }
+  });
+  // Bitcasts between a narrow float and its bits are now no-ops.
+  root->walk([](arith::BitcastOp op) {
+    if (op.getIn().getType() == op.getType()) {
+      op.replaceAllUsesWith(op.getIn());
+      op.erase();
+    }
+  });
+}
+
 struct EmulateNarrowFloatsPass : tilec::impl::EmulateNarrowFloatsBase<EmulateNarrowFloatsPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -239,6 +297,7 @@ struct EmulateNarrowFloatsPass : tilec::impl::EmulateNarrowFloatsBase<EmulateNar
     RewritePatternSet expand(ctx);
     expand.add<ExpandExtF, ExpandTruncF, ExpandSelect>(ctx);
     walkAndApplyPatterns(getOperation(), FrozenRewritePatternSet(std::move(expand)));
+    storeAsBits(getOperation());
   }
 };
 

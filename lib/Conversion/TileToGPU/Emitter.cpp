@@ -1,0 +1,509 @@
+//===- Emitter.cpp - Kernel structure, buffers, barriers, generic ops -----===//
+//
+// 1. Plan buffers: shared buffers get byte offsets in dynamic shared memory
+//    (multi-buffered when a pipelined loop fills them), fragments get
+//    register arrays shaped by their inferred layouts, locals get allocas.
+// 2. Walk the launch body in order, emitting each op for one thread; tile
+//    ops go to their Emit*.cpp function, other ops are cloned (regions
+//    walked recursively so that nested tile ops and buffer accesses are
+//    translated too).
+// 3. Barriers: a shared (or global) buffer written by one op and accessed by
+//    a later one, or read and then written, gets one gpu.barrier between.
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::gpu_lowering;
+
+KernelEmitter::KernelEmitter(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
+                             const TargetInfo &target, LayoutPlan plan)
+    : b(func.getContext()), loc(launch.getLoc()), target(target), plan(std::move(plan)), kernel(kernel),
+      launch(launch), func(func) {
+  for (int64_t t : launch.getThreads())
+    numThreads *= t;
+}
+
+//===----------------------------------------------------------------------===//
+// Small builders
+//===----------------------------------------------------------------------===//
+
+Value KernelEmitter::cIdx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+Value KernelEmitter::add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
+Value KernelEmitter::mul(Value a, int64_t c) {
+  if (c == 1)
+    return a;
+  return arith::MulIOp::create(b, loc, a, cIdx(c));
+}
+Value KernelEmitter::addc(Value a, int64_t c) { return c == 0 ? a : add(a, cIdx(c)); }
+
+Value KernelEmitter::zeroOf(Type t) { return arith::ConstantOp::create(b, loc, b.getZeroAttr(t)); }
+
+Value KernelEmitter::identityOf(tile::ReduceKind kind, Type t) {
+  if (auto ft = dyn_cast<FloatType>(t)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    switch (kind) {
+    case tile::ReduceKind::Max:
+      return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, llvm::APFloat::getInf(sem, true)));
+    case tile::ReduceKind::Min:
+      return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, llvm::APFloat::getInf(sem, false)));
+    default:
+      return zeroOf(t);
+    }
+  }
+  unsigned w = t.getIntOrFloatBitWidth();
+  switch (kind) {
+  case tile::ReduceKind::Max:
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, llvm::APInt::getSignedMinValue(w)));
+  case tile::ReduceKind::Min:
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, llvm::APInt::getSignedMaxValue(w)));
+  default:
+    return zeroOf(t);
+  }
+}
+
+Value KernelEmitter::combine(tile::ReduceKind kind, Value acc, Value v) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(v.getType()));
+  switch (kind) {
+  case tile::ReduceKind::Sum:
+  case tile::ReduceKind::AbsSum:
+    return isFloat ? (Value)arith::AddFOp::create(b, loc, acc, v) : (Value)arith::AddIOp::create(b, loc, acc, v);
+  case tile::ReduceKind::Max:
+  case tile::ReduceKind::AbsMax:
+    return isFloat ? (Value)arith::MaximumFOp::create(b, loc, acc, v) : (Value)arith::MaxSIOp::create(b, loc, acc, v);
+  case tile::ReduceKind::Min:
+    return isFloat ? (Value)arith::MinimumFOp::create(b, loc, acc, v) : (Value)arith::MinSIOp::create(b, loc, acc, v);
+  }
+  return acc;
+}
+
+Value KernelEmitter::convert(Value v, Type to) {
+  Type from = getElementTypeOrSelf(v.getType());
+  if (from == to)
+    return v;
+  Type target = to;
+  if (auto vt = dyn_cast<VectorType>(v.getType()))
+    target = VectorType::get(vt.getShape(), to);
+  bool fromF = isa<FloatType>(from), toF = isa<FloatType>(to);
+  if (fromF && toF) {
+    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+      return arith::ExtFOp::create(b, loc, target, v);
+    if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+      return arith::TruncFOp::create(b, loc, target, v);
+    // f16 <-> bf16: through f32.
+    Type f32 = b.getF32Type();
+    Type mid = isa<VectorType>(v.getType()) ? (Type)VectorType::get(cast<VectorType>(v.getType()).getShape(), f32) : f32;
+    return arith::TruncFOp::create(b, loc, target, arith::ExtFOp::create(b, loc, mid, v));
+  }
+  if (fromF && !toF)
+    return arith::FPToSIOp::create(b, loc, target, v);
+  if (!fromF && toF)
+    return arith::SIToFPOp::create(b, loc, target, v);
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtSIOp::create(b, loc, target, v);
+  return arith::TruncIOp::create(b, loc, target, v);
+}
+
+Value KernelEmitter::threadPart(const FragmentLayout &layout, unsigned d) {
+  std::string key = layout.str() + "#" + std::to_string(d);
+  auto it = threadPartCache.find(key);
+  if (it != threadPartCache.end())
+    return it->second;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(entryAnchor);
+  Value v = cIdx(0);
+  for (const LayoutField &f : layout.dims[d]) {
+    if (!f.onThread || f.count == 1)
+      continue;
+    Value digit = arith::DivUIOp::create(b, loc, tid, cIdx(f.stride));
+    digit = arith::RemUIOp::create(b, loc, digit, cIdx(f.count));
+    v = add(v, mul(digit, f.scale));
+  }
+  threadPartCache[key] = v;
+  return v;
+}
+
+Value KernelEmitter::isFirstReplica(const FragmentLayout &layout) {
+  std::string key = layout.str() + "#owner";
+  auto it = threadPartCache.find(key);
+  if (it != threadPartCache.end())
+    return it->second;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(entryAnchor);
+  Value owner = cIdx(0);
+  for (const auto &fields : layout.dims)
+    for (const LayoutField &f : fields) {
+      if (!f.onThread || f.count == 1)
+        continue;
+      Value digit = arith::DivUIOp::create(b, loc, tid, cIdx(f.stride));
+      digit = arith::RemUIOp::create(b, loc, digit, cIdx(f.count));
+      owner = add(owner, mul(digit, f.stride));
+    }
+  Value v = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, owner, tid);
+  threadPartCache[key] = v;
+  return v;
+}
+
+OpBuilder::InsertPoint KernelEmitter::beginIf(Value cond) {
+  OpBuilder::InsertPoint after = b.saveInsertionPoint();
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  return after;
+}
+
+Value KernelEmitter::inBounds(Value globalBuf, ArrayRef<Value> idx, int64_t innerExtra) {
+  auto type = cast<MemRefType>(globalBuf.getType());
+  Value ok;
+  for (unsigned d = 0; d < idx.size(); ++d) {
+    Value size;
+    if (type.isDynamicDim(d))
+      size = memref::DimOp::create(b, loc, globalBuf, d);
+    else
+      size = cIdx(type.getDimSize(d));
+    Value i = d + 1 == idx.size() ? addc(idx[d], innerExtra) : idx[d];
+    // Unsigned comparison also rejects negative indices.
+    Value c = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i, size);
+    ok = ok ? (Value)arith::AndIOp::create(b, loc, ok, c) : c;
+  }
+  if (!ok)
+    ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  return ok;
+}
+
+int64_t KernelEmitter::knownMultiple(Value v) {
+  if (auto c = getConstantIntValue(v))
+    return *c == 0 ? (1 << 20) : std::abs(*c);
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return 1;
+  if (auto m = dyn_cast<arith::MulIOp>(def))
+    return std::min<int64_t>(knownMultiple(m.getLhs()) * knownMultiple(m.getRhs()), 1 << 20);
+  if (auto a = dyn_cast<arith::AddIOp>(def))
+    return std::gcd(knownMultiple(a.getLhs()), knownMultiple(a.getRhs()));
+  if (auto s = dyn_cast<arith::SubIOp>(def))
+    return std::gcd(knownMultiple(s.getLhs()), knownMultiple(s.getRhs()));
+  return 1;
+}
+
+Value KernelEmitter::sharedIndex(Value buf, ArrayRef<Value> idx) {
+  SharedBuffer &sb = shared[buf];
+  Value lin = cIdx(0);
+  int64_t inner = sb.shape.empty() ? 1 : sb.shape.back();
+  if (sb.swizzled && sb.shape.size() >= 2) {
+    // row = all leading dims linearized; 16-byte chunk XOR (row % 8).
+    Value row = cIdx(0);
+    for (unsigned d = 0; d + 1 < idx.size(); ++d)
+      row = add(mul(row, sb.shape[d]), idx[d]);
+    int64_t chunkElems = 128 / sb.elementType.getIntOrFloatBitWidth();
+    Value col = idx.back();
+    Value chunk = arith::DivUIOp::create(b, loc, col, cIdx(chunkElems));
+    Value within = arith::RemUIOp::create(b, loc, col, cIdx(chunkElems));
+    Value r8 = arith::RemUIOp::create(b, loc, row, cIdx(8));
+    Value sw = arith::XOrIOp::create(b, loc, chunk, r8);
+    lin = add(add(mul(row, inner), mul(sw, chunkElems)), within);
+  } else {
+    for (unsigned d = 0; d < idx.size(); ++d)
+      lin = add(mul(lin, sb.shape[d]), idx[d]);
+  }
+  auto it = stageBase.find(buf);
+  if (it != stageBase.end())
+    lin = add(lin, it->second);
+  return lin;
+}
+
+void KernelEmitter::barrier() {
+  gpu::BarrierOp::create(b, loc);
+  pendingReads.clear();
+  pendingWrites.clear();
+}
+
+void KernelEmitter::noteAccess(ArrayRef<Value> reads, ArrayRef<Value> writes) {
+  bool conflict = false;
+  for (Value r : reads)
+    conflict |= !untracked.count(r) && pendingWrites.count(r);
+  for (Value w : writes)
+    conflict |= !untracked.count(w) && (pendingWrites.count(w) || pendingReads.count(w));
+  if (conflict)
+    barrier();
+  for (Value r : reads)
+    if (!untracked.count(r))
+      pendingReads.insert(r);
+  for (Value w : writes)
+    if (!untracked.count(w))
+      pendingWrites.insert(w);
+}
+
+//===----------------------------------------------------------------------===//
+// Planning and the walk
+//===----------------------------------------------------------------------===//
+
+/// Whether `buf` is only used by copies and mma gemms (so it may be swizzled).
+static bool onlyCopiesAndGemms(Value buf, const LayoutPlan &plan) {
+  for (Operation *user : buf.getUsers()) {
+    if (isa<tile::CopyOp>(user))
+      continue;
+    if (auto g = dyn_cast<tile::GemmOp>(user)) {
+      auto it = plan.gemms.find(user);
+      if (it != plan.gemms.end() && it->second.mma && g.getC() != buf)
+        continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+LogicalResult KernelEmitter::planBuffers() {
+  MLIRContext *ctx = b.getContext();
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  int64_t offset = 0;
+  // Multi-buffering: shared destinations of global->shared copies directly in
+  // a pipelined loop get num_stages copies.
+  llvm::DenseMap<Value, int64_t> stagesOf;
+  launch.walk([&](tile::ForOp loop) {
+    if (loop.getKind() != tile::LoopKind::Pipelined || loop.getNumStages().value_or(1) <= 1)
+      return;
+    for (Operation &op : *loop.getBodyBlock())
+      if (auto copy = dyn_cast<tile::CopyOp>(op))
+        if (tile::isBufferInScope(copy.getSrc().getType(), tile::Scope::Global) &&
+            tile::isBufferInScope(copy.getDst().getType(), tile::Scope::Shared))
+          stagesOf[copy.getDst()] = *loop.getNumStages();
+  });
+  llvm::SmallVector<std::pair<Value, int64_t>> sharedAllocs;
+  for (Operation &op : llvm::make_early_inc_range(*launch.getBodyBlock())) {
+    auto alloc = dyn_cast<tile::AllocOp>(op);
+    if (!alloc)
+      continue;
+    MemRefType type = alloc.getType();
+    Type elem = type.getElementType();
+    int64_t numel = type.getNumElements();
+    int64_t elemBytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+    switch (alloc.getScope()) {
+    case tile::Scope::Shared: {
+      SharedBuffer sb;
+      sb.shape.assign(type.getShape().begin(), type.getShape().end());
+      sb.elementType = elem;
+      sb.numel = numel;
+      // Stages only when every use is in one pipelined loop body's copies/gemms.
+      sb.stages = stagesOf.lookup(alloc.getResult());
+      if (sb.stages < 1)
+        sb.stages = 1;
+      int64_t rowBytes = sb.shape.empty() ? 0 : sb.shape.back() * elemBytes;
+      sb.swizzled = sb.shape.size() >= 2 && rowBytes % 128 == 0 && elemBytes == 2 &&
+                    onlyCopiesAndGemms(alloc.getResult(), plan);
+      offset = (offset + 127) / 128 * 128;
+      sb.byteOffset = offset;
+      offset += sb.stages * numel * elemBytes;
+      shared[alloc.getResult()] = sb;
+      break;
+    }
+    case tile::Scope::Fragment: {
+      auto it = plan.fragments.find(alloc.getResult());
+      if (it == plan.fragments.end())
+        return alloc.emitOpError("has no inferred fragment layout");
+      Fragment f;
+      f.layout = it->second;
+      f.elementType = elem;
+      f.regs = memref::AllocaOp::create(b, loc, MemRefType::get({f.layout.numRegs}, elem));
+      fragments[alloc.getResult()] = f;
+      break;
+    }
+    case tile::Scope::Local:
+      locals[alloc.getResult()] =
+          memref::AllocaOp::create(b, loc, MemRefType::get(type.getShape(), elem));
+      break;
+    case tile::Scope::Global:
+      return alloc.emitOpError("cannot allocate global memory in a kernel");
+    }
+  }
+  offset = (offset + 15) / 16 * 16;
+  scratchOffset = offset;
+  offset += scratchBytes;
+  sharedBytes = offset;
+  if (sharedBytes > target.getMaxSharedMemoryBytes())
+    return launch.emitError() << "the kernel needs " << sharedBytes << " bytes of shared memory; "
+                              << target.getName() << " allows at most " << target.getMaxSharedMemoryBytes();
+  if (sharedBytes == 0)
+    return success();
+  auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), wg);
+  scratchBase = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
+  for (auto &entry : shared) {
+    SharedBuffer &sb = entry.second;
+    auto flatType = MemRefType::get({sb.stages * sb.numel}, sb.elementType, AffineMap(), wg);
+    sb.flat = memref::ViewOp::create(b, loc, flatType, scratchBase, cIdx(sb.byteOffset), ValueRange{});
+  }
+  (void)ctx;
+  return success();
+}
+
+/// Remaps (bx, by) in panels for L2 locality (a bijection of the grid).
+static std::pair<Value, Value> swizzleBlocks(KernelEmitter &e, Value bx, Value by, Value nx, Value ny,
+                                             int64_t panel, bool rowOrder) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  if (!rowOrder) {
+    auto [y, x] = swizzleBlocks(e, by, bx, ny, nx, panel, true);
+    return {x, y};
+  }
+  Value lin = e.add(bx, arith::MulIOp::create(b, loc, by, nx));
+  Value panelSize = e.mul(nx, panel);
+  Value pidx = arith::DivUIOp::create(b, loc, lin, panelSize);
+  Value poff = arith::RemUIOp::create(b, loc, lin, panelSize);
+  Value rowsLeft = arith::SubIOp::create(b, loc, ny, e.mul(pidx, panel));
+  Value rows = arith::MinUIOp::create(b, loc, rowsLeft, e.cIdx(panel));
+  Value newBy = e.add(e.mul(pidx, panel), arith::RemUIOp::create(b, loc, poff, rows));
+  Value newBx = arith::DivUIOp::create(b, loc, poff, rows);
+  return {newBx, newBy};
+}
+
+LogicalResult KernelEmitter::run() {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  // Thread id, linearized.
+  auto tids = launch.getThreads();
+  Value tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  tid = tx;
+  if (tids.size() > 1 && tids[1] > 1)
+    tid = add(tid, mul(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y), tids[0]));
+  if (tids.size() > 2 && tids[2] > 1)
+    tid = add(tid, mul(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z), tids[0] * tids[1]));
+  entryAnchor = cIdx(0).getDefiningOp();
+  // Kernel arguments and the ops before the launch.
+  Block &kernelEntry = kernel.getBody().front();
+  for (auto [src, dst] : llvm::zip(kernelEntry.getArguments(), entry.getArguments())) {
+    map.map(src, dst);
+    if (isa<MemRefType>(src.getType()))
+      globals[src] = dst;
+  }
+  for (Operation &op : kernelEntry) {
+    if (&op == launch.getOperation())
+      break;
+    b.clone(op, map);
+  }
+  // Block indices, optionally rasterized.
+  gpu::Dimension dimsXYZ[3] = {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z};
+  llvm::SmallVector<Value> blockIds;
+  for (unsigned i = 0; i < launch.getBlockIndices().size(); ++i)
+    blockIds.push_back(gpu::BlockIdOp::create(b, loc, dimsXYZ[i]));
+  for (Operation &op : *launch.getBodyBlock())
+    if (auto sw = dyn_cast<tile::UseSwizzleOp>(op); sw && blockIds.size() >= 2) {
+      Value nx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+      Value ny = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+      auto [x, y] = swizzleBlocks(*this, blockIds[0], blockIds[1], nx, ny, sw.getPanelSize(),
+                                  sw.getOrder() != "col");
+      blockIds[0] = x;
+      blockIds[1] = y;
+    }
+  for (auto [src, dst] : llvm::zip(launch.getBlockIndices(), blockIds))
+    map.map(src, dst);
+  if (failed(planBuffers()))
+    return failure();
+  if (failed(emitBlock(*launch.getBodyBlock())))
+    return failure();
+  gpu::ReturnOp::create(b, loc);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitBlock(Block &block) {
+  for (Operation &op : block) {
+    if (op.hasTrait<OpTrait::IsTerminator>() && isa<tile::YieldOp>(op))
+      continue;
+    if (failed(emitOp(&op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitOp(Operation *op) {
+  loc = op->getLoc();
+  if (isa<tile::AllocOp, tile::UseSwizzleOp, tile::AnnotateLayoutOp>(op))
+    return success();
+  if (auto t = dyn_cast<tile::ThreadIdOp>(op)) {
+    gpu::Dimension d = t.getDim() == 0 ? gpu::Dimension::x : t.getDim() == 1 ? gpu::Dimension::y : gpu::Dimension::z;
+    map.map(t.getResult(), gpu::ThreadIdOp::create(b, loc, d));
+    return success();
+  }
+  if (auto c = dyn_cast<tile::CopyOp>(op))
+    return emitCopy(c);
+  if (auto f = dyn_cast<tile::FillOp>(op))
+    return emitFill(f);
+  if (auto g = dyn_cast<tile::GemmOp>(op))
+    return emitGemm(g);
+  if (auto r = dyn_cast<tile::ReduceOp>(op))
+    return emitReduce(r);
+  if (auto c = dyn_cast<tile::CumsumOp>(op))
+    return emitCumsum(c);
+  if (auto a = dyn_cast<tile::AtomicAddOp>(op))
+    return emitAtomicAdd(a);
+  if (auto p = dyn_cast<tile::PrintOp>(op))
+    return emitPrint(p);
+  if (auto p = dyn_cast<tile::ParallelOp>(op))
+    return emitParallel(p);
+  if (auto f = dyn_cast<tile::ForOp>(op)) {
+    if (f.getKind() == tile::LoopKind::Pipelined && f.getNumStages().value_or(1) > 1)
+      return emitPipelined(f);
+    return emitFor(f);
+  }
+  if (auto l = dyn_cast<memref::LoadOp>(op))
+    return emitLoad(l);
+  if (auto s = dyn_cast<memref::StoreOp>(op))
+    return emitStore(s);
+  if (op->getDialect() && op->getDialect()->getNamespace() == "tile")
+    return op->emitOpError("is not supported by the GPU lowering yet");
+  if (op->getNumRegions() == 0) {
+    b.clone(*op, map);
+    return success();
+  }
+  Operation *copy = b.cloneWithoutRegions(*op, map);
+  for (auto [src, dst] : llvm::zip(op->getRegions(), copy->getRegions())) {
+    for (Block &blk : src) {
+      Block *nb = new Block();
+      dst.push_back(nb);
+      for (BlockArgument arg : blk.getArguments())
+        map.map(arg, nb->addArgument(arg.getType(), arg.getLoc()));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(nb);
+      for (Operation &inner : blk)
+        if (failed(emitOp(&inner)))
+          return failure();
+    }
+  }
+  for (auto [r, nr] : llvm::zip(op->getResults(), copy->getResults()))
+    map.map(r, nr);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
+  Value lb = map.lookup(op.getLowerBound()), ub = map.lookup(op.getUpperBound()),
+        step = map.lookup(op.getStep());
+  auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  map.map(op.getInductionVar(), loop.getInductionVar());
+  if (failed(emitBlock(*op.getBodyBlock())))
+    return failure();
+  // Accesses left pending at the end of an iteration meet the next one.
+  llvm::DenseSet<Value> bodyWrites;
+  op.walk([&](Operation *inner) {
+    if (auto c = dyn_cast<tile::CopyOp>(inner))
+      bodyWrites.insert(c.getDst());
+    else if (auto f = dyn_cast<tile::FillOp>(inner))
+      bodyWrites.insert(f.getBuffer());
+    else if (auto s = dyn_cast<memref::StoreOp>(inner))
+      bodyWrites.insert(s.getMemRef());
+    else if (auto c = dyn_cast<tile::CumsumOp>(inner))
+      bodyWrites.insert(c.getDst());
+    else if (auto a = dyn_cast<tile::AtomicAddOp>(inner))
+      bodyWrites.insert(a.getDst());
+  });
+  bool needed = !pendingWrites.empty();
+  for (Value r : pendingReads)
+    needed |= bodyWrites.count(r) > 0;
+  if (needed)
+    barrier();
+  return success();
+}

@@ -1,0 +1,248 @@
+//===- LayoutInference.cpp - Fragment layouts and gemm plans --------------===//
+//
+// 1. Gemms: mma.sync m16n8k16 when A and B are f16/bf16 shared tiles and the
+//    warp split divides the tile; the accumulator takes the mma layout.
+// 2. Propagate until nothing changes: a T.Parallel whose iteration space is
+//    a placed fragment's (accessed at exactly its induction variables) gives
+//    every fragment it accesses at a subset of them the projection of that
+//    layout; a reduction gives its destination the projection of its source;
+//    a fragment-to-fragment copy gives the same layout.
+// 3. When stuck, place the unplaced fragment (or driverless T.Parallel) of
+//    highest rank, then most elements, with the canonical blocked layout,
+//    and go back to 2.
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::gpu_lowering;
+
+namespace {
+/// One fragment access inside a T.Parallel: which induction variable each
+/// index is (-1 when the index is something else).
+struct Access {
+  Value buffer;
+  llvm::SmallVector<int> dims;
+};
+struct ParallelInfo {
+  tile::ParallelOp op;
+  llvm::SmallVector<Access> accesses;
+};
+} // namespace
+
+static bool isFragment(Value v) { return tile::isBufferInScope(v.getType(), tile::Scope::Fragment); }
+
+static bool isIdentity(const Access &a, ArrayRef<int64_t> extents) {
+  auto type = cast<MemRefType>(a.buffer.getType());
+  if (type.getShape() != extents)
+    return false;
+  for (unsigned i = 0; i < a.dims.size(); ++i)
+    if (a.dims[i] != (int)i)
+      return false;
+  return true;
+}
+
+static bool isIncreasingSubset(const Access &a) {
+  for (unsigned i = 0; i < a.dims.size(); ++i)
+    if (a.dims[i] < 0 || (i && a.dims[i] <= a.dims[i - 1]))
+      return false;
+  return true;
+}
+
+/// Picks the warp split of an mma gemm for `policy`.
+static bool chooseWarps(int64_t m, int64_t n, int64_t warps, tile::GemmPolicy policy, int64_t &wm, int64_t &wn) {
+  auto fits = [&](int64_t a, int64_t b) { return a * b == warps && m % (16 * a) == 0 && n % (8 * b) == 0; };
+  if (policy == tile::GemmPolicy::FullRow && fits(warps, 1)) {
+    wm = warps, wn = 1;
+    return true;
+  }
+  if (policy == tile::GemmPolicy::FullCol && fits(1, warps)) {
+    wm = 1, wn = warps;
+    return true;
+  }
+  double best = 1e30;
+  bool found = false;
+  for (int64_t a = 1; a <= warps; a *= 2) {
+    int64_t c = warps / a;
+    if (!fits(a, c))
+      continue;
+    double ratio = std::abs(std::log(double(m / a) / double(n / c)));
+    if (ratio < best)
+      best = ratio, wm = a, wn = c, found = true;
+  }
+  return found;
+}
+
+LogicalResult tilec::gpu_lowering::inferLayouts(tile::LaunchOp launch, int64_t threads, const TargetInfo &target,
+                                                LayoutPlan &plan) {
+  llvm::SmallVector<Value> frags;
+  llvm::DenseMap<Value, int64_t> vecOf;
+  launch.walk([&](tile::AllocOp a) {
+    if (a.getScope() == tile::Scope::Fragment) {
+      frags.push_back(a.getResult());
+      unsigned bits = a.getType().getElementType().getIntOrFloatBitWidth();
+      vecOf[a.getResult()] = std::max<int64_t>(1, std::min<int64_t>(4, 128 / std::max(8u, bits)));
+    }
+  });
+  // Fragments copied from/to global memory take that tensor's 16-byte vector.
+  launch.walk([&](tile::CopyOp c) {
+    auto note = [&](Value frag, Value other) {
+      if (isFragment(frag) && tile::isBufferInScope(other.getType(), tile::Scope::Global)) {
+        unsigned bits = cast<MemRefType>(other.getType()).getElementType().getIntOrFloatBitWidth();
+        vecOf[frag] = std::max<int64_t>(vecOf[frag], 128 / std::max(8u, bits));
+      }
+    };
+    note(c.getDst(), c.getSrc());
+    note(c.getSrc(), c.getDst());
+  });
+
+  // 1. Gemms.
+  int64_t warps = threads / target.getWarpSize();
+  WalkResult gemmWalk = launch.walk([&](tile::GemmOp g) {
+    GemmPlan gp;
+    auto at = cast<MemRefType>(g.getA().getType()), bt = cast<MemRefType>(g.getB().getType()),
+         ct = cast<MemRefType>(g.getC().getType());
+    Type ab = at.getElementType();
+    int64_t m = ct.getDimSize(0), n = ct.getDimSize(1);
+    int64_t k = g.getTransposeA() ? at.getDimSize(0) : at.getDimSize(1);
+    auto shapes = target.getMatrixShapes(ab, ct.getElementType());
+    bool sharedOps = tile::isBufferInScope(at, tile::Scope::Shared) && tile::isBufferInScope(bt, tile::Scope::Shared);
+    if (threads % target.getWarpSize() == 0 && sharedOps && ab == bt.getElementType() && (ab.isF16() || ab.isBF16()) &&
+        !shapes.empty() && shapes[0].k == 16 && k % 16 == 0 && target.hasMatrixLoad(16))
+      gp.mma = chooseWarps(m, n, warps, g.getPolicy(), gp.warpsM, gp.warpsN);
+    plan.gemms[g] = gp;
+    if (gp.mma) {
+      FragmentLayout l = FragmentLayout::mmaAccumulator(m, n, gp.warpsM, gp.warpsN);
+      auto it = plan.fragments.find(g.getC());
+      if (it != plan.fragments.end() && it->second != l) {
+        g.emitError("the accumulator of this gemm already has another layout (an earlier gemm splits it "
+                    "differently)");
+        return WalkResult::interrupt();
+      }
+      plan.fragments[g.getC()] = l;
+    }
+    return WalkResult::advance();
+  });
+  if (gemmWalk.wasInterrupted())
+    return failure();
+
+  // Accesses of every T.Parallel.
+  llvm::SmallVector<ParallelInfo> parallels;
+  launch.walk([&](tile::ParallelOp p) {
+    ParallelInfo info{p, {}};
+    auto ivs = p.getInductionVars();
+    p.getBody().walk([&](Operation *op) {
+      Value buf;
+      ValueRange idx;
+      if (auto l = dyn_cast<memref::LoadOp>(op))
+        buf = l.getMemRef(), idx = l.getIndices();
+      else if (auto s = dyn_cast<memref::StoreOp>(op))
+        buf = s.getMemRef(), idx = s.getIndices();
+      if (!buf || !isFragment(buf))
+        return;
+      Access a{buf, {}};
+      for (Value i : idx) {
+        int which = -1;
+        for (unsigned k = 0; k < ivs.size(); ++k)
+          if (ivs[k] == i)
+            which = k;
+        a.dims.push_back(which);
+      }
+      info.accesses.push_back(a);
+    });
+    parallels.push_back(info);
+  });
+
+  auto driverOf = [&](ParallelInfo &p) -> const FragmentLayout * {
+    auto it = plan.parallels.find(p.op);
+    if (it != plan.parallels.end())
+      return &it->second;
+    for (Access &a : p.accesses)
+      if (isIdentity(a, p.op.getExtents()) && plan.fragments.count(a.buffer))
+        return &plan.fragments.find(a.buffer)->second;
+    return nullptr;
+  };
+  auto hasFullFragment = [&](ParallelInfo &p) {
+    for (Access &a : p.accesses)
+      if (isIdentity(a, p.op.getExtents()))
+        return true;
+    return false;
+  };
+
+  while (true) {
+    // 2. Propagate.
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (ParallelInfo &p : parallels) {
+        const FragmentLayout *d = driverOf(p);
+        if (!d)
+          continue;
+        FragmentLayout driver = *d;
+        for (Access &a : p.accesses) {
+          if (plan.fragments.count(a.buffer) || !isIncreasingSubset(a))
+            continue;
+          llvm::SmallVector<unsigned> kept(a.dims.begin(), a.dims.end());
+          FragmentLayout l = driver.project(kept);
+          if (l.shape != llvm::to_vector(cast<MemRefType>(a.buffer.getType()).getShape()))
+            continue;
+          plan.fragments[a.buffer] = l;
+          changed = true;
+        }
+      }
+      launch.walk([&](tile::ReduceOp r) {
+        if (!isFragment(r.getDst()) || !isFragment(r.getSrc()) || plan.fragments.count(r.getDst()))
+          return;
+        auto it = plan.fragments.find(r.getSrc());
+        if (it == plan.fragments.end())
+          return;
+        llvm::SmallVector<unsigned> kept;
+        for (unsigned d = 0; d < it->second.shape.size(); ++d)
+          if ((int64_t)d != r.getDim())
+            kept.push_back(d);
+        plan.fragments[r.getDst()] = it->second.project(kept);
+        changed = true;
+      });
+      launch.walk([&](tile::CopyOp c) {
+        if (!isFragment(c.getSrc()) || !isFragment(c.getDst()) ||
+            c.getSrc().getType().getShape() != c.getDst().getType().getShape())
+          return;
+        bool hs = plan.fragments.count(c.getSrc()), hd = plan.fragments.count(c.getDst());
+        if (hs && !hd)
+          plan.fragments[c.getDst()] = plan.fragments.find(c.getSrc())->second, changed = true;
+        else if (hd && !hs)
+          plan.fragments[c.getSrc()] = plan.fragments.find(c.getDst())->second, changed = true;
+      });
+    }
+    // 3. Place the largest unplaced fragment or driverless loop.
+    Value best;
+    ParallelInfo *bestLoop = nullptr;
+    int64_t bestRank = -1, bestNumel = -1;
+    for (Value f : frags) {
+      if (plan.fragments.count(f))
+        continue;
+      auto t = cast<MemRefType>(f.getType());
+      if (t.getRank() > bestRank || (t.getRank() == bestRank && t.getNumElements() > bestNumel))
+        best = f, bestRank = t.getRank(), bestNumel = t.getNumElements();
+    }
+    for (ParallelInfo &p : parallels) {
+      if (driverOf(p) || hasFullFragment(p))
+        continue;
+      int64_t rank = p.op.getExtents().size();
+      if (rank > bestRank)
+        bestLoop = &p, best = Value(), bestRank = rank;
+    }
+    if (bestLoop) {
+      plan.parallels[bestLoop->op] = FragmentLayout::canonical(bestLoop->op.getExtents(), threads, 1);
+      continue;
+    }
+    if (!best)
+      break;
+    auto t = cast<MemRefType>(best.getType());
+    plan.fragments[best] = FragmentLayout::canonical(t.getShape(), threads, vecOf[best]);
+  }
+  return success();
+}
