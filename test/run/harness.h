@@ -186,6 +186,18 @@ inline std::vector<float> decodeAll(const std::vector<uint8_t> &bits, const Form
   return out;
 }
 
+/// Reference C[i][j] = sum_k a(i, k) * b(k, j), in double.
+template <typename FA, typename FB> std::vector<double> matmulRef(int M, int N, int K, FA a, FB b) {
+  std::vector<double> c(size_t(M) * N, 0.0);
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k) {
+      double av = a(i, k);
+      for (int j = 0; j < N; ++j)
+        c[size_t(i) * N + j] += av * double(b(k, j));
+    }
+  return c;
+}
+
 //===----------------------------------------------------------------------===//
 // Checks
 //===----------------------------------------------------------------------===//
@@ -212,7 +224,7 @@ void expectClose(const char *name, const std::vector<A> &got, const std::vector<
   double worstExcess = -1;
   for (size_t i = 0; i < got.size(); ++i) {
     double g = double(got[i]), r = double(ref[i]);
-    if (std::isnan(g) && std::isnan(r))
+    if ((std::isnan(g) && std::isnan(r)) || g == r)
       continue;
     double excess = std::fabs(g - r) - (atol + rtol * std::fabs(r));
     if (std::isnan(excess) || excess > 0)

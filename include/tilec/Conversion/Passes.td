@@ -23,7 +23,9 @@ def ConvertTileToLoops : Pass<"convert-tile-to-loops", "mlir::ModuleOp"> {
 
     `tile.alloc` becomes `memref.alloca` at the function entry (heap
     `memref.alloc`/`dealloc` once the block's buffers pass
-    `stack-limit` bytes); copies honour the bounds rule of global tensors;
+    `stack-limit` bytes); copies, and the kernel's own element loads and
+    stores of global tensors, honour the bounds rule (reads outside give 0,
+    writes outside are dropped, as tile-lang's safe-memory legalization does);
     `tile.thread_id` is 0; `tile.use_swizzle` and `tile.annotate_layout` are
     dropped. Finally the `#tile.scope` memory spaces are stripped, and `i4`
     buffers become byte buffers: packed two per byte (element `i` of the

@@ -400,6 +400,18 @@ LogicalResult KernelEmitter::run() {
     }
   for (auto [src, dst] : llvm::zip(launch.getBlockIndices(), blockIds))
     map.map(src, dst);
+  // Reductions across warps need a scratch area of T x (dst registers).
+  launch.walk([&](tile::ReduceOp r) {
+    auto src = plan.fragments.find(r.getSrc()), dst = plan.fragments.find(r.getDst());
+    if (src == plan.fragments.end() || dst == plan.fragments.end())
+      return;
+    bool crossWarp = false;
+    for (const LayoutField &f : src->second.threadFields(r.getDim()))
+      crossWarp |= f.count > 1 && f.stride * f.count > target.getWarpSize();
+    unsigned bits = std::max(32u, r.getDst().getType().getElementType().getIntOrFloatBitWidth());
+    if (crossWarp)
+      scratchBytes = std::max<int64_t>(scratchBytes, numThreads * dst->second.numRegs * bits / 8);
+  });
   if (failed(planBuffers()))
     return failure();
   if (failed(emitBlock(*launch.getBodyBlock())))

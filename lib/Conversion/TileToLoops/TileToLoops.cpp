@@ -4,9 +4,12 @@
 //    launch, returning the grid extents) and a body function (the whole
 //    kernel with the launch body inlined; block indices are its last three
 //    arguments).
-// 2. Lower the tile ops in the functions with the pattern groups (walk
+// 2. Guard the kernel's own element accesses of global tensors like copies:
+//    a read outside gives 0, a write outside is dropped (as tile-lang's
+//    safe-memory legalization does for ragged tiles).
+// 3. Lower the tile ops in the functions with the pattern groups (walk
 //    driver, post-order: inner bodies are lowered before their loops).
-// 3. Legalize the buffers: strip scopes, i4 to bytes.
+// 4. Legalize the buffers: strip scopes, i4 to bytes.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/TileToLoops/TileToLoops.h"
@@ -21,6 +24,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -130,10 +134,33 @@ static void dropTileAttributes(ModuleOp module) {
   });
 }
 
+/// Step 2: bounds-checked loads and stores of global tensors.
+static void guardGlobalAccesses(ModuleOp module) {
+  llvm::SmallVector<Operation *> accesses;
+  module.walk([&](Operation *op) {
+    if (auto load = llvm::dyn_cast<memref::LoadOp>(op); load && loops::isGlobalBuffer(load.getMemref()))
+      accesses.push_back(op);
+    if (auto store = llvm::dyn_cast<memref::StoreOp>(op); store && loops::isGlobalBuffer(store.getMemref()))
+      accesses.push_back(op);
+  });
+  for (Operation *op : accesses) {
+    OpBuilder b(op);
+    if (auto load = llvm::dyn_cast<memref::LoadOp>(op)) {
+      Value value = loops::loadElement(b, op->getLoc(), load.getMemref(), load.getIndices());
+      load.getResult().replaceAllUsesWith(value);
+    } else {
+      auto store = llvm::cast<memref::StoreOp>(op);
+      loops::storeElement(b, op->getLoc(), store.getValue(), store.getMemref(), store.getIndices());
+    }
+    op->erase();
+  }
+}
+
 LogicalResult tilec::convertTileToLoops(ModuleOp module, int64_t stackLimit) {
   for (auto kernel : llvm::make_early_inc_range(module.getOps<tile::KernelOp>()))
     if (failed(outlineKernel(kernel, stackLimit)))
       return failure();
+  guardGlobalAccesses(module);
 
   RewritePatternSet patterns(module.getContext());
   populateTileToLoopsPatterns(patterns);

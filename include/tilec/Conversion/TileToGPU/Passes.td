@@ -1,0 +1,43 @@
+//===- Passes.td - Thread-level lowering passes (GPU targets) -*- tablegen -*-===//
+//
+// convert-tile-to-gpu: tile kernels -> gpu.module / gpu.func for one thread.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CONVERSION_TILETOGPU_PASSES_TD
+#define TILEC_CONVERSION_TILETOGPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
+  let summary = "lower tile kernels to thread-level gpu/nvgpu/nvvm code";
+  let description = [{
+    Each `tile.kernel @k` becomes:
+    - `gpu.func @k` (kernel) in `gpu.module @tilec_kernels`, taking the
+      kernel's arguments (global tensors in `#gpu.address_space<global>`),
+      with attributes `tilec.threads` (block size x, y, z) and
+      `tilec.shared_bytes` (dynamic shared memory per block);
+    - `func.func @__tilec_k_grid(args...) -> (index, index, index)`: the grid
+      the launcher computes on the host.
+
+    Fragments get layouts (element -> thread, register) by inference: mma.sync
+    accumulator layouts for f16/bf16 gemms with shared operands, projections
+    through T.Parallel loops and reductions, blocked layouts otherwise. Shared
+    buffers live in dynamic shared memory; gemm operand tiles are XOR
+    swizzled; pipelined loops multi-buffer their global -> shared copies with
+    cp.async. The target (`chip`) answers warp size, shared memory limits
+    and matrix instruction shapes.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::func::FuncDialect",
+    "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect", "mlir::math::MathDialect",
+    "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect",
+    "mlir::nvgpu::NVGPUDialect", "mlir::scf::SCFDialect",
+    "mlir::vector::VectorDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "the sm_XX architecture whose TargetInfo drives the lowering">,
+  ];
+}
+
+#endif // TILEC_CONVERSION_TILETOGPU_PASSES_TD

@@ -1,0 +1,31 @@
+//===- TileToGPU.h - Thread-level lowering entry points ---------*- C++ -*-===//
+//
+// Lowers tile kernels to a gpu.module of thread-level kernels plus host grid
+// functions, against a TargetInfo.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_CONVERSION_TILETOGPU_TILETOGPU_H
+#define TILEC_CONVERSION_TILETOGPU_TILETOGPU_H
+
+#include "tilec/Target/TargetInfo.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace tilec {
+
+/// The gpu.module every kernel goes into.
+inline constexpr llvm::StringLiteral kGPUModuleName = "tilec_kernels";
+
+/// The host function computing kernel `kernel`'s grid.
+std::string gpuGridFunctionName(llvm::StringRef kernel);
+
+/// Replaces every tile.kernel of `module` by a gpu.func in
+/// `gpu.module @tilec_kernels` and a grid function (see Passes.td). Reports
+/// problems as diagnostics on the ops.
+mlir::LogicalResult lowerTileToGPU(mlir::ModuleOp module, const TargetInfo &target);
+
+} // namespace tilec
+
+#endif // TILEC_CONVERSION_TILETOGPU_TILETOGPU_H

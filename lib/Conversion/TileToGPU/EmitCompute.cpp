@@ -1,0 +1,271 @@
+//===- EmitCompute.cpp - T.Parallel, reductions, scans, atomics, print ----===//
+//
+// T.Parallel: the thread runs the body once per register of the loop's
+// driver layout (fully unrolled, so fragment registers stay registers).
+// Reductions: per-thread partials, then xor shuffles over the reduced lane
+// digits, then shared memory over the reduced warp digits.
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::gpu_lowering;
+
+static tile::Scope scopeOf(Value v) { return *tile::getBufferScope(cast<MemRefType>(v.getType())); }
+
+//===----------------------------------------------------------------------===//
+// Buffer element access
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, ValueRange idx) {
+  if (!par)
+    return op->emitOpError("indexes a fragment outside T.Parallel"), failure();
+  Fragment &frag = fragments[buf];
+  llvm::SmallVector<unsigned> kept;
+  bool ivsOnly = true;
+  for (Value i : idx) {
+    int which = -1;
+    for (unsigned k = 0; k < par->ivs.size(); ++k)
+      if (par->ivs[k] == i)
+        which = k;
+    if (which < 0 || (!kept.empty() && (unsigned)which <= kept.back()))
+      ivsOnly = false;
+    else
+      kept.push_back(which);
+  }
+  if (ivsOnly && frag.layout == par->driver->project(kept))
+    return cIdx(par->driver->projectReg(kept, par->reg));
+  if (frag.layout.isFullyReplicated()) {
+    // Every thread holds everything: decode the register at run time.
+    Value reg = cIdx(0);
+    for (unsigned d = 0; d < idx.size(); ++d)
+      for (const LayoutField &f : frag.layout.dims[d]) {
+        if (f.onThread || f.count == 1)
+          continue;
+        Value digit = arith::DivUIOp::create(b, loc, map.lookup(idx[d]), cIdx(f.scale));
+        digit = arith::RemUIOp::create(b, loc, digit, cIdx(f.count));
+        reg = add(reg, mul(digit, f.stride));
+      }
+    return reg;
+  }
+  return op->emitOpError("indexes a fragment whose layout ")
+             << frag.layout.str() << " does not give this thread those elements (loop layout "
+             << par->driver->str() << ")",
+         failure();
+}
+
+LogicalResult KernelEmitter::emitLoad(memref::LoadOp op) {
+  Value buf = op.getMemRef();
+  llvm::SmallVector<Value> idx;
+  for (Value i : op.getIndices())
+    idx.push_back(map.lookup(i));
+  auto scope = tile::getBufferScope(op.getMemRefType());
+  Value v;
+  if (!scope) {
+    v = memref::LoadOp::create(b, loc, map.lookup(buf), idx);
+  } else if (*scope == tile::Scope::Fragment) {
+    FailureOr<Value> reg = fragmentRegIndex(op, buf, op.getIndices());
+    if (failed(reg))
+      return failure();
+    v = memref::LoadOp::create(b, loc, fragments[buf].regs, ValueRange{*reg});
+  } else if (*scope == tile::Scope::Shared) {
+    if (!par)
+      noteAccess({buf}, {});
+    v = memref::LoadOp::create(b, loc, shared[buf].flat, ValueRange{sharedIndex(buf, idx)});
+  } else if (*scope == tile::Scope::Global) {
+    if (!par)
+      noteAccess({buf}, {});
+    v = memref::LoadOp::create(b, loc, globals.lookup(buf), idx);
+  } else {
+    v = memref::LoadOp::create(b, loc, locals.lookup(buf), idx);
+  }
+  map.map(op.getResult(), v);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitStore(memref::StoreOp op) {
+  Value buf = op.getMemRef();
+  Value val = map.lookup(op.getValueToStore());
+  llvm::SmallVector<Value> idx;
+  for (Value i : op.getIndices())
+    idx.push_back(map.lookup(i));
+  auto scope = tile::getBufferScope(op.getMemRefType());
+  if (!scope) {
+    memref::StoreOp::create(b, loc, val, map.lookup(buf), idx);
+    return success();
+  }
+  if (*scope == tile::Scope::Fragment) {
+    FailureOr<Value> reg = fragmentRegIndex(op, buf, op.getIndices());
+    if (failed(reg))
+      return failure();
+    memref::StoreOp::create(b, loc, val, fragments[buf].regs, ValueRange{*reg});
+    return success();
+  }
+  if (*scope == tile::Scope::Local) {
+    memref::StoreOp::create(b, loc, val, locals.lookup(buf), idx);
+    return success();
+  }
+  // Shared and global stores happen once per element: the first replica of
+  // the loop's layout, or thread 0 outside loops.
+  if (!par)
+    noteAccess({}, {buf});
+  OpBuilder::InsertionGuard guard(b);
+  Value owner = par ? isFirstReplica(*par->driver) : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cIdx(0));
+  beginIf(owner);
+  if (*scope == tile::Scope::Shared)
+    memref::StoreOp::create(b, loc, val, shared[buf].flat, ValueRange{sharedIndex(buf, idx)});
+  else
+    memref::StoreOp::create(b, loc, val, globals.lookup(buf), idx);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// T.Parallel
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelEmitter::emitParallel(tile::ParallelOp op) {
+  const FragmentLayout *driver = nullptr;
+  auto it = plan.parallels.find(op);
+  if (it != plan.parallels.end())
+    driver = &it->second;
+  llvm::SmallVector<Value> reads, writes;
+  op.getBody().walk([&](Operation *inner) {
+    if (auto l = dyn_cast<memref::LoadOp>(inner)) {
+      auto s = tile::getBufferScope(l.getMemRefType());
+      if (s && (*s == tile::Scope::Shared || *s == tile::Scope::Global))
+        reads.push_back(l.getMemRef());
+      if (!driver && s && *s == tile::Scope::Fragment && l.getMemRefType().getShape() == op.getExtents() &&
+          llvm::equal(l.getIndices(), op.getInductionVars()))
+        driver = &fragments[l.getMemRef()].layout;
+    } else if (auto st = dyn_cast<memref::StoreOp>(inner)) {
+      auto s = tile::getBufferScope(st.getMemRefType());
+      if (s && (*s == tile::Scope::Shared || *s == tile::Scope::Global))
+        writes.push_back(st.getMemRef());
+      if (!driver && s && *s == tile::Scope::Fragment && st.getMemRefType().getShape() == op.getExtents() &&
+          llvm::equal(st.getIndices(), op.getInductionVars()))
+        driver = &fragments[st.getMemRef()].layout;
+    } else if (auto a = dyn_cast<tile::AtomicAddOp>(inner)) {
+      writes.push_back(a.getDst());
+    }
+  });
+  if (!driver)
+    return op.emitOpError("has no thread mapping (layout inference left it unplaced)");
+  noteAccess(reads, writes);
+  FragmentLayout layout = *driver;
+  ParallelCtx ctx;
+  ctx.driver = &layout;
+  for (Value iv : op.getInductionVars())
+    ctx.ivs.push_back(iv);
+  ParallelCtx *saved = par;
+  par = &ctx;
+  for (int64_t r = 0; r < layout.numRegs; ++r) {
+    ctx.reg = r;
+    llvm::SmallVector<int64_t> ri = layout.regIndex(r);
+    for (unsigned d = 0; d < ri.size(); ++d)
+      map.map(op.getInductionVars()[d], addc(threadPart(layout, d), ri[d]));
+    if (failed(emitBlock(*op.getBodyBlock()))) {
+      par = saved;
+      return failure();
+    }
+  }
+  par = saved;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// xor-shuffle of any 8..64-bit scalar (narrow types go through 32 bits).
+static Value shuffleXor(KernelEmitter &e, Value v, int64_t offset) {
+  OpBuilder &b = e.b;
+  Type t = v.getType();
+  unsigned bits = t.getIntOrFloatBitWidth();
+  Type wide = bits >= 32 ? t : (isa<FloatType>(t) ? (Type)b.getF32Type() : (Type)b.getI32Type());
+  Value w = e.convert(v, wide);
+  Value off = arith::ConstantIntOp::create(b, e.loc, offset, 32);
+  Value width = arith::ConstantIntOp::create(b, e.loc, 32, 32);
+  Value r = gpu::ShuffleOp::create(b, e.loc, w, off, width, gpu::ShuffleMode::XOR).getShuffleResult();
+  return e.convert(r, t);
+}
+
+LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
+  Value src = op.getSrc(), dst = op.getDst();
+  if (scopeOf(src) != tile::Scope::Fragment || scopeOf(dst) != tile::Scope::Fragment)
+    return op.emitOpError("reduces only fragments into fragments on the GPU");
+  Fragment &fs = fragments[src], &fd = fragments[dst];
+  int64_t dim = op.getDim();
+  llvm::SmallVector<unsigned> kept;
+  for (unsigned d = 0; d < fs.layout.shape.size(); ++d)
+    if ((int64_t)d != dim)
+      kept.push_back(d);
+  if (fd.layout != fs.layout.project(kept))
+    return op.emitOpError("reduces into a fragment whose layout ")
+           << fd.layout.str() << " is not the source layout without dimension " << dim;
+  tile::ReduceKind kind = op.getKind();
+  Type acc = fd.elementType;
+  bool abs = kind == tile::ReduceKind::AbsSum || kind == tile::ReduceKind::AbsMax;
+  llvm::SmallVector<Value> part(fd.layout.numRegs, identityOf(kind, acc));
+  for (int64_t r = 0; r < fs.layout.numRegs; ++r) {
+    Value v = convert(memref::LoadOp::create(b, loc, fs.regs, ValueRange{cIdx(r)}), acc);
+    if (abs)
+      v = isa<FloatType>(acc) ? (Value)math::AbsFOp::create(b, loc, v) : (Value)math::AbsIOp::create(b, loc, v);
+    int64_t rp = fs.layout.projectReg(kept, r);
+    part[rp] = combine(kind, part[rp], v);
+  }
+  // Lane digits, then warp digits, of the reduced dimension.
+  llvm::SmallVector<LayoutField> warpFields;
+  for (LayoutField f : fs.layout.threadFields(dim)) {
+    if (f.count == 1)
+      continue;
+    int64_t k = 1;
+    for (; k < f.count && f.stride * k < target.getWarpSize(); k *= 2)
+      for (Value &p : part)
+        p = combine(kind, p, shuffleXor(*this, p, f.stride * k));
+    if (k < f.count)
+      warpFields.push_back({true, f.stride * k, f.count / k, 0});
+  }
+  if (!warpFields.empty()) {
+    auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+    Type st = acc.getIntOrFloatBitWidth() >= 32 ? acc : (isa<FloatType>(acc) ? (Type)b.getF32Type() : (Type)b.getI32Type());
+    int64_t n = numThreads * fd.layout.numRegs;
+    Value scratch = memref::ViewOp::create(b, loc, MemRefType::get({n}, st, AffineMap(), wg), scratchBase,
+                                           cIdx(scratchOffset), ValueRange{});
+    gpu::BarrierOp::create(b, loc);
+    for (int64_t rp = 0; rp < fd.layout.numRegs; ++rp)
+      memref::StoreOp::create(b, loc, convert(part[rp], st), scratch, ValueRange{addc(tid, rp * numThreads)});
+    gpu::BarrierOp::create(b, loc);
+    Value base = tid;
+    int64_t combos = 1;
+    for (const LayoutField &f : warpFields) {
+      Value digit = arith::RemUIOp::create(b, loc, arith::DivUIOp::create(b, loc, tid, cIdx(f.stride)), cIdx(f.count));
+      base = arith::SubIOp::create(b, loc, base, mul(digit, f.stride));
+      combos *= f.count;
+    }
+    for (int64_t rp = 0; rp < fd.layout.numRegs; ++rp) {
+      Value accv = identityOf(kind, acc);
+      for (int64_t c = 0; c < combos; ++c) {
+        int64_t rest = c, off = rp * numThreads;
+        for (const LayoutField &f : warpFields) {
+          off += (rest % f.count) * f.stride;
+          rest /= f.count;
+        }
+        Value v = memref::LoadOp::create(b, loc, scratch, ValueRange{addc(base, off)});
+        accv = combine(kind, accv, convert(v, acc));
+      }
+      part[rp] = accv;
+    }
+  }
+  for (int64_t rp = 0; rp < fd.layout.numRegs; ++rp) {
+    Value v = part[rp];
+    if (!op.getClear())
+      v = combine(kind, memref::LoadOp::create(b, loc, fd.regs, ValueRange{cIdx(rp)}), v);
+    memref::StoreOp::create(b, loc, v, fd.regs, ValueRange{cIdx(rp)});
+  }
+  return success();
+}

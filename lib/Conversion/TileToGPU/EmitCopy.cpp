@@ -1,0 +1,335 @@
+//===- EmitCopy.cpp - tile.copy and tile.fill for one thread --------------===//
+//
+// A copy iterates over its region's non-unit dimensions ("core" shape):
+// 1. with a fragment on one side, over the registers the thread holds (the
+//    fragment's layout), whole vectors at a time where both sides allow;
+// 2. otherwise over a blocked layout of the core shape, 16-byte vectors where
+//    alignment is provable; global -> shared copies inside pipelined loops
+//    become cp.async (zero-filled out of bounds).
+// Global reads out of bounds yield 0 (clamped address, then select); global
+// writes out of bounds are dropped; replicated threads write once.
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::gpu_lowering;
+
+namespace {
+/// One side of a copy.
+struct Side {
+  Value buf;
+  tile::Scope scope;
+  llvm::SmallVector<Value> off;
+  llvm::SmallVector<int64_t> sizes;
+};
+} // namespace
+
+static tile::Scope scopeOf(Value v) { return *tile::getBufferScope(cast<MemRefType>(v.getType())); }
+
+/// The full index of `s` for a point of the core shape.
+static llvm::SmallVector<Value> fullIndex(KernelEmitter &e, const Side &s, ArrayRef<Value> core) {
+  llvm::SmallVector<Value> idx;
+  unsigned k = 0;
+  for (unsigned d = 0; d < s.sizes.size(); ++d)
+    idx.push_back(s.sizes[d] == 1 ? s.off[d] : e.add(s.off[d], core[k++]));
+  return idx;
+}
+
+/// Whether `s` can be accessed with `v`-element vectors along its inner dim.
+static bool vectorizable(KernelEmitter &e, const Side &s, int64_t v) {
+  if (v == 1)
+    return true;
+  if (s.sizes.empty() || s.sizes.back() % v != 0)
+    return false;
+  auto type = cast<MemRefType>(s.buf.getType());
+  if (type.isDynamicDim(type.getRank() - 1) || type.getShape().back() % v != 0)
+    return false;
+  if (e.knownMultiple(s.off.back()) % v != 0)
+    return false;
+  if (s.scope == tile::Scope::Shared) {
+    SharedBuffer &sb = e.shared[s.buf];
+    if (sb.swizzled && v * sb.elementType.getIntOrFloatBitWidth() > 128)
+      return false;
+  }
+  return s.scope != tile::Scope::Fragment;
+}
+
+/// Loads `v` elements (a vector when v > 1) at `idx` of side `s`.
+static Value loadSide(KernelEmitter &e, const Side &s, ArrayRef<Value> idx, int64_t v) {
+  OpBuilder &b = e.b;
+  auto type = cast<MemRefType>(s.buf.getType());
+  Type elem = type.getElementType();
+  Value mem;
+  llvm::SmallVector<Value> at(idx.begin(), idx.end());
+  int64_t align = v * std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+  if (s.scope == tile::Scope::Global) {
+    mem = e.globals.lookup(s.buf);
+    Value inb = e.inBounds(mem, idx);
+    for (Value &i : at)
+      i = arith::SelectOp::create(b, e.loc, inb, i, e.cIdx(0));
+    Value val;
+    if (v == 1) {
+      val = memref::LoadOp::create(b, e.loc, mem, at);
+    } else {
+      auto ld = vector::LoadOp::create(b, e.loc, VectorType::get({v}, elem), mem, at);
+      ld.setAlignmentAttr(b.getI64IntegerAttr(align));
+      val = ld;
+    }
+    Value zero = e.zeroOf(val.getType());
+    return arith::SelectOp::create(b, e.loc, inb, val, zero);
+  }
+  if (s.scope == tile::Scope::Shared) {
+    mem = e.shared[s.buf].flat;
+    at = {e.sharedIndex(s.buf, idx)};
+  } else {
+    mem = e.locals.lookup(s.buf);
+  }
+  if (v == 1)
+    return memref::LoadOp::create(b, e.loc, mem, at);
+  auto ld = vector::LoadOp::create(b, e.loc, VectorType::get({v}, elem), mem, at);
+  ld.setAlignmentAttr(b.getI64IntegerAttr(align));
+  return ld;
+}
+
+/// Stores `val` (scalar or vector) at `idx` of side `s` (bounds and replica
+/// predicates for global memory are the caller's).
+static void storeSide(KernelEmitter &e, const Side &s, ArrayRef<Value> idx, Value val, Value pred) {
+  OpBuilder &b = e.b;
+  Type elem = cast<MemRefType>(s.buf.getType()).getElementType();
+  val = e.convert(val, elem);
+  Value mem;
+  llvm::SmallVector<Value> at(idx.begin(), idx.end());
+  OpBuilder::InsertionGuard guard(b);
+  if (s.scope == tile::Scope::Global) {
+    mem = e.globals.lookup(s.buf);
+    Value inb = e.inBounds(mem, idx);
+    pred = pred ? (Value)arith::AndIOp::create(b, e.loc, pred, inb) : inb;
+  } else if (s.scope == tile::Scope::Shared) {
+    mem = e.shared[s.buf].flat;
+    at = {e.sharedIndex(s.buf, idx)};
+  } else {
+    mem = e.locals.lookup(s.buf);
+  }
+  if (pred)
+    e.beginIf(pred);
+  if (auto vt = dyn_cast<VectorType>(val.getType())) {
+    auto st = vector::StoreOp::create(b, e.loc, val, mem, at);
+    st.setAlignmentAttr(b.getI64IntegerAttr(vt.getNumElements() * std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8)));
+  } else {
+    memref::StoreOp::create(b, e.loc, val, mem, at);
+  }
+}
+
+/// Core indices of register `reg` of `layout` (thread part + constant part).
+static llvm::SmallVector<Value> layoutIndex(KernelEmitter &e, const FragmentLayout &l, int64_t reg) {
+  llvm::SmallVector<int64_t> r = l.regIndex(reg);
+  llvm::SmallVector<Value> idx;
+  for (unsigned d = 0; d < l.dims.size(); ++d)
+    idx.push_back(e.addc(e.threadPart(l, d), r[d]));
+  return idx;
+}
+
+/// Core indices for a register number only known at run time.
+static llvm::SmallVector<Value> layoutIndexDyn(KernelEmitter &e, const FragmentLayout &l, Value reg) {
+  llvm::SmallVector<Value> idx;
+  for (unsigned d = 0; d < l.dims.size(); ++d) {
+    Value v = e.threadPart(l, d);
+    for (const LayoutField &f : l.dims[d]) {
+      if (f.onThread || f.count == 1)
+        continue;
+      Value digit = arith::DivUIOp::create(e.b, e.loc, reg, e.cIdx(f.stride));
+      digit = arith::RemUIOp::create(e.b, e.loc, digit, e.cIdx(f.count));
+      v = e.add(v, e.mul(digit, f.scale));
+    }
+    idx.push_back(v);
+  }
+  return idx;
+}
+
+/// Drops unit dimensions of a fragment index (the copy's core point).
+static llvm::SmallVector<Value> coreOf(ArrayRef<Value> idx, ArrayRef<int64_t> sizes) {
+  llvm::SmallVector<Value> core;
+  for (unsigned d = 0; d < idx.size(); ++d)
+    if (sizes[d] != 1)
+      core.push_back(idx[d]);
+  return core;
+}
+
+LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
+  Side src{op.getSrc(), scopeOf(op.getSrc()), {}, llvm::to_vector(op.getSrcSizes())};
+  Side dst{op.getDst(), scopeOf(op.getDst()), {}, llvm::to_vector(op.getDstSizes())};
+  for (Value v : op.getSrcOffsets())
+    src.off.push_back(map.lookup(v));
+  for (Value v : op.getDstOffsets())
+    dst.off.push_back(map.lookup(v));
+  auto cross = [](const Side &s) { return s.scope == tile::Scope::Shared || s.scope == tile::Scope::Global; };
+  llvm::SmallVector<Value> reads, writes;
+  if (cross(src))
+    reads.push_back(src.buf);
+  if (cross(dst))
+    writes.push_back(dst.buf);
+  if (!async)
+    noteAccess(reads, writes);
+
+  // 1. A fragment on one side.
+  bool srcFrag = src.scope == tile::Scope::Fragment, dstFrag = dst.scope == tile::Scope::Fragment;
+  if (srcFrag || dstFrag) {
+    Side &fs = dstFrag ? dst : src;
+    Side &os = dstFrag ? src : dst;
+    Fragment &frag = fragments[fs.buf];
+    auto ftype = cast<MemRefType>(fs.buf.getType());
+    if (llvm::to_vector(ftype.getShape()) != fs.sizes || llvm::any_of(fs.off, [](Value v) {
+          auto c = getConstantIntValue(v);
+          return !c || *c != 0;
+        }))
+      return op.emitOpError("copies part of a fragment; the GPU lowering copies whole fragments only");
+    if (os.scope == tile::Scope::Fragment) {
+      Fragment &other = fragments[os.buf];
+      if (other.layout != frag.layout)
+        return op.emitOpError("copies between fragments of different layouts (")
+               << frag.layout.str() << " vs " << other.layout.str() << ")";
+      for (int64_t r = 0; r < frag.layout.numRegs; ++r) {
+        Value v = memref::LoadOp::create(b, loc, fragments[src.buf].regs, ValueRange{cIdx(r)});
+        memref::StoreOp::create(b, loc, convert(v, fragments[dst.buf].elementType), fragments[dst.buf].regs,
+                                ValueRange{cIdx(r)});
+      }
+      return success();
+    }
+    int64_t vec = frag.layout.innerVectorWidth();
+    bool innerCore = !fs.sizes.empty() && fs.sizes.back() != 1 && !os.sizes.empty() && os.sizes.back() != 1;
+    if (!innerCore)
+      vec = 1;
+    while (vec > 1 && !vectorizable(*this, os, vec))
+      vec /= 2;
+    Value owner = os.scope == tile::Scope::Local ? Value() : isFirstReplica(frag.layout);
+    for (int64_t r = 0; r < frag.layout.numRegs; r += vec) {
+      llvm::SmallVector<Value> fidx = layoutIndex(*this, frag.layout, r);
+      llvm::SmallVector<Value> oidx = fullIndex(*this, os, coreOf(fidx, fs.sizes));
+      if (dstFrag) {
+        Value v = loadSide(*this, os, oidx, vec);
+        v = convert(v, frag.elementType);
+        for (int64_t i = 0; i < vec; ++i) {
+          Value s = vec == 1 ? v : (Value)vector::ExtractOp::create(b, loc, v, i);
+          memref::StoreOp::create(b, loc, s, frag.regs, ValueRange{cIdx(r + i)});
+        }
+      } else {
+        llvm::SmallVector<Value> elems;
+        for (int64_t i = 0; i < vec; ++i)
+          elems.push_back(memref::LoadOp::create(b, loc, frag.regs, ValueRange{cIdx(r + i)}));
+        Value v = vec == 1 ? elems[0]
+                           : (Value)vector::FromElementsOp::create(b, loc, VectorType::get({vec}, frag.elementType), elems);
+        storeSide(*this, os, oidx, v, owner);
+      }
+    }
+    return success();
+  }
+
+  // 2. No fragment: a blocked layout over the core shape.
+  llvm::SmallVector<int64_t> core;
+  for (int64_t s : dst.sizes)
+    if (s != 1)
+      core.push_back(s);
+  Type de = cast<MemRefType>(dst.buf.getType()).getElementType();
+  Type se = cast<MemRefType>(src.buf.getType()).getElementType();
+  unsigned maxBits = std::max(de.getIntOrFloatBitWidth(), se.getIntOrFloatBitWidth());
+  int64_t vec = std::max<int64_t>(1, target.getMaxVectorBytes() * 8 / std::max(8u, maxBits));
+  bool innerCore = !src.sizes.empty() && src.sizes.back() != 1 && !dst.sizes.empty() && dst.sizes.back() != 1;
+  if (!innerCore)
+    vec = 1;
+  while (vec > 1 && !(vectorizable(*this, src, vec) && vectorizable(*this, dst, vec)))
+    vec /= 2;
+  bool perThread = src.scope == tile::Scope::Local || dst.scope == tile::Scope::Local;
+  FragmentLayout l = FragmentLayout::canonical(core, perThread ? 1 : numThreads, vec);
+  l.numThreads = numThreads;
+  Value owner = perThread ? Value() : isFirstReplica(l);
+  bool useAsync = async && se == de && src.scope == tile::Scope::Global && dst.scope == tile::Scope::Shared &&
+                  (vec * se.getIntOrFloatBitWidth() == 128 || vec * se.getIntOrFloatBitWidth() == 64 ||
+                   vec * se.getIntOrFloatBitWidth() == 32);
+  if (async && !useAsync)
+    noteAccess(reads, writes);
+  int64_t steps = l.numRegs / vec;
+  auto body = [&](Value regValue) {
+    llvm::SmallVector<Value> cidx = layoutIndexDyn(*this, l, regValue);
+    llvm::SmallVector<Value> sidx = fullIndex(*this, src, cidx), didx = fullIndex(*this, dst, cidx);
+    OpBuilder::InsertionGuard guard(b);
+    if (owner)
+      beginIf(owner);
+    if (useAsync) {
+      Value mem = globals.lookup(src.buf);
+      Value inb = inBounds(mem, sidx);
+      llvm::SmallVector<Value> at(sidx);
+      for (Value &i : at)
+        i = arith::SelectOp::create(b, loc, inb, i, cIdx(0));
+      Value n = arith::SelectOp::create(b, loc, inb, cIdx(vec), cIdx(0));
+      auto token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+      nvgpu::DeviceAsyncCopyOp::create(b, loc, token, shared[dst.buf].flat, ValueRange{sharedIndex(dst.buf, didx)},
+                                       mem, at, b.getIndexAttr(vec), n,
+                                       vec * se.getIntOrFloatBitWidth() == 128 ? b.getUnitAttr() : UnitAttr());
+      return;
+    }
+    Value v = loadSide(*this, src, sidx, vec);
+    storeSide(*this, dst, didx, v, Value());
+  };
+  if (steps == 1) {
+    body(cIdx(0));
+  } else {
+    auto loop = scf::ForOp::create(b, loc, cIdx(0), cIdx(l.numRegs), cIdx(vec));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    body(loop.getInductionVar());
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitFill(tile::FillOp op) {
+  Value buf = op.getBuffer();
+  Value val = map.lookup(op.getValue());
+  tile::Scope scope = scopeOf(buf);
+  auto type = cast<MemRefType>(buf.getType());
+  if (scope == tile::Scope::Fragment) {
+    Fragment &f = fragments[buf];
+    for (int64_t r = 0; r < f.layout.numRegs; ++r)
+      memref::StoreOp::create(b, loc, val, f.regs, ValueRange{cIdx(r)});
+    return success();
+  }
+  llvm::SmallVector<int64_t> shape(type.getShape());
+  if (scope == tile::Scope::Local) {
+    Value mem = locals.lookup(buf);
+    int64_t n = type.getNumElements();
+    auto loop = scf::ForOp::create(b, loc, cIdx(0), cIdx(n), cIdx(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    FragmentLayout l = FragmentLayout::canonical(shape, 1, 1);
+    llvm::SmallVector<Value> idx;
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      Value v = cIdx(0);
+      for (const LayoutField &fl : l.dims[d]) {
+        Value digit = arith::DivUIOp::create(b, loc, loop.getInductionVar(), cIdx(fl.stride));
+        digit = arith::RemUIOp::create(b, loc, digit, cIdx(fl.count));
+        v = add(v, mul(digit, fl.scale));
+      }
+      idx.push_back(v);
+    }
+    memref::StoreOp::create(b, loc, val, mem, idx);
+    return success();
+  }
+  if (scope != tile::Scope::Shared)
+    return op.emitOpError("fills only shared, fragment and local buffers on the GPU");
+  noteAccess({}, {buf});
+  FragmentLayout l = FragmentLayout::canonical(shape, numThreads, 1);
+  Value owner = isFirstReplica(l);
+  auto loop = scf::ForOp::create(b, loc, cIdx(0), cIdx(l.numRegs), cIdx(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  llvm::SmallVector<Value> idx = layoutIndexDyn(*this, l, loop.getInductionVar());
+  beginIf(owner);
+  memref::StoreOp::create(b, loc, val, shared[buf].flat, ValueRange{sharedIndex(buf, idx)});
+  return success();
+}

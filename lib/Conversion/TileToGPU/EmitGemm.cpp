@@ -1,0 +1,257 @@
+//===- EmitGemm.cpp - tile.gemm and pipelined loops ------------------------===//
+//
+// Gemm, mma path (f16/bf16 operands in shared memory, f32 accumulator in the
+// mma.sync layout), per 16-wide K step:
+// 1. ldmatrix.x4 the warp's A tiles (16 x 16 each; .trans when A is K x M);
+// 2. ldmatrix.x4 pairs of B tiles (8 columns each; .trans when B is K x N);
+// 3. mma.sync m16n8k16 for every (m tile, n tile) of the warp.
+// Otherwise every thread computes its own accumulator elements with a K loop.
+//
+// Pipelined loops (num_stages = S): the global -> shared copies of iteration
+// k + S - 1 are issued as cp.async into stage (k + S - 1) % S while iteration
+// k computes on stage k % S; one commit group per iteration.
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::gpu_lowering;
+
+/// One ldmatrix of 4 (or 2) 8x8 tiles from shared buffer `buf` at (row, col).
+static Value ldmatrix(KernelEmitter &e, Value buf, Value row, Value col, int tiles, bool trans) {
+  SharedBuffer &sb = e.shared[buf];
+  Value lin = e.sharedIndex(buf, {row, col});
+  auto type = VectorType::get({tiles, 2}, sb.elementType);
+  return nvgpu::LdMatrixOp::create(e.b, e.loc, type, sb.flat, ValueRange{lin}, trans, tiles);
+}
+
+/// Operand `i` of an ldmatrix result as mma.sync wants it.
+static Value operand(KernelEmitter &e, Value frag, int64_t i) {
+  Value v = vector::ExtractOp::create(e.b, e.loc, frag, i);
+  auto vt = cast<VectorType>(v.getType());
+  if (vt.getElementType().isF16())
+    return v;
+  Value asInt = vector::BitCastOp::create(e.b, e.loc, VectorType::get({1}, e.b.getI32Type()), v);
+  return vector::ExtractOp::create(e.b, e.loc, asInt, 0);
+}
+
+static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPlan &gp) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Fragment &c = e.fragments[op.getC()];
+  auto at = cast<MemRefType>(op.getA().getType());
+  auto ct = cast<MemRefType>(op.getC().getType());
+  bool ta = op.getTransposeA(), tb = op.getTransposeB();
+  int64_t m = ct.getDimSize(0), n = ct.getDimSize(1), k = ta ? at.getDimSize(0) : at.getDimSize(1);
+  int64_t wmSize = m / gp.warpsM, wnSize = n / gp.warpsN, mTiles = wmSize / 16, nTiles = wnSize / 8;
+  bool bf16 = at.getElementType().isBF16();
+  Value warp = arith::DivUIOp::create(b, loc, e.tid, e.cIdx(32));
+  Value lane = arith::RemUIOp::create(b, loc, e.tid, e.cIdx(32));
+  Value wm = arith::DivUIOp::create(b, loc, warp, e.cIdx(gp.warpsN));
+  Value wn = arith::RemUIOp::create(b, loc, warp, e.cIdx(gp.warpsN));
+  Value mBase = e.mul(wm, wmSize), nBase = e.mul(wn, wnSize);
+  Value l8 = arith::RemUIOp::create(b, loc, lane, e.cIdx(8));
+  Value j = arith::DivUIOp::create(b, loc, lane, e.cIdx(8));
+  Value jLow = arith::RemUIOp::create(b, loc, j, e.cIdx(2)), jHigh = arith::DivUIOp::create(b, loc, j, e.cIdx(2));
+  // Per-lane offsets inside a 16x16 A tile and a 16x16 (two n tiles) B tile.
+  // A (M x K): row = (j % 2) * 8 + lane % 8, col = (j / 2) * 8;  A (K x M): k = (j / 2) * 8 + lane % 8, m = (j % 2) * 8.
+  Value aM = ta ? e.mul(jLow, 8) : e.add(e.mul(jLow, 8), l8);
+  Value aK = ta ? e.add(e.mul(jHigh, 8), l8) : e.mul(jHigh, 8);
+  // B (K x N): k = (j % 2) * 8 + lane % 8, n = (j / 2) * 8;  B (N x K): n = (j / 2) * 8 + lane % 8, k = (j % 2) * 8.
+  Value bK = tb ? e.mul(jLow, 8) : e.add(e.mul(jLow, 8), l8);
+  Value bN = tb ? e.add(e.mul(jHigh, 8), l8) : e.mul(jHigh, 8);
+  if (op.getClearAccum())
+    for (int64_t r = 0; r < c.layout.numRegs; ++r)
+      memref::StoreOp::create(b, loc, e.zeroOf(c.elementType), c.regs, ValueRange{e.cIdx(r)});
+  e.noteAccess({op.getA(), op.getB()}, {});
+  Type f32 = b.getF32Type();
+  Type resType = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  NVVM::MMATypes ptx = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  for (int64_t kk = 0; kk < k / 16; ++kk) {
+    llvm::SmallVector<Value> aFrag, bFrag;
+    for (int64_t mi = 0; mi < mTiles; ++mi) {
+      Value mRow = e.add(mBase, e.addc(aM, mi * 16)), kCol = e.addc(aK, kk * 16);
+      aFrag.push_back(ta ? ldmatrix(e, op.getA(), kCol, mRow, 4, true) : ldmatrix(e, op.getA(), mRow, kCol, 4, false));
+    }
+    for (int64_t ni = 0; ni < nTiles; ni += 2) {
+      int tiles = ni + 1 < nTiles ? 4 : 2;
+      Value kRow = e.addc(bK, kk * 16), nCol = e.add(nBase, e.addc(bN, ni * 8));
+      if (tiles == 2) // lanes 16..31 repeat the addresses of lanes 0..15
+        nCol = e.add(nBase, e.addc(tb ? l8 : e.cIdx(0), ni * 8));
+      bFrag.push_back(tb ? ldmatrix(e, op.getB(), nCol, kRow, tiles, false) : ldmatrix(e, op.getB(), kRow, nCol, tiles, true));
+    }
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ni = 0; ni < nTiles; ++ni) {
+        Value bf = bFrag[ni / 2];
+        int64_t bOff = (ni % 2) * 2;
+        llvm::SmallVector<Value> A, B, C;
+        for (int64_t i = 0; i < 4; ++i)
+          A.push_back(operand(e, aFrag[mi], i));
+        B.push_back(operand(e, bf, bOff));
+        B.push_back(operand(e, bf, bOff + 1));
+        int64_t r0 = (mi * nTiles + ni) * 4;
+        for (int64_t i = 0; i < 4; ++i)
+          C.push_back(memref::LoadOp::create(b, loc, c.regs, ValueRange{e.cIdx(r0 + i)}));
+        Value d = NVVM::MmaOp::create(b, loc, resType, A, B, C, llvm::ArrayRef<int64_t>{16, 8, 16}, std::nullopt,
+                                      std::nullopt, std::array<NVVM::MMATypes, 2>{ptx, ptx},
+                                      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+        for (int64_t i = 0; i < 4; ++i)
+          memref::StoreOp::create(b, loc, LLVM::ExtractValueOp::create(b, loc, d, llvm::ArrayRef<int64_t>{i}), c.regs,
+                                  ValueRange{e.cIdx(r0 + i)});
+      }
+  }
+  return success();
+}
+
+/// Loads A or B element (row, col) of a gemm operand in any scope.
+static Value loadOperand(KernelEmitter &e, Value buf, Value row, Value col) {
+  tile::Scope s = *tile::getBufferScope(cast<MemRefType>(buf.getType()));
+  if (s == tile::Scope::Shared)
+    return memref::LoadOp::create(e.b, e.loc, e.shared[buf].flat, ValueRange{e.sharedIndex(buf, {row, col})});
+  if (s == tile::Scope::Local)
+    return memref::LoadOp::create(e.b, e.loc, e.locals.lookup(buf), ValueRange{row, col});
+  // A fully replicated fragment: the register is the row-major element.
+  Fragment &f = e.fragments[buf];
+  Value reg = e.cIdx(0);
+  Value idx[2] = {row, col};
+  for (unsigned d = 0; d < 2; ++d)
+    for (const LayoutField &fl : f.layout.dims[d]) {
+      if (fl.onThread || fl.count == 1)
+        continue;
+      Value digit = arith::DivUIOp::create(e.b, e.loc, idx[d], e.cIdx(fl.scale));
+      digit = arith::RemUIOp::create(e.b, e.loc, digit, e.cIdx(fl.count));
+      reg = e.add(reg, e.mul(digit, fl.stride));
+    }
+  return memref::LoadOp::create(e.b, e.loc, f.regs, ValueRange{reg});
+}
+
+LogicalResult KernelEmitter::emitGemm(tile::GemmOp op) {
+  const GemmPlan &gp = plan.gemms[op];
+  if (gp.mma)
+    return emitMmaGemm(*this, op, gp);
+  Fragment &c = fragments[op.getC()];
+  for (Value v : {op.getA(), op.getB()})
+    if (tile::isBufferInScope(v.getType(), tile::Scope::Fragment) && !fragments[v].layout.isFullyReplicated())
+      return op.emitOpError("takes a distributed fragment operand; the GPU lowering needs A and B in shared memory "
+                            "for this shape and dtype");
+  noteAccess({op.getA(), op.getB()}, {});
+  auto at = cast<MemRefType>(op.getA().getType());
+  int64_t k = op.getTransposeA() ? at.getDimSize(0) : at.getDimSize(1);
+  for (int64_t r = 0; r < c.layout.numRegs; ++r) {
+    llvm::SmallVector<int64_t> ri = c.layout.regIndex(r);
+    Value i = addc(threadPart(c.layout, 0), ri[0]), j = addc(threadPart(c.layout, 1), ri[1]);
+    Value init = op.getClearAccum() ? zeroOf(c.elementType)
+                                    : (Value)memref::LoadOp::create(b, loc, c.regs, ValueRange{cIdx(r)});
+    auto loop = scf::ForOp::create(b, loc, cIdx(0), cIdx(k), cIdx(1), ValueRange{init});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      Value kv = loop.getInductionVar();
+      Value a = op.getTransposeA() ? loadOperand(*this, op.getA(), kv, i) : loadOperand(*this, op.getA(), i, kv);
+      Value bb = op.getTransposeB() ? loadOperand(*this, op.getB(), j, kv) : loadOperand(*this, op.getB(), kv, j);
+      a = convert(a, c.elementType);
+      bb = convert(bb, c.elementType);
+      Value acc = loop.getRegionIterArgs()[0];
+      Value sum = isa<FloatType>(c.elementType)
+                      ? (Value)arith::AddFOp::create(b, loc, acc, arith::MulFOp::create(b, loc, a, bb))
+                      : (Value)arith::AddIOp::create(b, loc, acc, arith::MulIOp::create(b, loc, a, bb));
+      loop.getBody()->getTerminator()->setOperands(ValueRange{sum});
+    }
+    memref::StoreOp::create(b, loc, loop.getResult(0), c.regs, ValueRange{cIdx(r)});
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
+  int64_t stages = *op.getNumStages();
+  // The staged copies, and whether everything before the last is pure.
+  llvm::SmallVector<tile::CopyOp> copies;
+  Operation *lastCopy = nullptr;
+  for (Operation &inner : *op.getBodyBlock())
+    if (auto c = dyn_cast<tile::CopyOp>(inner))
+      if (shared.count(c.getDst()) && shared[c.getDst()].stages == stages &&
+          tile::isBufferInScope(c.getSrc().getType(), tile::Scope::Global))
+        copies.push_back(c), lastCopy = c;
+  bool ok = !copies.empty();
+  for (Operation &inner : *op.getBodyBlock()) {
+    if (!ok || &inner == lastCopy)
+      break;
+    bool staged = llvm::is_contained(copies, dyn_cast<tile::CopyOp>(inner));
+    ok &= staged || (inner.getDialect()->getNamespace() != "tile" && isPure(&inner));
+  }
+  if (!ok)
+    return emitFor(op);
+  Value lb = map.lookup(op.getLowerBound()), ub = map.lookup(op.getUpperBound()), step = map.lookup(op.getStep());
+  // Issues iteration `kv`'s copies into stage `slot`.
+  auto issue = [&](Value kv, Value slot) -> LogicalResult {
+    map.map(op.getInductionVar(), kv);
+    for (Operation &inner : *op.getBodyBlock()) {
+      if (&inner == lastCopy->getNextNode())
+        break;
+      if (auto c = dyn_cast<tile::CopyOp>(inner)) {
+        stageBase[c.getDst()] = arith::MulIOp::create(b, loc, slot, cIdx(shared[c.getDst()].numel));
+        if (failed(emitCopy(c, /*async=*/true)))
+          return failure();
+        continue;
+      }
+      b.clone(inner, map);
+    }
+    return success();
+  };
+  for (tile::CopyOp c : copies)
+    untracked.insert(c.getDst());
+  for (int64_t s = 0; s + 1 < stages; ++s) {
+    Value kv = add(lb, arith::MulIOp::create(b, loc, step, cIdx(s)));
+    Value cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kv, ub);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      beginIf(cond);
+      if (failed(issue(kv, cIdx(s))))
+        return failure();
+    }
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+  auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    Value k = loop.getInductionVar();
+    Value it = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, k, lb), step);
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    barrier();
+    Value kn = add(k, arith::MulIOp::create(b, loc, step, cIdx(stages - 1)));
+    Value slotNext = arith::RemUIOp::create(b, loc, addc(it, stages - 1), cIdx(stages));
+    {
+      OpBuilder::InsertionGuard guard2(b);
+      beginIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kn, ub));
+      if (failed(issue(kn, slotNext)))
+        return failure();
+    }
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    Value slot = arith::RemUIOp::create(b, loc, it, cIdx(stages));
+    for (tile::CopyOp c : copies)
+      stageBase[c.getDst()] = arith::MulIOp::create(b, loc, slot, cIdx(shared[c.getDst()].numel));
+    map.map(op.getInductionVar(), k);
+    for (Operation &inner : *op.getBodyBlock()) {
+      if (isa<tile::YieldOp>(inner) || llvm::is_contained(copies, dyn_cast<tile::CopyOp>(inner)))
+        continue;
+      if (failed(emitOp(&inner)))
+        return failure();
+    }
+  }
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  barrier();
+  for (tile::CopyOp c : copies) {
+    stageBase.erase(c.getDst());
+    untracked.erase(c.getDst());
+  }
+  return success();
+}

@@ -1,0 +1,187 @@
+//===- EmitMisc.cpp - cumsum, atomic_add, print, serial loops -------------===//
+//
+// Scans run one thread per line of the scanned dimension; atomics and prints
+// happen once per element (the first replica), or per thread for scalars.
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::gpu_lowering;
+
+static tile::Scope scopeOf(Value v) { return *tile::getBufferScope(cast<MemRefType>(v.getType())); }
+
+/// Delinearizes `lin` over `shape` (row-major).
+static llvm::SmallVector<Value> delinearize(KernelEmitter &e, Value lin, ArrayRef<int64_t> shape) {
+  llvm::SmallVector<Value> idx(shape.size());
+  for (int d = shape.size() - 1; d >= 0; --d) {
+    idx[d] = arith::RemUIOp::create(e.b, e.loc, lin, e.cIdx(shape[d]));
+    lin = arith::DivUIOp::create(e.b, e.loc, lin, e.cIdx(shape[d]));
+  }
+  return idx;
+}
+
+LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
+  Value src = op.getSrc(), dst = op.getDst();
+  tile::Scope ss = scopeOf(src), ds = scopeOf(dst);
+  bool local = ss == tile::Scope::Local && ds == tile::Scope::Local;
+  if (!local && !(ss == tile::Scope::Shared && ds == tile::Scope::Shared))
+    return op.emitOpError("scans only shared or local buffers on the GPU so far");
+  auto shape = llvm::to_vector(cast<MemRefType>(src.getType()).getShape());
+  int64_t dim = op.getDim(), ext = shape[dim];
+  llvm::SmallVector<int64_t> lineShape(shape);
+  lineShape[dim] = 1;
+  int64_t lines = 1;
+  for (int64_t s : lineShape)
+    lines *= s;
+  Type et = cast<MemRefType>(dst.getType()).getElementType();
+  auto access = [&](Value buf, llvm::SmallVector<Value> idx, Value store) -> Value {
+    if (local) {
+      if (store)
+        return memref::StoreOp::create(b, loc, store, locals.lookup(buf), idx), Value();
+      return memref::LoadOp::create(b, loc, locals.lookup(buf), idx);
+    }
+    Value at = sharedIndex(buf, idx);
+    if (store)
+      return memref::StoreOp::create(b, loc, store, shared[buf].flat, ValueRange{at}), Value();
+    return memref::LoadOp::create(b, loc, shared[buf].flat, ValueRange{at});
+  };
+  if (!local)
+    noteAccess({src}, {dst});
+  // Lines: thread t scans lines t, t + T, ... (every thread all lines if local).
+  Value start = local ? cIdx(0) : tid;
+  auto lineLoop = scf::ForOp::create(b, loc, start, cIdx(lines), cIdx(local ? 1 : numThreads));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(lineLoop.getBody()->getTerminator());
+    llvm::SmallVector<Value> base = delinearize(*this, lineLoop.getInductionVar(), lineShape);
+    auto scan = scf::ForOp::create(b, loc, cIdx(0), cIdx(ext), cIdx(1), ValueRange{zeroOf(et)});
+    b.setInsertionPoint(scan.getBody()->getTerminator());
+    Value k = scan.getInductionVar();
+    if (op.getReverse())
+      k = arith::SubIOp::create(b, loc, cIdx(ext - 1), k);
+    llvm::SmallVector<Value> idx(base);
+    idx[dim] = k;
+    Value v = convert(access(src, idx, Value()), et);
+    Value sum = isa<FloatType>(et) ? (Value)arith::AddFOp::create(b, loc, scan.getRegionIterArgs()[0], v)
+                                   : (Value)arith::AddIOp::create(b, loc, scan.getRegionIterArgs()[0], v);
+    access(dst, idx, sum);
+    scan.getBody()->getTerminator()->setOperands(ValueRange{sum});
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitAtomicAdd(tile::AtomicAddOp op) {
+  Value dst = op.getDst();
+  tile::Scope ds = scopeOf(dst);
+  Value mem = ds == tile::Scope::Global ? globals.lookup(dst) : shared[dst].flat;
+  llvm::SmallVector<Value> base;
+  for (Value i : op.getIndices())
+    base.push_back(map.lookup(i));
+  Type et = cast<MemRefType>(dst.getType()).getElementType();
+  auto rmw = [&](Value v, llvm::SmallVector<Value> idx) {
+    v = convert(v, et);
+    llvm::SmallVector<Value> at = idx;
+    if (ds == tile::Scope::Shared)
+      at = {sharedIndex(dst, idx)};
+    OpBuilder::InsertionGuard guard(b);
+    if (ds == tile::Scope::Global)
+      beginIf(inBounds(mem, idx));
+    memref::AtomicRMWOp::create(b, loc, isa<FloatType>(et) ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi,
+                                v, mem, at);
+  };
+  if (!par)
+    noteAccess({}, {dst});
+  if (!op.isRegionForm()) {
+    OpBuilder::InsertionGuard guard(b);
+    beginIf(par ? isFirstReplica(*par->driver) : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cIdx(0)));
+    rmw(map.lookup(op.getValue()), base);
+    return success();
+  }
+  Value val = op.getValue();
+  if (scopeOf(val) != tile::Scope::Fragment)
+    return op.emitOpError("adds a region only from a fragment on the GPU so far");
+  Fragment &f = fragments[val];
+  int64_t lead = base.size() - f.layout.shape.size();
+  OpBuilder::InsertionGuard guard(b);
+  beginIf(isFirstReplica(f.layout));
+  for (int64_t r = 0; r < f.layout.numRegs; ++r) {
+    llvm::SmallVector<int64_t> ri = f.layout.regIndex(r);
+    llvm::SmallVector<Value> idx(base);
+    for (unsigned d = 0; d < ri.size(); ++d)
+      idx[lead + d] = add(base[lead + d], addc(threadPart(f.layout, d), ri[d]));
+    rmw(memref::LoadOp::create(b, loc, f.regs, ValueRange{cIdx(r)}), idx);
+  }
+  return success();
+}
+
+/// printf one value with a prefix naming the block, thread and element.
+static void printOne(KernelEmitter &e, StringRef msg, Value v, ArrayRef<Value> idx) {
+  OpBuilder &b = e.b;
+  std::string fmt = msg.str() + (msg.empty() ? "" : " ") + "block (%lld, %lld, %lld) thread %lld";
+  llvm::SmallVector<Value> args;
+  for (gpu::Dimension d : {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+    args.push_back(arith::IndexCastOp::create(b, e.loc, b.getI64Type(), gpu::BlockIdOp::create(b, e.loc, d)));
+  args.push_back(arith::IndexCastOp::create(b, e.loc, b.getI64Type(), e.tid));
+  if (!idx.empty()) {
+    fmt += " [";
+    for (unsigned i = 0; i < idx.size(); ++i) {
+      fmt += i ? ", %lld" : "%lld";
+      args.push_back(arith::IndexCastOp::create(b, e.loc, b.getI64Type(), idx[i]));
+    }
+    fmt += "]";
+  }
+  Type t = v.getType();
+  if (isa<FloatType>(t)) {
+    fmt += ": %f\n";
+    args.push_back(e.convert(v, b.getF64Type()));
+  } else if (t.isIndex()) {
+    fmt += ": %lld\n";
+    args.push_back(arith::IndexCastOp::create(b, e.loc, b.getI64Type(), v));
+  } else {
+    fmt += ": %lld\n";
+    args.push_back(t.getIntOrFloatBitWidth() == 1 ? (Value)arith::ExtUIOp::create(b, e.loc, b.getI64Type(), v)
+                                                  : e.convert(v, b.getI64Type()));
+  }
+  gpu::PrintfOp::create(b, e.loc, b.getStringAttr(fmt), args);
+}
+
+LogicalResult KernelEmitter::emitPrint(tile::PrintOp op) {
+  Value v = op.getValue();
+  auto type = dyn_cast<MemRefType>(v.getType());
+  if (!type) {
+    printOne(*this, op.getMsg(), map.lookup(v), {});
+    return success();
+  }
+  tile::Scope s = scopeOf(v);
+  if (s == tile::Scope::Fragment) {
+    Fragment &f = fragments[v];
+    for (int64_t r = 0; r < f.layout.numRegs; ++r) {
+      llvm::SmallVector<int64_t> ri = f.layout.regIndex(r);
+      llvm::SmallVector<Value> idx;
+      for (unsigned d = 0; d < ri.size(); ++d)
+        idx.push_back(addc(threadPart(f.layout, d), ri[d]));
+      printOne(*this, op.getMsg(), memref::LoadOp::create(b, loc, f.regs, ValueRange{cIdx(r)}), idx);
+    }
+    return success();
+  }
+  if (s == tile::Scope::Global)
+    return op.emitOpError("prints a global tensor; copy a tile of it first");
+  if (s == tile::Scope::Shared)
+    noteAccess({v}, {});
+  OpBuilder::InsertionGuard guard(b);
+  if (s == tile::Scope::Shared)
+    beginIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cIdx(0)));
+  auto loop = scf::ForOp::create(b, loc, cIdx(0), cIdx(type.getNumElements()), cIdx(1));
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  llvm::SmallVector<Value> idx = delinearize(*this, loop.getInductionVar(), type.getShape());
+  Value x = s == tile::Scope::Shared
+                ? (Value)memref::LoadOp::create(b, loc, shared[v].flat, ValueRange{sharedIndex(v, idx)})
+                : (Value)memref::LoadOp::create(b, loc, locals.lookup(v), idx);
+  printOne(*this, op.getMsg(), x, idx);
+  return success();
+}

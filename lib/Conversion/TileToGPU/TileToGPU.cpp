@@ -1,0 +1,125 @@
+//===- TileToGPU.cpp - The convert-tile-to-gpu pass -----------------------===//
+//
+// 1. Per tile.kernel: outline the grid computation (the ops before the
+//    launch) into a host function, create the gpu.func with the kernel's
+//    arguments in global memory.
+// 2. Infer layouts, then let KernelEmitter write the thread-level body.
+// 3. Erase the tile.kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Conversion/TileToGPU/TileToGPU.h"
+#include "tilec/Conversion/TileToGPU/Passes.h"
+
+#include "Emitter.h"
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Target/CUDA/CUDATargetInfo.h"
+
+#include "mlir/IR/Verifier.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_CONVERTTILETOGPU
+#include "tilec/Conversion/TileToGPU/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+std::string tilec::gpuGridFunctionName(llvm::StringRef kernel) { return ("__tilec_" + kernel + "_grid").str(); }
+
+/// The kernel argument types as the gpu.func takes them.
+static Type deviceType(Type t) {
+  auto m = dyn_cast<MemRefType>(t);
+  if (!m)
+    return t;
+  auto global = gpu::AddressSpaceAttr::get(t.getContext(), gpu::AddressSpace::Global);
+  return MemRefType::get(m.getShape(), m.getElementType(), AffineMap(), global);
+}
+
+static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule, const TargetInfo &target) {
+  tile::LaunchOp launch = kernel.getLaunchOp();
+  if (!launch)
+    return kernel.emitOpError("has no tile.launch");
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  Block &kernelEntry = kernel.getBody().front();
+  llvm::ArrayRef<Type> inputs = kernel.getFunctionType().getInputs();
+  int64_t threads = 1;
+  for (int64_t t : launch.getThreads())
+    threads *= t;
+  if (threads > target.getMaxThreadsPerBlock())
+    return launch.emitError() << "the block has " << threads << " threads; " << target.getName()
+                              << " allows at most " << target.getMaxThreadsPerBlock();
+
+  // 1. The grid function on the host.
+  OpBuilder b(kernel);
+  Type indexType = b.getIndexType();
+  auto gridFn = func::FuncOp::create(b, loc, gpuGridFunctionName(kernel.getSymName()),
+                                     FunctionType::get(ctx, inputs, {indexType, indexType, indexType}));
+  {
+    Block *entry = gridFn.addEntryBlock();
+    OpBuilder gb = OpBuilder::atBlockEnd(entry);
+    IRMapping map;
+    map.map(kernelEntry.getArguments(), entry->getArguments());
+    for (Operation &op : kernelEntry) {
+      if (&op == launch.getOperation())
+        break;
+      gb.clone(op, map);
+    }
+    llvm::SmallVector<Value> extents;
+    for (Value g : launch.getGrid())
+      extents.push_back(map.lookupOrDefault(g));
+    while (extents.size() < 3)
+      extents.push_back(arith::ConstantIndexOp::create(gb, loc, 1));
+    func::ReturnOp::create(gb, loc, extents);
+  }
+
+  // The device function.
+  llvm::SmallVector<Type> argTypes;
+  for (Type t : inputs)
+    argTypes.push_back(deviceType(t));
+  OpBuilder mb = OpBuilder::atBlockEnd(gpuModule.getBody());
+  auto func = gpu::GPUFuncOp::create(mb, loc, kernel.getSymName(), FunctionType::get(ctx, argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+  llvm::SmallVector<int32_t> block;
+  for (int64_t t : launch.getThreads())
+    block.push_back(t);
+  while (block.size() < 3)
+    block.push_back(1);
+  func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, block));
+  func->setAttr("tilec.threads", DenseI64ArrayAttr::get(ctx, {block[0], block[1], block[2]}));
+
+  // 2. Layouts and the body.
+  gpu_lowering::LayoutPlan plan;
+  if (failed(gpu_lowering::inferLayouts(launch, threads, target, plan)))
+    return failure();
+  gpu_lowering::KernelEmitter emitter(kernel, launch, func, target, std::move(plan));
+  if (failed(emitter.run()))
+    return failure();
+  func->setAttr("tilec.shared_bytes", IntegerAttr::get(IntegerType::get(ctx, 64), emitter.getSharedBytes()));
+  // 3. The tile kernel is gone.
+  kernel.erase();
+  return success();
+}
+
+LogicalResult tilec::lowerTileToGPU(ModuleOp module, const TargetInfo &target) {
+  MLIRContext *ctx = module.getContext();
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGPUModuleName);
+  for (tile::KernelOp kernel : llvm::make_early_inc_range(module.getOps<tile::KernelOp>()))
+    if (failed(lowerKernel(kernel, gpuModule, target)))
+      return failure();
+  return verify(module);
+}
+
+namespace {
+struct ConvertTileToGPUPass : tilec::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+  using ConvertTileToGPUBase::ConvertTileToGPUBase;
+  void runOnOperation() override {
+    CUDATargetInfo target(chip);
+    if (failed(lowerTileToGPU(getOperation(), target)))
+      signalPassFailure();
+  }
+};
+} // namespace
