@@ -54,16 +54,27 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
   // 1. The grid function on the host.
   OpBuilder b(kernel);
   Type indexType = b.getIndexType();
+  // It takes the arguments that are not tensors (dimensions, scalars).
+  llvm::SmallVector<Type> hostInputs;
+  for (Type t : inputs)
+    if (!isa<MemRefType>(t))
+      hostInputs.push_back(t);
   auto gridFn = func::FuncOp::create(b, loc, gpuGridFunctionName(kernel.getSymName()),
-                                     FunctionType::get(ctx, inputs, {indexType, indexType, indexType}));
+                                     FunctionType::get(ctx, hostInputs, {indexType, indexType, indexType}));
   {
     Block *entry = gridFn.addEntryBlock();
     OpBuilder gb = OpBuilder::atBlockEnd(entry);
     IRMapping map;
-    map.map(kernelEntry.getArguments(), entry->getArguments());
+    unsigned next = 0;
+    for (BlockArgument arg : kernelEntry.getArguments())
+      if (!isa<MemRefType>(arg.getType()))
+        map.map(arg, entry->getArgument(next++));
     for (Operation &op : kernelEntry) {
       if (&op == launch.getOperation())
         break;
+      for (Value operand : op.getOperands())
+        if (isa<MemRefType>(operand.getType()))
+          return op.emitOpError("computes the grid from a tensor; the grid may use only dimensions and scalars");
       gb.clone(op, map);
     }
     llvm::SmallVector<Value> extents;

@@ -1,0 +1,319 @@
+//===- CUDATarget.cpp - The NVIDIA target pipeline ------------------------===//
+//
+// 1. Signatures from the tile kernels; `header` stops here.
+// 2. convert-tile-to-gpu against the first arch's TargetInfo; `gpu` stops.
+// 3. Per arch: MLIR's NVVM lowering and gpu-module-to-binary (format isa:
+//    PTX from LLVM NVPTX in process, libdevice linked); `ptx` stops.
+// 4. ptxas per arch (`cubin` stops), fatbinary of all cubins plus the PTX of
+//    the newest arch (`fatbin` stops).
+// 5. Host side: the grid functions (lowered with the device pipeline's host
+//    half) translated to LLVM IR, launchers added with IRBuilder, x86-64
+//    code generation (`asm`, `obj`, `-shared`).
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Target/CUDA/CUDATarget.h"
+
+#include "CUDALauncher.h"
+
+#include "tilec/Conversion/TileToGPU/TileToGPU.h"
+#include "tilec/Target/CUDA/CUDATargetInfo.h"
+#include "tilec/Target/Host/HostTarget.h"
+#include "tilec/Target/KernelABI.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/ADT/ScopeExit.h"
+
+using namespace mlir;
+using namespace tilec;
+
+static LogicalResult fail(llvm::raw_ostream &errs, const llvm::Twine &message) {
+  errs << "tilec: error: " << message << "\n";
+  return failure();
+}
+
+/// The toolkit root: --cuda-path, then CUDA_PATH, then /usr/local/cuda.
+static std::string cudaRoot(const CompileOptions &opts) {
+  if (!opts.cudaPath.empty())
+    return opts.cudaPath;
+  if (std::optional<std::string> env = llvm::sys::Process::GetEnv("CUDA_PATH"))
+    return *env;
+  return "/usr/local/cuda";
+}
+
+/// Runs `tool` from the toolkit's bin directory.
+static LogicalResult runTool(const CompileOptions &opts, llvm::StringRef tool, llvm::ArrayRef<std::string> args,
+                             llvm::raw_ostream &errs) {
+  llvm::SmallString<128> path(cudaRoot(opts));
+  llvm::sys::path::append(path, "bin", tool);
+  if (!llvm::sys::fs::can_execute(path))
+    return fail(errs, "cannot find " + tool + " at '" + path + "' (set --cuda-path or CUDA_PATH)");
+  llvm::SmallVector<llvm::StringRef> argv{path};
+  for (const std::string &a : args)
+    argv.push_back(a);
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(path, argv, std::nullopt, {}, 0, 0, &error);
+  if (rc != 0)
+    return fail(errs, tool + " failed (exit code " + llvm::Twine(rc) + ")" + (error.empty() ? "" : ": " + error));
+  return success();
+}
+
+static LogicalResult readFile(llvm::StringRef path, std::string &bytes, llvm::raw_ostream &errs) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!buf)
+    return fail(errs, "cannot read '" + path + "'");
+  bytes = (*buf)->getBuffer().str();
+  return success();
+}
+
+static LogicalResult writeTemp(llvm::StringRef suffix, llvm::StringRef bytes, llvm::SmallString<128> &path,
+                               llvm::raw_ostream &errs) {
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("tilec", suffix, fd, path))
+    return fail(errs, "cannot create a temporary file");
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+  os << bytes;
+  return success();
+}
+
+/// Registers what the NVVM lowering and the LLVM IR export need.
+static void registerEverything(MLIRContext *ctx) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  ctx->appendDialectRegistry(registry);
+  ctx->loadAllAvailableDialects();
+  static bool once = [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+    return true;
+  }();
+  (void)once;
+}
+
+/// PTX ISA features for an arch (sm_90a needs PTX 8.0).
+static std::string ptxFeatures(llvm::StringRef arch) { return "+ptx80"; }
+
+/// Lowers a clone of the gpu-level module for `arch` with `format`
+/// (isa or llvm); returns the lowered module and the object bytes.
+static FailureOr<OwningOpRef<ModuleOp>> lowerForArch(ModuleOp gpuLevel, llvm::StringRef arch, llvm::StringRef format,
+                                                     std::string &object) {
+  OwningOpRef<ModuleOp> clone(gpuLevel.clone());
+  PassManager pm(gpuLevel.getContext());
+  pm.enableVerifier(true);
+  gpu::GPUToNVVMPipelineOptions options;
+  options.cubinChip = arch.str();
+  options.cubinFeatures = ptxFeatures(arch);
+  options.cubinFormat = format.str();
+  options.optLevel = 3;
+  gpu::buildLowerToNVVMPassPipeline(pm, options);
+  if (failed(pm.run(*clone)))
+    return failure();
+  for (auto bin : llvm::make_early_inc_range(clone->getOps<gpu::BinaryOp>())) {
+    for (Attribute a : bin.getObjects())
+      if (auto obj = dyn_cast<gpu::ObjectAttr>(a))
+        object = obj.getObject().getValue().str();
+    bin.erase();
+  }
+  return clone;
+}
+
+/// The 16-byte alignment a tensor needs when its rows allow vector access.
+static int64_t tensorAlignment(const KernelArg &a) {
+  int64_t inner = 0;
+  if (a.shape.empty() || llvm::StringRef(a.shape.back()).getAsInteger(10, inner))
+    return 1;
+  llvm::StringRef c = cElementType(a.dtype);
+  int64_t bytes = c.contains("64") || c == "double" ? 8 : c.contains("32") || c == "float" ? 4 : c.contains("16") ? 2 : 1;
+  return (inner * bytes) % 16 == 0 ? 16 : bytes;
+}
+
+static std::string sourceName(const CompileOptions &opts) {
+  return opts.inputFile == "-" ? "<stdin>" : llvm::sys::path::filename(opts.inputFile).str();
+}
+
+LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
+                                     llvm::raw_ostream &errs) {
+  // 1. Signatures.
+  std::vector<CUDAKernelInfo> kernels;
+  std::vector<KernelSignature> sigs;
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (op.getName().getStringRef() != "tile.kernel")
+      continue;
+    CUDAKernelInfo k;
+    if (failed(getKernelSignature(&op, k.signature)))
+      return failure();
+    for (const KernelArg &a : k.signature.args)
+      if (a.kind == KernelArg::Kind::Tensor)
+        k.alignment.push_back(tensorAlignment(a));
+    sigs.push_back(k.signature);
+    kernels.push_back(std::move(k));
+  }
+  if (opts.emit == EmitStage::Header) {
+    writeCHeader(sigs, sourceName(opts), HeaderFlavor::CUDA, out);
+    return success();
+  }
+  std::vector<std::string> archs = opts.target.archs;
+  if (archs.empty())
+    archs.push_back("sm_80");
+  // 2. Thread-level lowering.
+  registerEverything(module.getContext());
+  CUDATargetInfo info(archs.front());
+  if (failed(lowerTileToGPU(module, info)))
+    return failure();
+  for (auto gm : module.getOps<gpu::GPUModuleOp>())
+    for (auto fn : gm.getOps<gpu::GPUFuncOp>())
+      for (CUDAKernelInfo &k : kernels)
+        if (k.signature.name == fn.getName()) {
+          if (auto t = fn->getAttrOfType<DenseI64ArrayAttr>("tilec.threads"))
+            for (unsigned i = 0; i < 3; ++i)
+              k.threads[i] = t[i];
+          if (auto s = fn->getAttrOfType<IntegerAttr>("tilec.shared_bytes"))
+            k.sharedBytes = s.getInt();
+        }
+  if (opts.emit == EmitStage::GPU) {
+    module.print(out);
+    return success();
+  }
+  // 3. PTX per arch (device LLVM IR for --emit=llvm).
+  if (opts.emit == EmitStage::LLVM) {
+    std::string bitcode;
+    if (failed(lowerForArch(module, archs.front(), "llvm", bitcode)))
+      return failure();
+    llvm::LLVMContext llvmCtx;
+    auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "device"), llvmCtx);
+    if (!parsed)
+      return fail(errs, "cannot read the device bitcode: " + llvm::toString(parsed.takeError()));
+    (*parsed)->print(out, nullptr);
+    return success();
+  }
+  std::vector<std::string> ptx(archs.size());
+  OwningOpRef<ModuleOp> host;
+  for (unsigned i = 0; i < archs.size(); ++i) {
+    auto lowered = lowerForArch(module, archs[i], "isa", ptx[i]);
+    if (failed(lowered))
+      return failure();
+    if (i == 0)
+      host = std::move(*lowered);
+  }
+  if (opts.emit == EmitStage::PTX) {
+    for (const std::string &p : ptx)
+      out << p;
+    return success();
+  }
+  // 4. cubins and the fatbin.
+  std::vector<std::string> cubins(archs.size());
+  llvm::SmallVector<llvm::SmallString<128>> temps;
+  auto cleanup = llvm::make_scope_exit([&] {
+    for (auto &t : temps)
+      llvm::sys::fs::remove(t);
+  });
+  std::vector<std::string> fatArgs{"-64", "--create"};
+  llvm::SmallString<128> fatPath;
+  if (llvm::sys::fs::createTemporaryFile("tilec", "fatbin", fatPath))
+    return fail(errs, "cannot create a temporary file");
+  temps.push_back(fatPath);
+  fatArgs.push_back(fatPath.str().str());
+  for (unsigned i = 0; i < archs.size(); ++i) {
+    llvm::SmallString<128> ptxPath, cubinPath;
+    if (failed(writeTemp("ptx", ptx[i], ptxPath, errs)))
+      return failure();
+    temps.push_back(ptxPath);
+    if (llvm::sys::fs::createTemporaryFile("tilec", "cubin", cubinPath))
+      return fail(errs, "cannot create a temporary file");
+    temps.push_back(cubinPath);
+    if (failed(runTool(opts, "ptxas", {"-arch=" + archs[i], "-O3", ptxPath.str().str(), "-o", cubinPath.str().str()},
+                       errs)))
+      return failure();
+    if (failed(readFile(cubinPath, cubins[i], errs)))
+      return failure();
+    std::string sm = llvm::StringRef(archs[i]).drop_front(3).str();
+    fatArgs.push_back("--image3=kind=elf,sm=" + sm + ",file=" + cubinPath.str().str());
+    if (i + 1 == archs.size())
+      fatArgs.push_back("--image3=kind=ptx,sm=" + sm + ",file=" + ptxPath.str().str());
+  }
+  if (opts.emit == EmitStage::Cubin) {
+    out << cubins.front();
+    return success();
+  }
+  if (failed(runTool(opts, "fatbinary", fatArgs, errs)))
+    return failure();
+  std::string fatbin;
+  if (failed(readFile(fatPath, fatbin, errs)))
+    return failure();
+  if (opts.emit == EmitStage::Fatbin) {
+    out << fatbin;
+    return success();
+  }
+  if (opts.emit != EmitStage::Obj && opts.emit != EmitStage::Asm)
+    return fail(errs, "the '" + stageName(opts.emit) + "' stage does not exist for target '" +
+                          opts.target.spelling + "'");
+  // 5. Host launchers.
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(*host, llvmCtx, "tilec_cuda_launchers");
+  if (!llvmModule)
+    return fail(errs, "cannot translate the launchers to LLVM IR");
+  llvmModule->setTargetTriple(llvm::Triple("x86_64-unknown-linux-gnu"));
+  llvmModule->setDataLayout("e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128");
+  buildCUDALaunchers(*llvmModule, kernels, fatbin);
+  HostOptions hostOpts;
+  llvm::SmallVector<char> bytes;
+  std::string error;
+  if (failed(emitHostMachineCode(*llvmModule, hostOpts, opts.emit == EmitStage::Asm, bytes, error)))
+    return fail(errs, error);
+  if (opts.emit == EmitStage::Asm || !opts.shared) {
+    out.write(bytes.data(), bytes.size());
+  } else {
+    llvm::SmallString<128> objPath, soPath;
+    if (failed(writeTemp("o", llvm::StringRef(bytes.data(), bytes.size()), objPath, errs)))
+      return failure();
+    temps.push_back(objPath);
+    if (llvm::sys::fs::createTemporaryFile("tilec", "so", soPath))
+      return fail(errs, "cannot create a temporary file");
+    temps.push_back(soPath);
+    llvm::ErrorOr<std::string> lld = llvm::sys::findProgramByName("ld.lld-22");
+    if (!lld)
+      lld = llvm::sys::findProgramByName("ld.lld");
+    if (!lld)
+      return fail(errs, "cannot find ld.lld to link the shared library");
+    llvm::SmallString<128> stubs(cudaRoot(opts));
+    llvm::sys::path::append(stubs, "lib64", "stubs");
+    std::string lpath = ("-L" + stubs).str();
+    llvm::SmallVector<llvm::StringRef> argv{*lld, "-shared", "-o", soPath, objPath, lpath, "-lcuda"};
+    if (llvm::sys::ExecuteAndWait(*lld, argv, std::nullopt, {}, 0, 0, &error) != 0)
+      return fail(errs, "ld.lld failed to link the shared library" + (error.empty() ? "" : ": " + error));
+    std::string so;
+    if (failed(readFile(soPath, so, errs)))
+      return failure();
+    out << so;
+  }
+  if (opts.emit == EmitStage::Obj && opts.outputFile != "-" && !opts.outputFile.empty()) {
+    llvm::SmallString<128> path(opts.outputFile);
+    llvm::sys::path::replace_extension(path, ".h");
+    std::string err;
+    auto file = openOutputFile(path, &err);
+    if (!file)
+      return fail(errs, err);
+    writeCHeader(sigs, sourceName(opts), HeaderFlavor::CUDA, file->os());
+    file->keep();
+  }
+  return success();
+}
