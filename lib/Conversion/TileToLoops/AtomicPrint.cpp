@@ -5,7 +5,7 @@
 //   integers only), so the add itself stays an arith op that
 //   emulate-narrow-floats can rewrite. Adds outside a global tensor are
 //   dropped, like writes.
-// print: printf of `msg: block (bx, by, bz) thread (0, 0, 0): value`, one
+// print: printf of `msg block (bx, by, bz) thread (0, 0, 0): value`, one
 //   line per element for buffers (with its index).
 //
 //===----------------------------------------------------------------------===//
@@ -20,7 +20,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -140,13 +139,15 @@ Value globalString(OpBuilder &b, Location loc, ModuleOp module, llvm::StringRef 
   std::string data = text.str();
   data.push_back('\0');
   auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
+  std::string name;
+  for (unsigned i = 0; name.empty() || module.lookupSymbol(name); ++i)
+    name = "__tilec_fmt_" + std::to_string(i);
   LLVM::GlobalOp global;
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
-    global = LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true, LLVM::Linkage::Internal,
-                                    "__tilec_fmt", b.getStringAttr(data));
-    SymbolTable(module).insert(global); // uniquifies the name
+    global = LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true, LLVM::Linkage::Internal, name,
+                                    b.getStringAttr(data));
   }
   return LLVM::AddressOfOp::create(b, loc, global);
 }
@@ -173,7 +174,7 @@ struct PrintLowering : OpRewritePattern<tile::PrintOp> {
     llvm::SmallVector<Value> blockIdx;
     for (unsigned i = fn.getNumArguments() - 3; i < fn.getNumArguments(); ++i)
       blockIdx.push_back(arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), fn.getArgument(i)));
-    std::string prefix = op.getMsg().empty() ? "" : escapePercent(op.getMsg()) + ": ";
+    std::string prefix = op.getMsg().empty() ? "" : escapePercent(op.getMsg()) + " ";
     prefix += "block (%lld, %lld, %lld) thread (0, 0, 0)";
     LLVM::LLVMFuncOp printf = getOrInsertPrintf(rewriter, module);
 

@@ -161,8 +161,14 @@ Value loops::createBlockBuffer(RewriterBase &rewriter, Operation *anchor, MemRef
   if (auto attr = fn->getAttrOfType<IntegerAttr>(kStackLimitAttrName))
     limit = attr.getInt();
 
+  // After the buffers already placed, so they keep the source order.
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(&entry);
+  for (Operation &op : entry) {
+    if (!llvm::isa<memref::AllocaOp, memref::AllocOp>(op))
+      break;
+    rewriter.setInsertionPointAfter(&op);
+  }
   Location loc = anchor->getLoc();
   if (used + hostBufferBytes(type) <= limit)
     return memref::AllocaOp::create(rewriter, loc, type);
