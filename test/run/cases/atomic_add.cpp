@@ -1,27 +1,4 @@
-/* TILE
-# Column sums by atomic adds from every block: region form into fp32 and fp16
-# (compare-and-swap on the bits), element form into int32 and float64.
-import tilelang.language as T
-
-M = T.dynamic("M")
-N = 48
-bM = 16
-
-@T.prim_func
-def atomic_add(X: T.Tensor((M, N), T.float32), Out: T.Tensor((N,), T.float32), Out16: T.Tensor((N,), T.float16),
-               Count: T.Tensor((2,), T.int32), Total: T.Tensor((1,), T.float64)):
-    with T.Kernel(T.ceildiv(M, bM), threads=64) as bx:
-        x = T.alloc_fragment((bM, N), T.float32)
-        col = T.alloc_shared((N,), T.float32)
-        T.copy(X[bx * bM, 0], x)
-        T.reduce_sum(x, col, dim=0)
-        T.atomic_add(Out[0], col)
-        T.atomic_add(Out16[0], col)
-        T.atomic_add(Count[0], 1)
-        T.atomic_add(Count[5], 1)
-        for j in T.serial(N):
-            T.atomic_add(Total[0], T.cast(col[j], T.float64))
-*/
+// TILE: ../kernels/atomic_add.tile
 // atomic_add region and element forms; an add at an index past the end of a
 // global tensor (Count[5]) is dropped like a write.
 #include "harness.h"

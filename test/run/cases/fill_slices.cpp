@@ -1,6 +1,7 @@
 /* TILE
 # T.fill / T.clear, copies of slices (A[a:b, c:d]), element-start copies
-# ("the region starting here"), shared -> shared and unit-dimension copies.
+# ("the region starting here"), shared -> shared and unit-dimension copies;
+# layout and swizzle hints are accepted and change nothing on the host.
 import tilelang.language as T
 
 M, N = 20, 30
@@ -13,6 +14,8 @@ def fill_slices(A: T.Tensor((M, N), T.float32), Out: T.Tensor((M, N), T.float32)
         t = T.alloc_shared((8, 16), T.float32)
         r = T.alloc_fragment((N,), T.float32)
         c = T.alloc_shared((M,), T.float32)
+        T.use_swizzle(panel_size=4, order="col")
+        T.annotate_layout({s: T.make_swizzled_layout(s), t: T.make_swizzled_layout(t)})
         T.fill(s, 1.5)
         T.copy(s, Out[0, 0])
         T.copy(A[2:10, 4:20], s)
