@@ -190,7 +190,7 @@ struct PrintLowering : OpRewritePattern<tile::PrintOp> {
       return success();
     }
     bool isUnsigned = isUnsignedBuffer(value);
-    buildLoopNest(rewriter, loc, bufferType.getShape(), [&](OpBuilder &b, Location l, ValueRange ivs) {
+    buildBufferLoopNest(rewriter, loc, value, [&](OpBuilder &b, Location l, ValueRange ivs) {
       auto [conv, arg] = printfArgument(b, l, memref::LoadOp::create(b, l, value, ivs), isUnsigned);
       std::string format = prefix + " [";
       for (size_t i = 0; i < ivs.size(); ++i)

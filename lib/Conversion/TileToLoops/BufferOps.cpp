@@ -74,9 +74,8 @@ struct CopyLowering : OpRewritePattern<tile::CopyOp> {
 struct FillLowering : OpRewritePattern<tile::FillOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tile::FillOp op, PatternRewriter &rewriter) const override {
-    auto type = llvm::cast<MemRefType>(op.getBuffer().getType());
     Value value = op.getValue(), buffer = op.getBuffer();
-    buildLoopNest(rewriter, op.getLoc(), type.getShape(), [&](OpBuilder &b, Location loc, ValueRange ivs) {
+    buildBufferLoopNest(rewriter, op.getLoc(), buffer, [&](OpBuilder &b, Location loc, ValueRange ivs) {
       memref::StoreOp::create(b, loc, value, buffer, ivs);
     });
     rewriter.eraseOp(op);

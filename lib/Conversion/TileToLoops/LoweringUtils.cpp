@@ -84,16 +84,15 @@ Value loops::convertScalar(OpBuilder &b, Location loc, Value value, Type to, boo
   return arith::ExtSIOp::create(b, loc, to, value);
 }
 
-void loops::buildLoopNest(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> extents, LoopBody body) {
+void loops::buildLoopNest(OpBuilder &b, Location loc, ValueRange extents, LoopBody body) {
   llvm::SmallVector<Value> ivs;
   std::function<void(OpBuilder &, size_t)> build = [&](OpBuilder &nested, size_t depth) {
     if (depth == extents.size()) {
       body(nested, loc, ivs);
       return;
     }
-    Value lb = indexConst(nested, loc, 0), ub = indexConst(nested, loc, extents[depth]);
-    Value step = indexConst(nested, loc, 1);
-    scf::ForOp::create(nested, loc, lb, ub, step, ValueRange{},
+    Value lb = indexConst(nested, loc, 0), step = indexConst(nested, loc, 1);
+    scf::ForOp::create(nested, loc, lb, extents[depth], step, ValueRange{},
                        [&](OpBuilder &inner, Location, Value iv, ValueRange) {
                          ivs.push_back(iv);
                          build(inner, depth + 1);
@@ -102,6 +101,22 @@ void loops::buildLoopNest(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> ex
                        });
   };
   build(b, 0);
+}
+
+void loops::buildLoopNest(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> extents, LoopBody body) {
+  llvm::SmallVector<Value> bounds;
+  for (int64_t extent : extents)
+    bounds.push_back(indexConst(b, loc, extent));
+  buildLoopNest(b, loc, ValueRange(bounds), body);
+}
+
+void loops::buildBufferLoopNest(OpBuilder &b, Location loc, Value buffer, LoopBody body) {
+  auto type = llvm::cast<MemRefType>(buffer.getType());
+  llvm::SmallVector<Value> bounds;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    bounds.push_back(type.isDynamicDim(d) ? memref::DimOp::create(b, loc, buffer, d).getResult()
+                                          : indexConst(b, loc, type.getDimSize(d)));
+  buildLoopNest(b, loc, ValueRange(bounds), body);
 }
 
 Value loops::inBounds(OpBuilder &b, Location loc, Value buffer, ValueRange indices) {

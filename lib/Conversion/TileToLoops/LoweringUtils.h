@@ -44,6 +44,10 @@ using LoopBody = llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir
 /// Builds a nest of `scf.for` loops over [0, extents[d]) with step 1, the
 /// first extent outermost; with no extents the body runs once.
 void buildLoopNest(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<int64_t> extents, LoopBody body);
+void buildLoopNest(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange extents, LoopBody body);
+
+/// The loop nest over every element of `buffer` (dynamic sizes included).
+void buildBufferLoopNest(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer, LoopBody body);
 
 /// The i1 "all `indices` lie inside `buffer`" (unsigned compares, so negative
 /// indices are outside).
