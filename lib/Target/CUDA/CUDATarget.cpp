@@ -39,6 +39,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/ADT/ScopeExit.h"
 
+#include <cstdlib>
+
 using namespace mlir;
 using namespace tilec;
 
@@ -176,6 +178,9 @@ LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts
     archs.push_back("sm_80");
   // 2. Thread-level lowering.
   registerEverything(module.getContext());
+  // MLIR's NVVM serializer finds libdevice through CUDA_ROOT (it has no
+  // option for it in the prebuilt pipeline): point it at the chosen toolkit.
+  ::setenv("CUDA_ROOT", cudaRoot(opts).c_str(), 1);
   CUDATargetInfo info(archs.front());
   if (failed(lowerTileToGPU(module, info)))
     return failure();
