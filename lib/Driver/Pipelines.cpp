@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Driver/Pipelines.h"
 
+#include "tilec/Target/CUDA/CUDATarget.h"
 #include "tilec/Target/Host/HostTarget.h"
 #include "tilec/Target/KernelABI.h"
 
@@ -142,7 +143,7 @@ mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const Compil
   switch (opts.target.kind) {
   case TargetKind::Host:
     return runHostPipeline(module, opts, out, errs);
-  case TargetKind::CUDA:
+  case TargetKind::CUDA: return runCUDAPipeline(module, opts, out, errs);
   case TargetKind::Vulkan:
   case TargetKind::Metal:
   case TargetKind::WebGPU:
