@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/KernelABI.h"
+#include "tilec/Target/CWriter.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -100,22 +101,6 @@ llvm::StringRef tilec::cElementType(llvm::StringRef dtype) {
 }
 
 namespace {
-/// Prints C declarations line by line with consistent indentation.
-class CWriter {
-public:
-  explicit CWriter(llvm::raw_ostream &os) : os(os) {}
-  CWriter &line(const llvm::Twine &text = "") {
-    os.indent(indent * 2) << text << "\n";
-    return *this;
-  }
-  void push() { ++indent; }
-  void pop() { --indent; }
-
-private:
-  llvm::raw_ostream &os;
-  unsigned indent = 0;
-};
-
 std::string guardFor(llvm::StringRef sourceName) {
   std::string guard = "TILEC_";
   for (char c : sourceName)

@@ -7,6 +7,7 @@
 
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Target/SPIRV/VulkanTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,6 +25,7 @@
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   tilec::registerTilecConversionPasses();
+  tilec::registerVulkanTestPasses();
 
   mlir::DialectRegistry registry;
   tilec::tile::registerTileDialect(registry);

@@ -1,0 +1,93 @@
+//===- VulkanTarget.h - The Vulkan target: gpu dialect -> SPIR-V + reflection -*- C++ -*-===//
+//
+// The Vulkan target lowers the thread-level gpu.module that TileToGPU writes
+// (gpu.func per kernel, `__tilec_<k>_grid` host functions) to one SPIR-V
+// compute module per kernel, validated with SPIRV-Tools, and a C header that
+// carries the words and the reflection the runner (Runtime/Vulkan) uses.
+//
+// ABI: tensors are storage buffers at set 0, binding = their rank among the
+// tensor parameters; dynamic dimensions and scalars are 32-bit fields of one
+// push-constant block, in parameter order; the dispatch grid is the grid
+// function, carried as a C function and as a grid program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_TARGET_SPIRV_VULKANTARGET_H
+#define TILEC_TARGET_SPIRV_VULKANTARGET_H
+
+#include "tilec/Runtime/Vulkan/Reflection.h"
+#include "tilec/Target/KernelABI.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+struct CompileOptions;
+
+/// The device limits a Vulkan compile targets (all user-settable).
+struct VulkanTargetOptions {
+  std::string env = "vulkan1.1";          ///< "vulkan1.1" (SPIR-V 1.3) or "vulkan1.3" (SPIR-V 1.6)
+  std::string preset = "desktop";         ///< the preset the limits came from, for diagnostics
+  int64_t maxSharedMemoryBytes = 49152;   ///< maxComputeSharedMemorySize
+  int64_t maxWorkgroupInvocations = 1024; ///< maxComputeWorkGroupInvocations
+  std::array<int64_t, 3> maxWorkgroupSize{1024, 1024, 64};
+  int64_t subgroupSize = 32;
+  bool float16 = true;                    ///< shaderFloat16 + 16-bit storage
+  bool int8 = true;                       ///< shaderInt8 + 8-bit storage
+  bool int64 = true;                      ///< shaderInt64
+  bool float64 = false;                   ///< shaderFloat64
+  bool cooperativeMatrix = false;         ///< SPV_KHR_cooperative_matrix
+
+  /// Limits that fit common desktop GPUs (the default).
+  static VulkanTargetOptions desktop(llvm::StringRef env = "vulkan1.1");
+  /// Mesa lavapipe 22.3: 32 KB shared memory, subgroup 8, fp16/int8/fp64.
+  static VulkanTargetOptions lavapipe(llvm::StringRef env = "vulkan1.1");
+  /// A preset by name ("desktop", "lavapipe"); false when unknown.
+  static bool fromPreset(llvm::StringRef preset, llvm::StringRef env, VulkanTargetOptions &out);
+  /// "vulkan1.1 (lavapipe)": how diagnostics name the target.
+  std::string describe() const;
+};
+
+/// One compiled kernel: its SPIR-V words and reflection.
+struct VulkanKernel {
+  vk::Reflection reflection;
+  std::vector<uint32_t> spirv;
+  KernelSignature signature;
+  std::array<std::string, 3> gridC; ///< the grid as C expressions of the parameters
+};
+
+/// Lowers every gpu.func kernel in `module` (thread-level IR as TileToGPU
+/// writes it) to Vulkan SPIR-V. `signatures` gives each kernel's C ABI (from
+/// its tile.kernel); kernels missing from it take theirs from the gpu.func's
+/// `tile.*` argument attributes. Limits violations and unsupported
+/// constructs are diagnostics on the ops; every module passes spirv-val.
+mlir::LogicalResult compileGPUToVulkan(mlir::ModuleOp module, const VulkanTargetOptions &options,
+                                       const llvm::StringMap<KernelSignature> &signatures,
+                                       std::vector<VulkanKernel> &kernels);
+
+/// Writes the C header (C99 and C++) for `kernels`.
+void writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, llvm::StringRef sourceName,
+                       const VulkanTargetOptions &options, llvm::raw_ostream &os);
+
+/// Validates SPIR-V words with SPIRV-Tools for `env` ("vulkan1.1"/"vulkan1.3").
+bool validateSPIRV(llvm::ArrayRef<uint32_t> words, llvm::StringRef env, std::string &messages);
+
+/// Disassembles SPIR-V words to readable assembly.
+bool disassembleSPIRV(llvm::ArrayRef<uint32_t> words, std::string &text, std::string &error);
+
+/// The driver's entry: tile module -> TileToGPU -> SPIR-V; writes `-o k.spv`
+/// (binary) and `k.h` beside it, `--emit=spirv` (assembly) or `--emit=header`.
+mlir::LogicalResult runVulkanPipeline(mlir::ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
+                                      llvm::raw_ostream &errs);
+
+/// Registers `tilec-test-vulkan-compile` (for tilec-opt lit tests).
+void registerVulkanTestPasses();
+
+} // namespace tilec
+
+#endif // TILEC_TARGET_SPIRV_VULKANTARGET_H

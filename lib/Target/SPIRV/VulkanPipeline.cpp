@@ -1,0 +1,81 @@
+//===- VulkanPipeline.cpp - The driver's Vulkan pipeline -----------------===//
+//
+// tile module -> (signatures) -> TileToGPU with VulkanTargetInfo ->
+// compileGPUToVulkan -> `-o k.spv` + `k.h` | `--emit=spirv` | `--emit=header`.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Conversion/TileToGPU/TileToGPU.h"
+#include "tilec/Driver/CompileOptions.h"
+#include "tilec/Target/SPIRV/VulkanTargetInfo.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace tilec;
+
+static LogicalResult fail(llvm::raw_ostream &errs, const llvm::Twine &message) {
+  errs << "tilec: error: " << message << "\n";
+  return failure();
+}
+
+LogicalResult tilec::runVulkanPipeline(ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
+                                       llvm::raw_ostream &errs) {
+  if (opts.emit != EmitStage::SPIRV && opts.emit != EmitStage::Header && opts.emit != EmitStage::Obj)
+    return fail(errs, "the '" + stageName(opts.emit) + "' stage is not available for target '" +
+                          opts.target.spelling + "' (use spirv, header or obj)");
+  std::string env = opts.target.archs.empty() ? "vulkan1.1" : opts.target.archs.front();
+  if (env == "vulkan")
+    env = "vulkan1.1";
+  VulkanTargetOptions options = VulkanTargetOptions::desktop(env);
+
+  // 1. The C ABI of every kernel, before the tile kernels are lowered away.
+  llvm::StringMap<KernelSignature> signatures;
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (op.getName().getStringRef() != "tile.kernel")
+      continue;
+    KernelSignature sig;
+    if (failed(getKernelSignature(&op, sig)))
+      return failure();
+    signatures[sig.name] = std::move(sig);
+  }
+  // 2. Thread-level lowering shared with CUDA, then SPIR-V.
+  VulkanTargetInfo target(options);
+  if (failed(lowerTileToGPU(module, target)))
+    return failure();
+  std::vector<VulkanKernel> kernels;
+  if (failed(compileGPUToVulkan(module, options, signatures, kernels)))
+    return failure();
+
+  std::string source =
+      opts.inputFile == "-" ? "<stdin>" : llvm::sys::path::filename(opts.inputFile).str();
+  if (opts.emit == EmitStage::Header) {
+    writeVulkanHeader(kernels, source, options, out);
+    return success();
+  }
+  if (kernels.size() != 1 && opts.emit != EmitStage::Header)
+    return fail(errs, "the file has " + llvm::Twine(kernels.size()) +
+                          " kernels; a .spv holds one: use --emit=header (all kernels' SPIR-V and reflection)");
+  const std::vector<uint32_t> &words = kernels.front().spirv;
+  if (opts.emit == EmitStage::SPIRV) {
+    std::string text, error;
+    if (!disassembleSPIRV(words, text, error))
+      return fail(errs, "cannot disassemble the SPIR-V: " + error);
+    out << text;
+    return success();
+  }
+  out.write(reinterpret_cast<const char *>(words.data()), words.size() * 4);
+  if (opts.outputFile == "-")
+    return success();
+  llvm::SmallString<128> path(opts.outputFile.empty() ? llvm::sys::path::filename(opts.inputFile).str()
+                                                      : opts.outputFile);
+  llvm::sys::path::replace_extension(path, ".h");
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file)
+    return fail(errs, error);
+  writeVulkanHeader(kernels, source, options, file->os());
+  file->keep();
+  return success();
+}
