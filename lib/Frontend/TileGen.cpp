@@ -82,6 +82,13 @@ mlir::Type KernelGen::elementType(DType t) {
   return b.getI32Type();
 }
 
+mlir::Value KernelGen::createAlloc(mlir::Location l, llvm::ArrayRef<int64_t> shape, DType dtype, tile::Scope scope) {
+  auto alloc = tile::AllocOp::create(b, l, tile::getBufferType(shape, elementType(dtype), scope));
+  if (isUnsignedDType(dtype))
+    alloc->setAttr(tile::TileDialect::kArgDtypeAttrName, b.getStringAttr(dtypeName(dtype)));
+  return alloc;
+}
+
 unsigned KernelGen::symbolFor(mlir::Value v) {
   auto it = symbols.find(v);
   if (it != symbols.end())

@@ -173,6 +173,9 @@ public:
   unsigned symbolFor(mlir::Value v);
   mlir::Location loc(llvm::SMRange r) const { return diags.getLoc(r); }
   mlir::Type elementType(DType t);
+  /// A tile.alloc of `dtype`; unsigned dtypes, which share a signless element
+  /// type with the signed ones, are recorded in a `tile.dtype` attribute.
+  mlir::Value createAlloc(mlir::Location l, llvm::ArrayRef<int64_t> shape, DType dtype, tile::Scope scope);
 
   DiagnosticEmitter &diags;
   mlir::OpBuilder &b;

@@ -155,7 +155,7 @@ void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
     buf->scope = tile::Scope::Local;
     buf->declRange = target->getRange();
     buf->isVar = true;
-    buf->value = tile::AllocOp::create(b, l, tile::getBufferType({}, elementType(*t), tile::Scope::Local));
+    buf->value = createAlloc(l, {}, *t, tile::Scope::Local);
     if (init.isValid())
       mlir::memref::StoreOp::create(b, l, init.value, buf->value, mlir::ValueRange{});
     LocalVar var{TValue::ofBuffer(buf), target->getRange(), depth()};
@@ -177,7 +177,7 @@ void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
   buf->shape = *shape;
   buf->dimNames.assign(shape->size(), "");
   buf->declRange = target->getRange();
-  buf->value = tile::AllocOp::create(b, l, tile::getBufferType(*shape, elementType(*t), scope));
+  buf->value = createAlloc(l, *shape, *t, scope);
   LocalVar var{TValue::ofBuffer(buf), target->getRange(), depth()};
   scopes.back().names[name] = var;
 }

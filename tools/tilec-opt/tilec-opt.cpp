@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Conversion/Passes.h"
+#include "tilec/Conversion/TileToGPU/Passes.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Target/SPIRV/VulkanTarget.h"
 
@@ -25,6 +26,7 @@
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   tilec::registerTilecConversionPasses();
+  tilec::registerTilecTileToGPUPasses();
   tilec::registerVulkanTestPasses();
 
   mlir::DialectRegistry registry;
