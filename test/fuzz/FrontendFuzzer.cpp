@@ -5,13 +5,18 @@
 // user input must only ever produce diagnostics.
 //
 //===----------------------------------------------------------------------===//
-#include "tilec/Driver/Driver.h"
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/Lexer.h"
 #include "tilec/Frontend/Parser.h"
 #include "tilec/Frontend/TileGen.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -23,7 +28,8 @@
 static mlir::MLIRContext &getContext() {
   static mlir::MLIRContext *context = [] {
     mlir::DialectRegistry registry;
-    tilec::registerTilecDialects(registry);
+    registry.insert<tilec::tile::TileDialect, mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                    mlir::math::MathDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
     auto *ctx = new mlir::MLIRContext(registry, mlir::MLIRContext::Threading::DISABLED);
     ctx->loadAllAvailableDialects();
     // Swallow diagnostics: the fuzzer looks for crashes, not messages.
