@@ -12,6 +12,7 @@
 #include "tilec/Target/CUDA/CUDATarget.h"
 #include "tilec/Target/Host/HostTarget.h"
 #include "tilec/Target/KernelABI.h"
+#include "tilec/Target/SPIRV/VulkanTarget.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -144,7 +145,7 @@ mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const Compil
   case TargetKind::Host:
     return runHostPipeline(module, opts, out, errs);
   case TargetKind::CUDA: return runCUDAPipeline(module, opts, out, errs);
-  case TargetKind::Vulkan:
+  case TargetKind::Vulkan: return runVulkanPipeline(module, opts, out, errs);
   case TargetKind::Metal:
   case TargetKind::WebGPU:
   case TargetKind::Ascend:

@@ -17,6 +17,7 @@
 
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -455,6 +456,14 @@ static LogicalResult rewriteABI(gpu::GPUFuncOp kernel, const vk::Reflection &r) 
   }
   kernel.setFunctionType(FunctionType::get(ctx, types, {}));
 
+  // Per-thread arrays (memref.alloca in the default space) live in Function storage.
+  auto function = spirv::StorageClassAttr::get(ctx, spirv::StorageClass::Function);
+  kernel.walk([&](memref::AllocaOp alloca) {
+    MemRefType t = alloca.getType();
+    if (!t.getMemorySpace())
+      alloca.getResult().setType(MemRefType::get(t.getShape(), t.getElementType(), t.getLayout(), function));
+  });
+
   // Drop the scalar arguments (now unused), keep tensors + push constants.
   llvm::BitVector erase(kernel.getNumArguments());
   for (const vk::PushField &f : r.pushFields)
@@ -530,6 +539,8 @@ static LogicalResult compileKernel(gpu::GPUModuleOp gpuModule, gpu::GPUFuncOp ke
 
   PassManager pm(ctx);
   pm.enableVerifier(true);
+  // ceildiv/floordiv have no SPIR-V op: expand them first.
+  pm.nest<gpu::GPUModuleOp>().addPass(arith::createArithExpandOpsPass());
   pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
   OpPassManager &spv = pm.nest<spirv::ModuleOp>();
   spv.addPass(spirv::createSPIRVLowerABIAttributesPass());

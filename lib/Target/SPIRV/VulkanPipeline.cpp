@@ -5,9 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/TileToGPU/TileToGPU.h"
+#include "tilec/Conversion/TileToGPU/Passes.h"
 #include "tilec/Driver/CompileOptions.h"
 #include "tilec/Target/SPIRV/VulkanTargetInfo.h"
 
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -40,7 +42,12 @@ LogicalResult tilec::runVulkanPipeline(ModuleOp module, const CompileOptions &op
       return failure();
     signatures[sig.name] = std::move(sig);
   }
-  // 2. Thread-level lowering shared with CUDA, then SPIR-V.
+  // 2. Thread-level lowering shared with CUDA, then SPIR-V. The dialects it
+  //    may create (the same as convert-tile-to-gpu's) must be loaded first.
+  MLIRContext *ctx = module.getContext();
+  ctx->loadDialect<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect,
+                   memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect,
+                   vector::VectorDialect, spirv::SPIRVDialect>();
   VulkanTargetInfo target(options);
   if (failed(lowerTileToGPU(module, target)))
     return failure();
