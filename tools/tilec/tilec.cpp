@@ -72,6 +72,16 @@ int main(int argc, char **argv) {
   app.add_flag("--MD", opts.writeDepFile, "Also write a make dependency file (also -MD)");
   app.add_option("--MF", opts.depFile, "Path of the dependency file (also -MF; default: the output with .d)");
   app.add_option("--cuda-path", opts.cudaPath, "CUDA toolkit root for ptxas/fatbinary (default: CUDA_PATH, /usr/local/cuda)");
+  app.add_option("--vk-preset", opts.vulkan.preset, "Vulkan target limits preset: desktop (default) or lavapipe");
+  app.add_option("--vk-max-shared-memory", opts.vulkan.maxSharedMemory,
+                 "Vulkan: maxComputeSharedMemorySize in bytes (default: the preset's)");
+  app.add_option("--vk-subgroup-size", opts.vulkan.subgroupSize, "Vulkan: subgroup size (default: the preset's)");
+  app.add_option("--vk-max-workgroup-invocations", opts.vulkan.maxWorkgroupInvocations,
+                 "Vulkan: maxComputeWorkGroupInvocations (default: the preset's)");
+  app.add_option("--vk-float16", opts.vulkan.float16, "Vulkan: shaderFloat16 + 16-bit storage (0 or 1)")
+      ->check(CLI::Range(0, 1));
+  app.add_option("--vk-int8", opts.vulkan.int8, "Vulkan: shaderInt8 + 8-bit storage (0 or 1)")->check(CLI::Range(0, 1));
+  app.add_option("--vk-float64", opts.vulkan.float64, "Vulkan: shaderFloat64 (0 or 1)")->check(CLI::Range(0, 1));
   app.add_option("-j,--jobs", opts.threads, "Host target: CPU threads that run blocks (1 = deterministic order)")
       ->check(CLI::PositiveNumber);
 

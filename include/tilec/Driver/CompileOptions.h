@@ -59,6 +59,16 @@ struct CompileOptions {
   std::string depFile;              ///< `-MF`: its path (default: output with `.d`)
   std::string cudaPath;             ///< `--cuda-path`
   unsigned threads = 1;             ///< `-j`: host blocks run on this many threads
+
+  /// Vulkan target limits: a preset (`--vk-preset`) and overrides; -1 keeps
+  /// the preset's value, 0/1 turn a feature off/on.
+  struct VulkanLimits {
+    std::string preset = "desktop";
+    int64_t maxSharedMemory = -1;
+    int64_t subgroupSize = -1;
+    int64_t maxWorkgroupInvocations = -1;
+    int float16 = -1, int8 = -1, float64 = -1;
+  } vulkan;
 };
 
 } // namespace tilec

@@ -30,7 +30,21 @@ LogicalResult tilec::runVulkanPipeline(ModuleOp module, const CompileOptions &op
   std::string env = opts.target.archs.empty() ? "vulkan1.1" : opts.target.archs.front();
   if (env == "vulkan")
     env = "vulkan1.1";
-  VulkanTargetOptions options = VulkanTargetOptions::desktop(env);
+  VulkanTargetOptions options;
+  if (!VulkanTargetOptions::fromPreset(opts.vulkan.preset, env, options))
+    return fail(errs, "unknown --vk-preset '" + opts.vulkan.preset + "'; expected desktop or lavapipe");
+  if (opts.vulkan.maxSharedMemory >= 0)
+    options.maxSharedMemoryBytes = opts.vulkan.maxSharedMemory;
+  if (opts.vulkan.subgroupSize > 0)
+    options.subgroupSize = opts.vulkan.subgroupSize;
+  if (opts.vulkan.maxWorkgroupInvocations > 0)
+    options.maxWorkgroupInvocations = opts.vulkan.maxWorkgroupInvocations;
+  if (opts.vulkan.float16 >= 0)
+    options.float16 = opts.vulkan.float16;
+  if (opts.vulkan.int8 >= 0)
+    options.int8 = opts.vulkan.int8;
+  if (opts.vulkan.float64 >= 0)
+    options.float64 = opts.vulkan.float64;
 
   // 1. The C ABI of every kernel, before the tile kernels are lowered away.
   llvm::StringMap<KernelSignature> signatures;
