@@ -8,6 +8,7 @@
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Conversion/TileToGPU/Passes.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Target/SPIRV/VulkanTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -28,13 +30,14 @@ int main(int argc, char **argv) {
   tilec::registerTilecConversionPasses();
   tilec::registerTilecTileToGPUPasses();
   tilec::registerVulkanTestPasses();
+  tilec::registerTilecVulkanPasses();
 
   mlir::DialectRegistry registry;
   tilec::tile::registerTileDialect(registry);
   registry.insert<mlir::arith::ArithDialect, mlir::func::FuncDialect,
                   mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
-                  mlir::NVVM::NVVMDialect, mlir::scf::SCFDialect,
+                  mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect, mlir::scf::SCFDialect,
                   mlir::vector::VectorDialect>();
 
   return mlir::asMainReturnCode(

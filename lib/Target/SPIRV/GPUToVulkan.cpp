@@ -9,13 +9,16 @@
 //    become flat buffers indexed with their runtime strides, scalars load
 //    from one push-constant memref, entry-point and interface ABI attributes,
 //    the #spirv.target_env.
-// 4. convert-gpu-to-spirv, spirv-lower-abi-attrs, spirv-update-vce; drop the
+// 4. gpu/scf/arith/math/memref/vector/index -> spirv (the patterns of
+//    convert-gpu-to-spirv plus math and vector), spirv-lower-abi-attrs,
+//    spirv-update-vce; drop the
 //    binding decorations from the push-constant variable; serialize; spirv-val.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/SPIRV/VulkanTarget.h"
 
-#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
+#include "ConvertToSPIRV.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -429,7 +432,9 @@ static LogicalResult rewriteABI(gpu::GPUFuncOp kernel, const vk::Reflection &r) 
   for (const vk::Binding &bind : r.bindings) {
     const vk::Param &p = r.params[bind.param];
     auto type = cast<MemRefType>(kernel.getArgument(bind.param).getType());
-    if (type.getRank() <= 1)
+    bool queried = llvm::any_of(kernel.getArgument(bind.param).getUsers(),
+                                [](Operation *user) { return isa<memref::DimOp>(user); });
+    if (type.getRank() <= 1 && !queried)
       continue;
     llvm::SmallVector<Value> extents;
     for (const vk::Dim &d : p.shape) {
@@ -456,13 +461,26 @@ static LogicalResult rewriteABI(gpu::GPUFuncOp kernel, const vk::Reflection &r) 
   }
   kernel.setFunctionType(FunctionType::get(ctx, types, {}));
 
-  // Per-thread arrays (memref.alloca in the default space) live in Function storage.
+  // Per-thread arrays (memref.alloca in the default space) live in Function
+  // storage, workgroup buffers (memref.alloc) in Workgroup storage.
   auto function = spirv::StorageClassAttr::get(ctx, spirv::StorageClass::Function);
-  kernel.walk([&](memref::AllocaOp alloca) {
-    MemRefType t = alloca.getType();
+  auto workgroup = spirv::StorageClassAttr::get(ctx, spirv::StorageClass::Workgroup);
+  WalkResult spaces = kernel.walk([&](Operation *op) -> WalkResult {
+    if (!isa<memref::AllocaOp, memref::AllocOp>(op))
+      return WalkResult::advance();
+    auto t = cast<MemRefType>(op->getResult(0).getType());
+    Attribute space;
     if (!t.getMemorySpace())
-      alloca.getResult().setType(MemRefType::get(t.getShape(), t.getElementType(), t.getLayout(), function));
+      space = function;
+    else if (isWorkgroupMemory(t))
+      space = workgroup;
+    else
+      return op->emitError() << "allocates " << t << ", which the Vulkan target cannot place", WalkResult::interrupt();
+    op->getResult(0).setType(MemRefType::get(t.getShape(), t.getElementType(), t.getLayout(), space));
+    return WalkResult::advance();
   });
+  if (spaces.wasInterrupted())
+    return failure();
 
   // Drop the scalar arguments (now unused), keep tensors + push constants.
   llvm::BitVector erase(kernel.getNumArguments());
@@ -541,11 +559,15 @@ static LogicalResult compileKernel(gpu::GPUModuleOp gpuModule, gpu::GPUFuncOp ke
   pm.enableVerifier(true);
   // ceildiv/floordiv have no SPIR-V op: expand them first.
   pm.nest<gpu::GPUModuleOp>().addPass(arith::createArithExpandOpsPass());
-  pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
-  OpPassManager &spv = pm.nest<spirv::ModuleOp>();
+  if (failed(pm.run(*scratch)) || failed(convertGPUModuleToSPIRV(copy)))
+    return kernel.emitError() << "kernel '" << out.reflection.kernelName
+                              << "' could not be lowered to SPIR-V (see the errors above)";
+  PassManager post(ctx);
+  post.enableVerifier(true);
+  OpPassManager &spv = post.nest<spirv::ModuleOp>();
   spv.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spv.addPass(spirv::createSPIRVUpdateVCEPass());
-  if (failed(pm.run(*scratch)))
+  if (failed(post.run(*scratch)))
     return kernel.emitError() << "kernel '" << out.reflection.kernelName
                               << "' could not be lowered to SPIR-V (see the errors above)";
 

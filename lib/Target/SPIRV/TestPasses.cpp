@@ -2,9 +2,10 @@
 //
 // Runs compileGPUToVulkan on hand-written thread-level IR and writes the
 // SPIR-V binary, its assembly and the header to the files the options name.
-// The IR itself is left unchanged.
+// The IR is left as the legalization passes make it.
 //
 //===----------------------------------------------------------------------===//
+#include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Target/SPIRV/VulkanTarget.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
@@ -31,6 +32,8 @@ struct TestVulkanCompilePass : PassWrapper<TestVulkanCompilePass, OperationPass<
   Option<int64_t> maxShared{*this, "max-shared-memory", llvm::cl::desc("override the shared memory limit (bytes)"),
                             llvm::cl::init(0)};
   Option<bool> float16{*this, "float16", llvm::cl::desc("shaderFloat16 support"), llvm::cl::init(true)};
+  Option<bool> legalize{*this, "legalize", llvm::cl::desc("run the Vulkan legalization passes first"),
+                        llvm::cl::init(true)};
   Option<std::string> spvFile{*this, "spv", llvm::cl::desc("write the first kernel's SPIR-V here")};
   Option<std::string> asmFile{*this, "asm", llvm::cl::desc("write the first kernel's assembly here")};
   Option<std::string> headerFile{*this, "header", llvm::cl::desc("write the header here")};
@@ -57,6 +60,8 @@ struct TestVulkanCompilePass : PassWrapper<TestVulkanCompilePass, OperationPass<
     if (maxShared > 0)
       options.maxSharedMemoryBytes = maxShared;
     options.float16 = float16;
+    if (legalize && failed(legalizeGPUForVulkan(getOperation(), options)))
+      return signalPassFailure();
     std::vector<VulkanKernel> kernels;
     llvm::StringMap<KernelSignature> none;
     if (failed(compileGPUToVulkan(getOperation(), options, none, kernels)))
@@ -69,7 +74,6 @@ struct TestVulkanCompilePass : PassWrapper<TestVulkanCompilePass, OperationPass<
       os << text;
     });
     write(headerFile, [&](llvm::raw_ostream &os) { writeVulkanHeader(kernels, "test.mlir", options, os); });
-    markAllAnalysesPreserved();
   }
 };
 } // namespace

@@ -1,12 +1,14 @@
 //===- VulkanPipeline.cpp - The driver's Vulkan pipeline -----------------===//
 //
-// tile module -> (signatures) -> TileToGPU with VulkanTargetInfo ->
-// compileGPUToVulkan -> `-o k.spv` + `k.h` | `--emit=spirv` | `--emit=header`.
+// tile module -> (signatures) -> TileToGPU with VulkanTargetInfo -> Vulkan
+// legalization (`--emit=gpu` stops here) -> compileGPUToVulkan -> `-o k.spv`
+// + `k.h` | `--emit=spirv` | `--emit=header`.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/TileToGPU/TileToGPU.h"
 #include "tilec/Conversion/TileToGPU/Passes.h"
 #include "tilec/Driver/CompileOptions.h"
+#include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Target/SPIRV/VulkanTargetInfo.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
@@ -24,9 +26,10 @@ static LogicalResult fail(llvm::raw_ostream &errs, const llvm::Twine &message) {
 
 LogicalResult tilec::runVulkanPipeline(ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
                                        llvm::raw_ostream &errs) {
-  if (opts.emit != EmitStage::SPIRV && opts.emit != EmitStage::Header && opts.emit != EmitStage::Obj)
+  if (opts.emit != EmitStage::GPU && opts.emit != EmitStage::SPIRV && opts.emit != EmitStage::Header &&
+      opts.emit != EmitStage::Obj)
     return fail(errs, "the '" + stageName(opts.emit) + "' stage is not available for target '" +
-                          opts.target.spelling + "' (use spirv, header or obj)");
+                          opts.target.spelling + "' (use gpu, spirv, header or obj)");
   std::string env = opts.target.archs.empty() ? "vulkan1.1" : opts.target.archs.front();
   if (env == "vulkan")
     env = "vulkan1.1";
@@ -63,8 +66,12 @@ LogicalResult tilec::runVulkanPipeline(ModuleOp module, const CompileOptions &op
                    memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect,
                    vector::VectorDialect, spirv::SPIRVDialect>();
   VulkanTargetInfo target(options);
-  if (failed(lowerTileToGPU(module, target)))
+  if (failed(lowerTileToGPU(module, target)) || failed(legalizeGPUForVulkan(module, options)))
     return failure();
+  if (opts.emit == EmitStage::GPU) {
+    module.print(out);
+    return success();
+  }
   std::vector<VulkanKernel> kernels;
   if (failed(compileGPUToVulkan(module, options, signatures, kernels)))
     return failure();

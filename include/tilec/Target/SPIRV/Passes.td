@@ -1,0 +1,77 @@
+//===- Passes.td - Vulkan legalization of thread-level gpu IR -*- tablegen -*-===//
+//
+// Passes that turn the gpu-dialect output of the shared thread-level lowering
+// (TileToGPU) into IR that convert-gpu-to-spirv accepts for Vulkan compute.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TARGET_SPIRV_PASSES_TD
+#define TILEC_TARGET_SPIRV_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def VulkanLowerAsyncCopies : Pass<"tilec-vulkan-lower-async-copies", "mlir::gpu::GPUModuleOp"> {
+  let summary = "make asynchronous global -> shared copies synchronous";
+  let description = [{
+    Vulkan has no per-thread asynchronous copy engine. Each
+    `nvgpu.device_async_copy` becomes plain scalar loads and stores (the
+    elements past `srcElements` are zero, and their source index is clamped
+    to the copy's start so that nothing out of bounds is read);
+    `nvvm.cp.async.commit.group`, `nvvm.cp.async.wait.group`,
+    `nvgpu.device_async_create_group` and `nvgpu.device_async_wait` go away:
+    a synchronous copy has landed when it returns, and the barriers the
+    pipelined loop already has order it against the readers.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+}
+
+def VulkanMaterializeWorkgroupMemory : Pass<"tilec-vulkan-materialize-workgroup-memory", "mlir::gpu::GPUModuleOp"> {
+  let summary = "replace dynamic shared memory and its views by typed workgroup buffers";
+  let description = [{
+    SPIR-V for Vulkan has no untyped workgroup memory: the byte buffer of
+    `gpu.dynamic_shared_memory` and the typed `memref.view`s carved from it
+    have no lowering. Per kernel, the views are grouped by element type; each
+    group becomes one static `memref.alloc` in workgroup memory (a
+    `spirv.GlobalVariable` of Workgroup storage after conversion) spanning
+    the bytes its views cover, and every access through a view is re-indexed
+    into it. Views of different element types get separate buffers (they do
+    not alias: tilec's views of different types never pass data to each
+    other). A view at a dynamic byte offset makes its group span the whole
+    dynamic shared memory (`tilec.shared_bytes`). The kernel's
+    `tilec.shared_bytes` becomes 0: the buffers are counted as allocations.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+}
+
+def VulkanScalarizeVectors : Pass<"tilec-vulkan-scalarize-vectors", "mlir::gpu::GPUModuleOp"> {
+  let summary = "unroll 1-D vector values into scalars";
+  let description = [{
+    Vulkan SPIR-V in logical addressing cannot load a vector from an array of
+    scalars without a pointer bitcast, and has no vectors of more than four
+    elements; the thread-level lowering emits `vector<8xf16>` loads for
+    fragment copies regardless of the target's vector width. Every 1-D
+    vector value becomes one scalar per element: `vector.load`/`store` become
+    `memref.load`/`store` at consecutive innermost indices, `extract`,
+    `insert`, `from_elements`, `broadcast` and dense constants are resolved,
+    and elementwise ops (arith, math) are cloned per element.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+}
+
+def VulkanLegalizeSubgroupOps : Pass<"tilec-vulkan-legalize-subgroup-ops", "mlir::gpu::GPUModuleOp"> {
+  let summary = "give gpu.shuffle the target's subgroup size as width";
+  let description = [{
+    convert-gpu-to-spirv lowers `gpu.shuffle` only when its width equals the
+    target's subgroup size. An xor shuffle whose offset is below both its
+    width and the subgroup size exchanges within an aligned group of lanes
+    either way, so its width is set to the subgroup size; other shuffles
+    that cross the subgroup are reported.
+  }];
+  let options = [
+    Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"32",
+           "the target's subgroup size">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+#endif // TILEC_TARGET_SPIRV_PASSES_TD

@@ -1,0 +1,68 @@
+//===- ConvertToSPIRV.cpp - gpu.module -> spirv.module for Vulkan ---------===//
+//
+// One full dialect conversion: upstream gpu, scf, arith, math, memref, func,
+// vector and index patterns, plus GLSL.std.450 patterns for the math ops the
+// upstream ones leave out.
+//
+//===----------------------------------------------------------------------===//
+#include "ConvertToSPIRV.h"
+
+#include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
+#include "mlir/Conversion/FuncToSPIRV/FuncToSPIRV.h"
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRV.h"
+#include "mlir/Conversion/IndexToSPIRV/IndexToSPIRV.h"
+#include "mlir/Conversion/MathToSPIRV/MathToSPIRV.h"
+#include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
+#include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
+#include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+
+using namespace mlir;
+
+namespace {
+/// `Src` -> the GLSL.std.450 op `Dst` for the float widths `Dst` accepts
+/// (`allowF64`: 16, 32 and 64 bits; otherwise 16 and 32).
+template <typename Src, typename Dst>
+struct MathToGL : OpConversionPattern<Src> {
+  MathToGL(const TypeConverter &converter, MLIRContext *ctx, bool allowF64)
+      : OpConversionPattern<Src>(converter, ctx, /*benefit=*/2), allowF64(allowF64) {}
+  LogicalResult matchAndRewrite(Src op, typename Src::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type t = op.getType();
+    if (!isa<FloatType>(t) || (t.isF64() && !allowF64) || (!t.isF16() && !t.isF32() && !t.isF64()))
+      return failure();
+    Type converted = this->getTypeConverter()->convertType(t);
+    if (!converted)
+      return failure();
+    rewriter.replaceOpWithNewOp<Dst>(op, converted, adaptor.getOperands());
+    return success();
+  }
+  bool allowF64;
+};
+} // namespace
+
+LogicalResult tilec::convertGPUModuleToSPIRV(gpu::GPUModuleOp gpuModule) {
+  MLIRContext *ctx = gpuModule.getContext();
+  spirv::TargetEnvAttr env = spirv::lookupTargetEnvOrDefault(gpuModule);
+  std::unique_ptr<ConversionTarget> target = SPIRVConversionTarget::get(env);
+  SPIRVConversionOptions options;
+  SPIRVTypeConverter typeConverter(env, options);
+  RewritePatternSet patterns(ctx);
+  populateGPUToSPIRVPatterns(typeConverter, patterns);
+  ScfToSPIRVContext scfContext;
+  populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
+  arith::populateArithToSPIRVPatterns(typeConverter, patterns);
+  populateMathToSPIRVPatterns(typeConverter, patterns);
+  populateMemRefToSPIRVPatterns(typeConverter, patterns);
+  populateFuncToSPIRVPatterns(typeConverter, patterns);
+  populateVectorToSPIRVPatterns(typeConverter, patterns);
+  index::populateIndexToSPIRVPatterns(typeConverter, patterns);
+  patterns.add<MathToGL<math::Exp2Op, spirv::GLExp2Op>>(typeConverter, ctx, /*allowF64=*/false);
+  patterns.add<MathToGL<math::FloorOp, spirv::GLFloorOp>, MathToGL<math::SqrtOp, spirv::GLSqrtOp>,
+               MathToGL<math::RsqrtOp, spirv::GLInverseSqrtOp>, MathToGL<math::AbsFOp, spirv::GLFAbsOp>>(
+      typeConverter, ctx, /*allowF64=*/true);
+  return applyFullConversion(gpuModule.getOperation(), *target, std::move(patterns));
+}
