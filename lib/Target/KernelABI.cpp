@@ -108,6 +108,19 @@ std::string guardFor(llvm::StringRef sourceName) {
   return guard + "_H";
 }
 
+/// How elements without a C type of their own are stored.
+std::string storageNote(llvm::StringRef dtype) {
+  if (dtype == "float16")
+    return " (IEEE binary16 bits)";
+  if (dtype == "bfloat16")
+    return " (bfloat16 bits)";
+  if (dtype.starts_with("float8"))
+    return " (" + dtype.str() + " bits, one per byte)";
+  if (dtype == "int4" || dtype == "uint4")
+    return " (packed: element i in byte i/2, low nibble first)";
+  return "";
+}
+
 std::string describeShape(const KernelArg &arg) {
   return "(" + llvm::join(arg.shape, ", ") + (arg.shape.size() == 1 ? ",)" : ")");
 }
@@ -141,7 +154,7 @@ void tilec::writeCHeader(llvm::ArrayRef<KernelSignature> kernels, llvm::StringRe
       switch (a.kind) {
       case KernelArg::Kind::Tensor:
         doc = a.name + ": " + a.dtype + " tensor of shape " + describeShape(a) + ", row-major, contiguous" +
-              (a.readOnly ? ", read" : ", written");
+              (a.readOnly ? ", read" : ", written") + storageNote(a.dtype);
         break;
       case KernelArg::Kind::DynamicDim:
         doc = a.name + ": dynamic dimension, must be > 0";
