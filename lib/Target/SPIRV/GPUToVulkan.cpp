@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
@@ -165,6 +166,7 @@ static LogicalResult buildReflection(gpu::GPUFuncOp kernel, ModuleOp module, con
     if (a.kind == KernelArg::Kind::DynamicDim)
       dimParam[a.name] = i;
   std::vector<unsigned> nonTensorParams;
+  uint32_t pushBytes = 0;
   for (auto [i, a] : llvm::enumerate(sig.args)) {
     vk::Param p;
     p.name = a.name;
@@ -194,24 +196,26 @@ static LogicalResult buildReflection(gpu::GPUFuncOp kernel, ModuleOp module, con
       p.kind = a.kind == KernelArg::Kind::DynamicDim ? vk::ParamKind::DynamicDim : vk::ParamKind::Scalar;
       Type t = kernel.getArgumentTypes()[i];
       vk::FieldType type = vk::FieldType::Int32;
-      if (isa<FloatType>(t)) {
-        if (t.getIntOrFloatBitWidth() > 32)
-          return kernel.emitError() << "scalar '" << a.name << "' is " << a.dtype
-                                    << "; the Vulkan target passes scalars of at most 32 bits";
+      if (t.isF64()) {
+        type = vk::FieldType::Float64;
+        pushBytes = llvm::alignTo(pushBytes, 8);
+      } else if (isa<FloatType>(t)) {
         type = vk::FieldType::Float32;
       } else if (t.isInteger(64) && a.kind == KernelArg::Kind::Scalar) {
-        return kernel.emitError() << "scalar '" << a.name
-                                  << "' is int64; the Vulkan target passes scalars of at most 32 bits";
+        type = vk::FieldType::Int64; // two words, 8-byte aligned like the C struct's int64_t
+        pushBytes = llvm::alignTo(pushBytes, 8);
       }
       p.slot = static_cast<uint32_t>(r.pushFields.size());
-      r.pushFields.push_back({static_cast<uint32_t>(i), 4 * p.slot, type});
+      r.pushFields.push_back({static_cast<uint32_t>(i), pushBytes, type});
+      pushBytes += vk::fieldSize(type);
       nonTensorParams.push_back(i);
       break;
     }
     }
     r.params.push_back(std::move(p));
   }
-  r.pushConstantSize = 4 * static_cast<uint32_t>(r.pushFields.size());
+  bool wide = llvm::any_of(r.pushFields, [](const vk::PushField &f) { return vk::fieldSize(f.type) == 8; });
+  r.pushConstantSize = static_cast<uint32_t>(llvm::alignTo(pushBytes, wide ? 8 : 4));
 
   // Workgroup size.
   std::array<int64_t, 3> block{1, 1, 1};
@@ -300,23 +304,35 @@ static LogicalResult checkLimits(gpu::GPUFuncOp kernel, const vk::Reflection &r,
                               << " (maxComputeSharedMemorySize)";
   // Element types the device must support.
   WalkResult typeCheck = kernel.walk([&](Operation *op) -> WalkResult {
+    // Ops built without a source location report on the kernel.
+    auto emitError = [&]() { return isa<UnknownLoc>(op->getLoc()) ? kernel.emitError() : op->emitError(); };
+    if (op->getDialect() && op->getDialect()->getNamespace() == "math" && op->getNumResults() == 1 &&
+        getElementTypeOrSelf(op->getResult(0).getType()).isF64() &&
+        !isa<math::FloorOp, math::SqrtOp, math::RsqrtOp, math::AbsFOp>(op)) {
+      emitError() << "kernel '" << r.kernelName << "' uses '" << op->getName()
+                  << "' on float64, which GLSL.std.450 does not have on the Vulkan target (use float32)";
+      return WalkResult::interrupt();
+    }
     auto check = [&](Type t) -> LogicalResult {
       if (auto shaped = dyn_cast<ShapedType>(t))
         t = shaped.getElementType();
       if ((t.isF16() || t.isBF16()) && !o.float16)
-        return op->emitError() << "kernel '" << r.kernelName << "' uses 16-bit floats; " << target
+        return emitError() << "kernel '" << r.kernelName << "' uses 16-bit floats; " << target
                                << " has no shaderFloat16";
       if (t.isBF16())
-        return op->emitError() << "kernel '" << r.kernelName
+        return emitError() << "kernel '" << r.kernelName
                                << "' uses bfloat16, which Vulkan SPIR-V does not have (use float16 or float32)";
       if (t.isInteger(8) && !o.int8)
-        return op->emitError() << "kernel '" << r.kernelName << "' uses 8-bit integers; " << target
+        return emitError() << "kernel '" << r.kernelName << "' uses 8-bit integers; " << target
                                << " has no shaderInt8";
       if (t.isF64() && !o.float64)
-        return op->emitError() << "kernel '" << r.kernelName << "' uses float64; " << target
+        return emitError() << "kernel '" << r.kernelName << "' uses float64; " << target
                                << " has no shaderFloat64";
+      if (t.isInteger(4))
+        return emitError() << "kernel '" << r.kernelName
+                           << "' uses 4-bit integers, which the Vulkan target does not support (no 4-bit storage)";
       if (isa<Float8E4M3FNType, Float8E5M2Type>(t))
-        return op->emitError() << "kernel '" << r.kernelName << "' uses an 8-bit float type, which the Vulkan "
+        return emitError() << "kernel '" << r.kernelName << "' uses an 8-bit float type, which the Vulkan "
                                << "target does not support";
       return success();
     };
@@ -343,10 +359,25 @@ static MemRefType pushConstantType(MLIRContext *ctx, int64_t n) {
                          spirv::StorageClassAttr::get(ctx, spirv::StorageClass::PushConstant));
 }
 
-/// Loads push-constant word `slot` and converts it to `type`.
-static Value loadPushConstant(OpBuilder &b, Location loc, Value push, unsigned slot, Type type) {
+/// Loads the push-constant field at word `slot` (two words, low first, when
+/// `wide`) and converts it to `type`.
+static Value loadPushConstant(OpBuilder &b, Location loc, Value push, unsigned slot, Type type, bool wide) {
   Value idx = arith::ConstantIndexOp::create(b, loc, slot);
   Value word = memref::LoadOp::create(b, loc, push, ValueRange{idx});
+  if (wide) {
+    Value hiIdx = arith::ConstantIndexOp::create(b, loc, slot + 1);
+    Value hi = memref::LoadOp::create(b, loc, push, ValueRange{hiIdx});
+    Type i64 = b.getI64Type();
+    Value lo64 = arith::ExtUIOp::create(b, loc, i64, word);
+    Value hi64 = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi),
+                                       arith::ConstantIntOp::create(b, loc, 32, 64));
+    Value v = arith::OrIOp::create(b, loc, lo64, hi64);
+    if (type.isIndex())
+      return arith::IndexCastOp::create(b, loc, type, v);
+    if (type.isF64())
+      return arith::BitcastOp::create(b, loc, type, v);
+    return v;
+  }
   if (type.isIndex())
     return arith::IndexCastOp::create(b, loc, type, word);
   if (auto it = dyn_cast<IntegerType>(type)) {
@@ -416,13 +447,13 @@ static LogicalResult rewriteABI(gpu::GPUFuncOp kernel, const vk::Reflection &r) 
   // Scalars and dims: one push-constant memref appended as the last argument.
   llvm::SmallVector<Value> paramValue(numArgs);
   if (!r.pushFields.empty()) {
-    MemRefType pushType = pushConstantType(ctx, r.pushFields.size());
+    MemRefType pushType = pushConstantType(ctx, r.pushConstantSize / 4);
     if (failed(kernel.insertArgument(numArgs, pushType, {}, loc)))
       return kernel.emitError("cannot add the push-constant argument");
     Value push = kernel.getArgument(numArgs);
-    for (auto [slot, f] : llvm::enumerate(r.pushFields)) {
+    for (const vk::PushField &f : r.pushFields) {
       BlockArgument old = kernel.getArgument(f.param);
-      Value v = loadPushConstant(b, loc, push, slot, old.getType());
+      Value v = loadPushConstant(b, loc, push, f.offset / 4, old.getType(), vk::fieldSize(f.type) == 8);
       old.replaceAllUsesWith(v);
       paramValue[f.param] = v;
     }

@@ -88,7 +88,8 @@ static LogicalResult materialize(gpu::GPUFuncOp func) {
         return user->emitOpError("uses dynamic shared memory in a way the Vulkan target cannot re-type "
                                  "(only 1-D static memref.view is supported)");
       Type elem = view.getType().getElementType();
-      int64_t bytes = (view.getType().getNumElements() * elem.getIntOrFloatBitWidth() + 7) / 8;
+      int64_t bits = elem.isInteger(1) ? 8 : elem.getIntOrFloatBitWidth();
+      int64_t bytes = (view.getType().getNumElements() * bits + 7) / 8;
       Group &g = groups[elem];
       g.views.push_back(view);
       APInt shift;
@@ -106,8 +107,9 @@ static LogicalResult materialize(gpu::GPUFuncOp func) {
   Location loc = func.getLoc();
   auto wg = gpu::AddressSpaceAttr::get(func.getContext(), gpu::AddressSpace::Workgroup);
   for (auto &[elem, g] : groups) {
+    // Booleans take one byte each, as the thread-level lowering lays them out.
     int64_t elemBytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
-    if (elem.getIntOrFloatBitWidth() % 8 != 0)
+    if (elem.getIntOrFloatBitWidth() % 8 != 0 && !elem.isInteger(1))
       return g.views.front().emitOpError("views shared memory as ")
              << elem << ", which the Vulkan target cannot place in workgroup memory";
     if (g.dynamic) {

@@ -20,3 +20,36 @@ tilec_vk_case(example_gemm_fp16 examples/gemm/gemm.tile gemm
 tilec_vk_case(example_gemm_fp32 examples/gemm/gemm.tile gemm
   FLAGS -D dtype=T.float32 -D N=72 -D K=40 -D block_M=32 -D block_N=32 -D block_K=16 -D num_stages=2
   ARGS --set M=50)
+
+# --- host-suite kernels (test/run/cases, test/run/kernels) --------------------
+tilec_vk_case(dynamic_dims ${CMAKE_BINARY_DIR}/test/run/cases/dynamic_dims/dynamic_dims.tile dynamic_dims
+  ARGS --set M=17 --set N=33 --set alpha=0.5)
+tilec_vk_case(dynamic_dims_tall ${CMAKE_BINARY_DIR}/test/run/cases/dynamic_dims/dynamic_dims.tile dynamic_dims
+  ARGS --set M=50 --set N=7 --set alpha=-2)
+tilec_vk_case(factory_defaults ${CMAKE_BINARY_DIR}/test/run/cases/factory_defaults/factory_defaults.tile scaled_add
+  FLAGS -D N=100 -D scale=-3.0 -D dtype=float64)
+tilec_vk_case(fill_slices ${CMAKE_BINARY_DIR}/test/run/cases/fill_slices/fill_slices.tile fill_slices)
+# S[:, 3] adds T.get_thread_binding(0), which is 0 on the host and the
+# writing thread's index on a GPU: those four elements differ by design.
+tilec_vk_case(loops_control ${CMAKE_BINARY_DIR}/test/run/cases/loops_control/loops_control.tile loops_control
+  ARGS --range X=-100:100 --skip S=3,7,11,15)
+tilec_vk_case(convert_ints ${CMAKE_BINARY_DIR}/test/run/cases/convert_ints/convert_ints.tile convert_ints
+  ARGS --range B=0:1 --range I8=-128:127 --range U8=0:255 --range I16=-32768:32767 --range U32=0:4294967295
+       --range I64=-100000:100000)
+tilec_vk_case(integer_ops ${CMAKE_BINARY_DIR}/test/run/cases/integer_ops/integer_ops.tile integer_ops
+  ARGS --set k8=-7 --set k32=4042322160 --set k64=3000000000 --set flag=1 --set scale=0.25
+       --range U=0:4294967295 --range L=-1000000000:1000000000 --range S=-32768:32767 --range B=0:255
+       --range C=-128:127)
+tilec_vk_case(gemm_general test/run/kernels/gemm_general.tile gemm_general ARGS --set M=70)
+tilec_vk_case(gemm_small_blocks test/run/kernels/gemm_general.tile gemm_general
+  FLAGS -D block_M=16 -D block_N=32 ARGS --set M=45)
+tilec_vk_case(gemm_trans_a_fp32 test/run/kernels/gemm_general.tile gemm_general
+  FLAGS -D trans_A=True ARGS --set M=50)
+tilec_vk_case(gemm_trans_ab_fp64 test/run/kernels/gemm_general.tile gemm_general
+  FLAGS -D trans_A=True -D trans_B=True -D in_dtype=T.float64 -D accum_dtype=T.float64 -D out_dtype=T.float64
+        -D N=100 -D K=50 -D block_K=16
+  ARGS --set M=37)
+tilec_vk_case(gemm_int8 test/run/kernels/gemm_general.tile gemm_general
+  FLAGS -D in_dtype=T.int8 -D accum_dtype=T.int32 -D out_dtype=T.int32 -D trans_B=True ARGS --set M=40)
+tilec_vk_case(gemm_uint8_int16 test/run/kernels/gemm_general.tile gemm_general
+  FLAGS -D in_dtype=T.uint8 -D accum_dtype=T.int32 -D out_dtype=T.int16 -D K=40 ARGS --set M=33)

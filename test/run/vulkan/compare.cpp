@@ -6,6 +6,8 @@
 //   --range  the uniform range of a tensor's random data (default: floats
 //            [-1, 1], signed integers [-8, 8], unsigned [0, 15])
 //   --tol    the tolerance of one output (default by dtype)
+//   --skip   flat element indices of one output left unchecked (comma list):
+//            values that legitimately differ between targets
 //
 //===----------------------------------------------------------------------===//
 #include "compare.h"
@@ -146,7 +148,7 @@ bool splitAssign(const std::string &text, std::string &name, std::string &value)
 
 int vkcompare::runCompare(int argc, char **argv, const HostCall &host) {
   std::string headerPath, spvPath;
-  std::map<std::string, std::string> sets, ranges, tols;
+  std::map<std::string, std::string> sets, ranges, tols, skips;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -155,8 +157,8 @@ int vkcompare::runCompare(int argc, char **argv, const HostCall &host) {
       headerPath = next();
     else if (a == "--spv")
       spvPath = next();
-    else if ((a == "--set" || a == "--range" || a == "--tol") && splitAssign(next(), name, value))
-      (a == "--set" ? sets : a == "--range" ? ranges : tols)[name] = value;
+    else if ((a == "--set" || a == "--range" || a == "--tol" || a == "--skip") && splitAssign(next(), name, value))
+      (a == "--set" ? sets : a == "--range" ? ranges : a == "--tol" ? tols : skips)[name] = value;
     else
       return fail("bad argument '" + a + "'");
   }
@@ -247,9 +249,18 @@ int vkcompare::runCompare(int argc, char **argv, const HostCall &host) {
     double tol = p.dtype == "float16" ? 1e-2 : isFloat(p.dtype) ? 1e-4 : 0;
     if (auto it = tols.find(p.name); it != tols.end())
       tol = std::stod(it->second);
-    size_t n = vkData[b.param].size() / (p.elementBits / 8), bad = 0, worst = 0;
+    std::vector<bool> skip(vkData[b.param].size() / (p.elementBits / 8), false);
+    if (auto it = skips.find(p.name); it != skips.end()) {
+      std::stringstream list(it->second);
+      for (std::string item; std::getline(list, item, ',');)
+        if (size_t k = std::stoull(item); k < skip.size())
+          skip[k] = true;
+    }
+    size_t n = skip.size(), bad = 0, worst = 0;
     double worstErr = 0;
     for (size_t i = 0; i < n; ++i) {
+      if (skip[i])
+        continue;
       double got = element(vkData[b.param], p, i), want = element(hostData[b.param], p, i);
       double err = std::fabs(got - want);
       bool ok = err <= tol * (1 + std::fabs(want)) || (std::isnan(got) && std::isnan(want));
