@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_VULKANLEGALIZESUBGROUPOPS
@@ -21,6 +22,7 @@ struct VulkanLegalizeSubgroupOpsPass
     : tilec::impl::VulkanLegalizeSubgroupOpsBase<VulkanLegalizeSubgroupOpsPass> {
   using VulkanLegalizeSubgroupOpsBase::VulkanLegalizeSubgroupOpsBase;
   void runOnOperation() override {
+    llvm::DenseMap<Operation *, Value> widths;
     WalkResult r = getOperation().walk([&](gpu::ShuffleOp shuffle) -> WalkResult {
       APInt width, offset;
       if (!matchPattern(shuffle.getWidth(), m_ConstantInt(&width)))
@@ -34,10 +36,16 @@ struct VulkanLegalizeSubgroupOpsPass
                         llvm::isPowerOf2_64(width.getZExtValue()) && llvm::isPowerOf2_64(subgroupSize);
       if (!xorInGroup)
         return shuffle.emitOpError("shuffles across ")
-                   << width.getSExtValue() << " lanes; the Vulkan target's subgroup has " << subgroupSize,
+                   << width.getSExtValue() << " lanes; the Vulkan target's subgroup has "
+                   << static_cast<int64_t>(subgroupSize),
                WalkResult::interrupt();
-      OpBuilder b(shuffle);
-      Value w = arith::ConstantIntOp::create(b, shuffle.getLoc(), subgroupSize, 32);
+      // One width constant per kernel, at its entry.
+      auto func = shuffle->getParentOfType<FunctionOpInterface>();
+      Value &w = widths[func.getOperation()];
+      if (!w) {
+        OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
+        w = arith::ConstantIntOp::create(b, shuffle.getLoc(), subgroupSize, 32);
+      }
       shuffle.getWidthMutable().assign(w);
       return WalkResult::advance();
     });
