@@ -158,6 +158,22 @@ for dt, name in ((torch.float16, "fp16"), (torch.bfloat16, "bf16")):
         tb = bench(lambda: torch.matmul(A, B.T, out=C))
     tim.append((f"GEMM {name} 4096^3", f"{flop / t / 1e12:.0f} TFLOP/s", f"{flop / tb / 1e12:.0f} TFLOP/s (cuBLAS)",
                 f"{tb / t * 100:.0f}%"))
+# GEMM tile-shape variants (bf16, B^T; timing only, checked once at 4096^3).
+A = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+B = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+C = torch.empty(n, n, device=dev, dtype=torch.bfloat16)
+tb = bench(lambda: torch.matmul(A, B.T, out=C))
+ref = A.float() @ B.float().T
+for f_ in sorted(os.listdir(here)):
+    if not f_.startswith("gemmv_") or not f_.endswith(".so"):
+        continue
+    f = lib(f_[:-3]).gemm_bf16
+    C.fill_(float("nan"))
+    call(f, P(A), P(B), P(C), stream())
+    err = rel(C, ref)
+    t = bench(lambda: f(P(A), P(B), P(C), stream()))
+    tim.append((f"GEMM bf16 4096^3 {f_[6:-3]} (err {err:.1e})", f"{flop / t / 1e12:.0f} TFLOP/s",
+                f"{flop / tb / 1e12:.0f} TFLOP/s (cuBLAS)", f"{tb / t * 100:.0f}%"))
 src = torch.empty(2 ** 29, device=dev, dtype=torch.float16)
 dst = torch.empty_like(src)
 tc = bench(lambda: dst.copy_(src), 20)

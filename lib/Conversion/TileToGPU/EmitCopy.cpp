@@ -51,6 +51,9 @@ static bool vectorizable(KernelEmitter &e, const Side &s, int64_t v) {
   auto type = cast<MemRefType>(s.buf.getType());
   if (type.isDynamicDim(type.getRank() - 1) || type.getShape().back() % v != 0)
     return false;
+  // Sub-byte elements (bool) are one byte each in memory; LLVM packs their vectors.
+  if (type.getElementType().getIntOrFloatBitWidth() < 8)
+    return false;
   if (e.knownMultiple(s.off.back()) % v != 0)
     return false;
   if (s.scope == tile::Scope::Shared) {
@@ -100,10 +103,11 @@ static Value loadSide(KernelEmitter &e, const Side &s, ArrayRef<Value> idx, int6
 
 /// Stores `val` (scalar or vector) at `idx` of side `s` (bounds and replica
 /// predicates for global memory are the caller's).
-static void storeSide(KernelEmitter &e, const Side &s, ArrayRef<Value> idx, Value val, Value pred) {
+static void storeSide(KernelEmitter &e, const Side &s, ArrayRef<Value> idx, Value val, Value pred,
+                      bool fromUnsigned = false) {
   OpBuilder &b = e.b;
   Type elem = cast<MemRefType>(s.buf.getType()).getElementType();
-  val = e.convert(val, elem);
+  val = e.convert(val, elem, fromUnsigned, KernelEmitter::isUnsignedBuffer(s.buf));
   Value mem;
   llvm::SmallVector<Value> at(idx.begin(), idx.end());
   OpBuilder::InsertionGuard guard(b);
@@ -197,7 +201,7 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
                << frag.layout.str() << " vs " << other.layout.str() << ")";
       for (int64_t r = 0; r < frag.layout.numRegs; ++r) {
         Value v = memref::LoadOp::create(b, loc, fragments[src.buf].regs, ValueRange{cIdx(r)});
-        memref::StoreOp::create(b, loc, convert(v, fragments[dst.buf].elementType), fragments[dst.buf].regs,
+        memref::StoreOp::create(b, loc, convert(v, fragments[dst.buf].elementType, isUnsignedBuffer(src.buf), isUnsignedBuffer(dst.buf)), fragments[dst.buf].regs,
                                 ValueRange{cIdx(r)});
       }
       return success();
@@ -214,7 +218,7 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
       llvm::SmallVector<Value> oidx = fullIndex(*this, os, coreOf(fidx, fs.sizes));
       if (dstFrag) {
         Value v = loadSide(*this, os, oidx, vec);
-        v = convert(v, frag.elementType);
+        v = convert(v, frag.elementType, KernelEmitter::isUnsignedBuffer(os.buf), KernelEmitter::isUnsignedBuffer(fs.buf));
         for (int64_t i = 0; i < vec; ++i) {
           Value s = vec == 1 ? v : (Value)vector::ExtractOp::create(b, loc, v, i);
           memref::StoreOp::create(b, loc, s, frag.regs, ValueRange{cIdx(r + i)});
@@ -225,7 +229,7 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
           elems.push_back(memref::LoadOp::create(b, loc, frag.regs, ValueRange{cIdx(r + i)}));
         Value v = vec == 1 ? elems[0]
                            : (Value)vector::FromElementsOp::create(b, loc, VectorType::get({vec}, frag.elementType), elems);
-        storeSide(*this, os, oidx, v, owner);
+        storeSide(*this, os, oidx, v, owner, isUnsignedBuffer(fs.buf));
       }
     }
     return success();
@@ -275,7 +279,7 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
       return;
     }
     Value v = loadSide(*this, src, sidx, vec);
-    storeSide(*this, dst, didx, v, Value());
+    storeSide(*this, dst, didx, v, Value(), isUnsignedBuffer(src.buf));
   };
   if (steps == 1) {
     body(cIdx(0));

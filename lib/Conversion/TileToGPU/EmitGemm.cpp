@@ -25,12 +25,59 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::gpu_lowering;
 
-/// One ldmatrix of 4 (or 2) 8x8 tiles from shared buffer `buf` at (row, col).
-static Value ldmatrix(KernelEmitter &e, Value buf, Value row, Value col, int tiles, bool trans) {
+/// Per-lane shared-memory addressing of one gemm operand. A tile's element
+/// index is split into a lane part (a Value, computed once per kernel) and a
+/// constant, so that the inner loop adds only the stage offset and the
+/// constant folds into the ldmatrix address:
+///   swizzled: row*inner + ((col/8 + cc/8) ^ (row%8))*8 + col%8 + rc*inner
+///             (rc a multiple of 8 leaves row%8 alone; one lane Value per cc),
+///   plain:    row*inner + col + rc*inner + cc.
+struct OperandAddress {
+  KernelEmitter &e;
+  Value buf, row, col;
+  OperandAddress(KernelEmitter &e, Value buf, Value row, Value col) : e(e), buf(buf), row(row), col(col) {}
+
+  /// The buffer and element index of (row + rc, col + cc) in stage `stage`:
+  /// a view of shared memory starting at the lane part (one per column
+  /// constant), indexed by the constant, so that LLVM keeps one address per
+  /// view and folds the constants into the loads.
+  std::pair<Value, Value> index(int64_t rc, int64_t cc, Value stage) {
+    SharedBuffer &sb = e.shared[buf];
+    int64_t inner = sb.shape.back();
+    int64_t chunk = 128 / sb.elementType.getIntOrFloatBitWidth();
+    bool swz = sb.swizzled && sb.shape.size() == 2;
+    if (sb.shape.size() != 2 || (swz && (rc % 8 != 0 || cc % chunk != 0))) {
+      Value r = e.addc(row, rc), c = e.addc(col, cc);
+      return {sb.flat, e.sharedIndex(buf, {r, c})};
+    }
+    int64_t key = swz ? cc : 0;
+    Value &view = views[key];
+    if (!view) {
+      Location loc = e.loc;
+      Value lane;
+      if (swz) {
+        Value ch = e.addc(arith::DivUIOp::create(e.b, loc, col, e.cIdx(chunk)), cc / chunk);
+        Value sw = arith::XOrIOp::create(e.b, loc, ch, arith::RemUIOp::create(e.b, loc, row, e.cIdx(8)));
+        lane = e.add(e.add(e.mul(row, inner), e.mul(sw, chunk)), arith::RemUIOp::create(e.b, loc, col, e.cIdx(chunk)));
+      } else {
+        lane = e.add(e.mul(row, inner), col);
+      }
+      Value start = stage ? e.add(stage, lane) : lane;
+      int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
+      Value byteOff = e.addc(e.mul(start, bytes), sb.byteOffset);
+      auto type = cast<MemRefType>(sb.flat.getType());
+      view = memref::ViewOp::create(e.b, loc, type, e.scratchBase, byteOff, ValueRange{});
+    }
+    return {view, e.cIdx(rc * inner + (swz ? 0 : cc))};
+  }
+  llvm::DenseMap<int64_t, Value> views;
+};
+
+/// One ldmatrix of 4 (or 2) 8x8 tiles at element index `lin` of `buf`.
+static Value ldmatrix(KernelEmitter &e, Value buf, std::pair<Value, Value> at, int tiles, bool trans) {
   SharedBuffer &sb = e.shared[buf];
-  Value lin = e.sharedIndex(buf, {row, col});
   auto type = VectorType::get({tiles, 2}, sb.elementType);
-  return nvgpu::LdMatrixOp::create(e.b, e.loc, type, sb.flat, ValueRange{lin}, trans, tiles);
+  return nvgpu::LdMatrixOp::create(e.b, e.loc, type, at.first, ValueRange{at.second}, trans, tiles);
 }
 
 /// Operand `i` of an ldmatrix result as mma.sync wants it.
@@ -75,19 +122,37 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
   Type f32 = b.getF32Type();
   Type resType = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
   NVVM::MMATypes ptx = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  for (int64_t kk = 0; kk < k / 16; ++kk) {
-    llvm::SmallVector<Value> aFrag, bFrag;
+  // Lane parts of the addresses (rows and columns of the operand buffers).
+  Value aStage = e.stageBase.lookup(op.getA()), bStage = e.stageBase.lookup(op.getB());
+  OperandAddress aAddr = ta ? OperandAddress(e, op.getA(), aK, e.add(mBase, aM))
+                            : OperandAddress(e, op.getA(), e.add(mBase, aM), aK);
+  OperandAddress bAddr = tb ? OperandAddress(e, op.getB(), e.add(nBase, bN), bK)
+                            : OperandAddress(e, op.getB(), bK, e.add(nBase, bN));
+  // For an odd last n tile lanes 16..31 repeat the addresses of lanes 0..15.
+  OperandAddress bAddr2 = tb ? OperandAddress(e, op.getB(), e.add(nBase, l8), bK)
+                             : OperandAddress(e, op.getB(), bK, nBase);
+  // The fragments of one 16-wide K step.
+  auto loadStep = [&](int64_t kk, llvm::SmallVector<Value> &aFrag, llvm::SmallVector<Value> &bFrag) {
     for (int64_t mi = 0; mi < mTiles; ++mi) {
-      Value mRow = e.add(mBase, e.addc(aM, mi * 16)), kCol = e.addc(aK, kk * 16);
-      aFrag.push_back(ta ? ldmatrix(e, op.getA(), kCol, mRow, 4, true) : ldmatrix(e, op.getA(), mRow, kCol, 4, false));
+      auto lin = ta ? aAddr.index(kk * 16, mi * 16, aStage) : aAddr.index(mi * 16, kk * 16, aStage);
+      aFrag.push_back(ldmatrix(e, op.getA(), lin, 4, ta));
     }
     for (int64_t ni = 0; ni < nTiles; ni += 2) {
       int tiles = ni + 1 < nTiles ? 4 : 2;
-      Value kRow = e.addc(bK, kk * 16), nCol = e.add(nBase, e.addc(bN, ni * 8));
-      if (tiles == 2) // lanes 16..31 repeat the addresses of lanes 0..15
-        nCol = e.add(nBase, e.addc(tb ? l8 : e.cIdx(0), ni * 8));
-      bFrag.push_back(tb ? ldmatrix(e, op.getB(), nCol, kRow, tiles, false) : ldmatrix(e, op.getB(), kRow, nCol, tiles, true));
+      OperandAddress &ba = tiles == 2 ? bAddr2 : bAddr;
+      auto lin = tb ? ba.index(ni * 8, kk * 16, bStage) : ba.index(kk * 16, ni * 8, bStage);
+      bFrag.push_back(ldmatrix(e, op.getB(), lin, tiles, !tb));
     }
+  };
+  // Fragments double-buffered across the K steps: step kk + 1 is loaded
+  // before the mma of step kk, so shared-memory latency overlaps the mma.
+  llvm::SmallVector<Value> aCur, bCur;
+  loadStep(0, aCur, bCur);
+  for (int64_t kk = 0; kk < k / 16; ++kk) {
+    llvm::SmallVector<Value> aNext, bNext;
+    if (kk + 1 < k / 16)
+      loadStep(kk + 1, aNext, bNext);
+    llvm::SmallVector<Value> &aFrag = aCur, &bFrag = bCur;
     for (int64_t mi = 0; mi < mTiles; ++mi)
       for (int64_t ni = 0; ni < nTiles; ++ni) {
         Value bf = bFrag[ni / 2];
@@ -107,6 +172,8 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
           memref::StoreOp::create(b, loc, LLVM::ExtractValueOp::create(b, loc, d, llvm::ArrayRef<int64_t>{i}), c.regs,
                                   ValueRange{e.cIdx(r0 + i)});
       }
+    aCur = std::move(aNext);
+    bCur = std::move(bNext);
   }
   return success();
 }
@@ -150,21 +217,25 @@ LogicalResult KernelEmitter::emitGemm(tile::GemmOp op) {
     Value i = addc(threadPart(c.layout, 0), ri[0]), j = addc(threadPart(c.layout, 1), ri[1]);
     Value init = op.getClearAccum() ? zeroOf(c.elementType)
                                     : (Value)memref::LoadOp::create(b, loc, c.regs, ValueRange{cIdx(r)});
-    auto loop = scf::ForOp::create(b, loc, cIdx(0), cIdx(k), cIdx(1), ValueRange{init});
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(loop.getBody()->getTerminator());
-      Value kv = loop.getInductionVar();
-      Value a = op.getTransposeA() ? loadOperand(*this, op.getA(), kv, i) : loadOperand(*this, op.getA(), i, kv);
-      Value bb = op.getTransposeB() ? loadOperand(*this, op.getB(), j, kv) : loadOperand(*this, op.getB(), kv, j);
-      a = convert(a, c.elementType);
-      bb = convert(bb, c.elementType);
-      Value acc = loop.getRegionIterArgs()[0];
-      Value sum = isa<FloatType>(c.elementType)
-                      ? (Value)arith::AddFOp::create(b, loc, acc, arith::MulFOp::create(b, loc, a, bb))
-                      : (Value)arith::AddIOp::create(b, loc, acc, arith::MulIOp::create(b, loc, a, bb));
-      loop.getBody()->getTerminator()->setOperands(ValueRange{sum});
-    }
+    // The body is built in place (an scf.for with iteration arguments gets
+    // no terminator from the plain builder).
+    Value lbK = cIdx(0), ubK = cIdx(k), one = cIdx(1);
+    auto loop = scf::ForOp::create(b, loc, lbK, ubK, one, ValueRange{init},
+                                   [&](OpBuilder &nb, Location, Value kv, ValueRange iter) {
+                                     OpBuilder::InsertionGuard guard(b);
+                                     b.setInsertionPointToEnd(nb.getInsertionBlock());
+                                     Value a = op.getTransposeA() ? loadOperand(*this, op.getA(), kv, i)
+                                                                  : loadOperand(*this, op.getA(), i, kv);
+                                     Value bb = op.getTransposeB() ? loadOperand(*this, op.getB(), j, kv)
+                                                                   : loadOperand(*this, op.getB(), kv, j);
+                                     a = convert(a, c.elementType, isUnsignedBuffer(op.getA()));
+                                     bb = convert(bb, c.elementType, isUnsignedBuffer(op.getB()));
+                                     Value acc = iter[0];
+                                     Value sum = isa<FloatType>(c.elementType)
+                                                     ? (Value)arith::AddFOp::create(b, loc, acc, arith::MulFOp::create(b, loc, a, bb))
+                                                     : (Value)arith::AddIOp::create(b, loc, acc, arith::MulIOp::create(b, loc, a, bb));
+                                     scf::YieldOp::create(b, loc, ValueRange{sum});
+                                   });
     memref::StoreOp::create(b, loc, loop.getResult(0), c.regs, ValueRange{cIdx(r)});
   }
   return success();

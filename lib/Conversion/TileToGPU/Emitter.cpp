@@ -82,7 +82,21 @@ Value KernelEmitter::combine(tile::ReduceKind kind, Value acc, Value v) {
   return acc;
 }
 
-Value KernelEmitter::convert(Value v, Type to) {
+bool KernelEmitter::isUnsignedBuffer(Value buffer) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (type && type.getElementType().isInteger(1))
+    return true;
+  StringAttr dtype;
+  if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+    if (auto fn = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      dtype = fn.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tile.dtype");
+  } else if (Operation *def = buffer.getDefiningOp()) {
+    dtype = def->getAttrOfType<StringAttr>("tile.dtype");
+  }
+  return dtype && (dtype.getValue().starts_with("uint") || dtype.getValue() == "bool");
+}
+
+Value KernelEmitter::convert(Value v, Type to, bool fromUnsigned, bool toUnsigned) {
   Type from = getElementTypeOrSelf(v.getType());
   if (from == to)
     return v;
@@ -90,6 +104,10 @@ Value KernelEmitter::convert(Value v, Type to) {
   if (auto vt = dyn_cast<VectorType>(v.getType()))
     target = VectorType::get(vt.getShape(), to);
   bool fromF = isa<FloatType>(from), toF = isa<FloatType>(to);
+  // bool is "!= 0", not the low bit.
+  if (to.isInteger(1) && !from.isInteger(1))
+    return fromF ? (Value)arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zeroOf(v.getType()))
+                 : (Value)arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zeroOf(v.getType()));
   if (fromF && toF) {
     if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
       return arith::ExtFOp::create(b, loc, target, v);
@@ -101,11 +119,12 @@ Value KernelEmitter::convert(Value v, Type to) {
     return arith::TruncFOp::create(b, loc, target, arith::ExtFOp::create(b, loc, mid, v));
   }
   if (fromF && !toF)
-    return arith::FPToSIOp::create(b, loc, target, v);
+    return toUnsigned ? (Value)arith::FPToUIOp::create(b, loc, target, v) : (Value)arith::FPToSIOp::create(b, loc, target, v);
   if (!fromF && toF)
-    return arith::SIToFPOp::create(b, loc, target, v);
+    return fromUnsigned ? (Value)arith::UIToFPOp::create(b, loc, target, v)
+                        : (Value)arith::SIToFPOp::create(b, loc, target, v);
   if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-    return arith::ExtSIOp::create(b, loc, target, v);
+    return fromUnsigned ? (Value)arith::ExtUIOp::create(b, loc, target, v) : (Value)arith::ExtSIOp::create(b, loc, target, v);
   return arith::TruncIOp::create(b, loc, target, v);
 }
 

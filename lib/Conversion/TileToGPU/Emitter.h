@@ -85,8 +85,12 @@ public:
   mlir::Value zeroOf(mlir::Type t);
   mlir::Value identityOf(tile::ReduceKind kind, mlir::Type t);
   mlir::Value combine(tile::ReduceKind kind, mlir::Value acc, mlir::Value v);
-  /// Converts a scalar or vector value to element type `to`.
-  mlir::Value convert(mlir::Value v, mlir::Type to);
+  /// Converts a scalar or vector value to element type `to`; integers read
+  /// as unsigned when `fromUnsigned`, written as unsigned when `toUnsigned`.
+  mlir::Value convert(mlir::Value v, mlir::Type to, bool fromUnsigned = false, bool toUnsigned = false);
+  /// Whether `buffer`'s elements are unsigned (i1, or a `tile.dtype` such as
+  /// "uint8" on the kernel argument or the alloc).
+  static bool isUnsignedBuffer(mlir::Value buffer);
   /// The thread part of dimension `d` of `layout` (cached per layout).
   mlir::Value threadPart(const FragmentLayout &layout, unsigned d);
   /// i1: this thread is the first replica of `layout`'s elements.

@@ -5,8 +5,10 @@
 //    checks null pointers, alignment and dimensions > 0;
 // 2. finds the CUfunction of the current context in a 16-entry cache; on a
 //    miss takes a spin lock, loads the embedded fatbin (cuModuleLoadData),
-//    gets the function, raises its dynamic shared memory limit when it needs
-//    more than 48 KB, and publishes the entry (release store);
+//    gets the function, raises its dynamic shared memory limit to what it
+//    needs (always: the static part ptxas adds can push exactly 48 KB of
+//    dynamic memory over the default limit), and publishes the entry
+//    (release store);
 // 3. computes the grid with `__tilec_k_grid`, builds the memref descriptors
 //    the kernel takes (pointer, pointer, offset, sizes, strides) and calls
 //    cuLaunchKernel on the stream.
@@ -152,7 +154,7 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   b.CreateCondBr(b.CreateICmpEQ(grc, b.getInt32(0)), got, fail);
   b.SetInsertPoint(got);
   Value *f = b.CreateLoad(bd.ptr, tmpFn);
-  if (k.sharedBytes > 48 * 1024) {
+  if (k.sharedBytes > 0) {
     auto *attrOk = llvm::BasicBlock::Create(ctx, "fn.attr", fn);
     Value *arc = b.CreateCall(bd.cu("cuFuncSetAttribute", {bd.ptr, bd.i32, bd.i32}),
                               {f, b.getInt32(kFuncAttrMaxDynamicShared), b.getInt32(k.sharedBytes)});
