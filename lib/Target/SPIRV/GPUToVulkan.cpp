@@ -606,6 +606,16 @@ static LogicalResult compileKernel(gpu::GPUModuleOp gpuModule, gpu::GPUFuncOp ke
   if (spvModules.size() != 1)
     return kernel.emitError("expected one SPIR-V module per kernel");
   spirv::ModuleOp spvModule = spvModules.front();
+  // spirv-update-vce picks the lowest version the ops need, but the entry
+  // point's interface was built for the target's version (SPIR-V 1.4+ lists
+  // every global there): keep the target's version.
+  if (auto vce = spvModule.getVceTriple()) {
+    spirv::Version want = o.env == "vulkan1.3" ? spirv::Version::V_1_6 : spirv::Version::V_1_3;
+    if (vce->getVersion() != want)
+      spvModule.setVceTripleAttr(
+          spirv::VerCapExtAttr::get(want, llvm::to_vector(vce->getCapabilities()),
+                                    llvm::to_vector(vce->getExtensions()), ctx));
+  }
   // Push-constant blocks take no descriptor decorations in Vulkan.
   spvModule.walk([](spirv::GlobalVariableOp var) {
     if (cast<spirv::PointerType>(var.getType()).getStorageClass() == spirv::StorageClass::PushConstant) {
