@@ -1,0 +1,372 @@
+//===- HopperGemm.cpp - TMA + mbarrier + WGMMA body of a gemm kernel ------===//
+//
+// For a matched kernel (HopperPlan.h), with one warpgroup of 128 threads and
+// S = num_stages shared buffers per operand:
+// 1. two kernel parameters more: the CUtensorMaps of A (box K x M) and B
+//    (boxes of 64 columns x K), both 128-byte swizzled, which the launcher
+//    encodes (`tilec.tma`) and passes as __grid_constant__ parameters;
+// 2. dynamic shared memory aligned to 1 KB at run time, S "full" mbarriers
+//    (TMA transaction counts) and S "empty" mbarriers (128 arrivals);
+// 3. prologue: thread 0 issues the TMA loads of the first stages;
+// 4. main loop over k: wait full[k % S]; wgmma (A and B from shared memory,
+//    one group kept in flight); each thread releases the stage whose wgmma
+//    completed on empty[]; thread 0 waits that release and refills the stage
+//    with the loads of iteration k + S - 1;
+// 5. epilogue: accumulator -> padded f32 shared tile -> 16-byte vector
+//    stores of C, bounds-checked for ragged M and N.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
+
+#include "HopperPlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::hopper;
+
+namespace {
+/// Columns of B per TMA box: 128 bytes of 16-bit elements.
+constexpr int64_t kBoxN = 64;
+/// f32 padding of each row of the epilogue tile (bank conflicts).
+constexpr int64_t kEpiloguePad = 8;
+
+struct Emitter {
+  HopperGemmPlan p;
+  tile::KernelOp kernel;
+  tile::LaunchOp launch;
+  gpu::GPUFuncOp func;
+  MLIRContext *ctx;
+  Location loc;
+  OpBuilder b;
+  IRMapping map;
+  Value tid, isThread0, smem, alignPad, tmA, tmB, full, empty, numIters;
+  Type elem;
+  MemRefType aTileT, bTileT, bBoxT;
+  nvgpu::TensorMapDescriptorType tmAT, tmBT;
+  int64_t aStageBytes = 0, bStageBytes = 0;
+  int64_t lag = 1; ///< wgmma groups left in flight per iteration
+
+  Emitter(HopperGemmPlan p, tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func)
+      : p(p), kernel(kernel), launch(launch), func(func), ctx(func.getContext()), loc(kernel.getLoc()), b(ctx) {}
+
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value ult(Value x, Value y) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y); }
+  Value slt(Value x, Value y) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y); }
+  Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  /// i1: bit 0 of (x / S), the mbarrier phase parity of the round x is in.
+  Value parity(Value x) {
+    Value round = arith::DivUIOp::create(b, loc, x, c(p.stages));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, arith::AndIOp::create(b, loc, round, c(1)), c(0));
+  }
+  /// Runs `body` under `scf.if cond`.
+  template <typename F> void ifThen(Value cond, F body) {
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    body();
+  }
+  /// A typed view of dynamic shared memory at `byteOffset` past the 1 KB
+  /// aligned base.
+  Value view(MemRefType t, Value byteOffset) {
+    return memref::ViewOp::create(b, loc, t, smem, add(alignPad, byteOffset), ValueRange{});
+  }
+
+  void setUpTypes();
+  void blockIndices();
+  void setUpSharedMemory();
+  void issueLoads(Value iter, Value slot);
+  LogicalResult mainLoop();
+  void epilogue(Value acc);
+  LogicalResult run(unsigned firstDescArg);
+};
+} // namespace
+
+void Emitter::setUpTypes() {
+  elem = cast<MemRefType>(p.gemm.getA().getType()).getElementType();
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  aTileT = MemRefType::get({p.blockM, p.blockK}, elem, AffineMap(), wg);
+  bTileT = MemRefType::get({p.blockK, p.blockN}, elem, AffineMap(), wg);
+  bBoxT = MemRefType::get({p.blockK, kBoxN}, elem, AffineMap(), wg);
+  auto space3 = IntegerAttr::get(IntegerType::get(ctx, 64), 3);
+  auto tensorMap = [&](int64_t rows, int64_t cols) {
+    return nvgpu::TensorMapDescriptorType::get(
+        ctx, MemRefType::get({rows, cols}, elem, AffineMap(), space3), nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_256B, nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  };
+  tmAT = tensorMap(p.blockM, p.blockK);
+  tmBT = tensorMap(p.blockK, kBoxN);
+  aStageBytes = p.blockM * p.blockK * p.elemBytes;
+  bStageBytes = p.blockK * p.blockN * p.elemBytes;
+  lag = p.stages > 1 ? 1 : 0;
+}
+
+/// Block indices, rasterized in panels when the kernel asks (same order as
+/// the mma.sync path: consecutive blocks sweep a panel of `panel` rows).
+void Emitter::blockIndices() {
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  auto ids = launch.getBlockIndices();
+  if (p.swizzle && ids.size() >= 2) {
+    Value nx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+    Value ny = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+    bool rows = p.swizzle.getOrder() != "col";
+    if (!rows) {
+      std::swap(bx, by);
+      std::swap(nx, ny);
+    }
+    int64_t panel = p.swizzle.getPanelSize();
+    Value linear = add(bx, mul(by, nx));
+    Value perPanel = mul(nx, c(panel));
+    Value panelIdx = arith::DivUIOp::create(b, loc, linear, perPanel);
+    Value inPanel = arith::RemUIOp::create(b, loc, linear, perPanel);
+    Value first = mul(panelIdx, c(panel));
+    Value height = arith::MinUIOp::create(b, loc, arith::SubIOp::create(b, loc, ny, first), c(panel));
+    Value newY = add(first, arith::RemUIOp::create(b, loc, inPanel, height));
+    Value newX = arith::DivUIOp::create(b, loc, inPanel, height);
+    bx = rows ? newX : newY;
+    by = rows ? newY : newX;
+  }
+  Value xyz[2] = {bx, by};
+  for (unsigned i = 0; i < ids.size() && i < 2; ++i)
+    map.map(ids[i], xyz[i]);
+  if (ids.size() > 2)
+    map.map(ids[2], gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+}
+
+void Emitter::setUpSharedMemory() {
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  smem = gpu::DynamicSharedMemoryOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8), AffineMap(), wg));
+  // 128-byte swizzled tiles must start on a 1 KB boundary of the shared
+  // window; the static mbarriers shift the dynamic part, so align at run time.
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, b.getIndexType(), smem);
+  Value rem = arith::AndIOp::create(b, loc, base, c(1023));
+  alignPad = arith::AndIOp::create(b, loc, arith::SubIOp::create(b, loc, c(1024), rem), c(1023));
+  auto groupT = nvgpu::MBarrierGroupType::get(ctx, wg, p.stages);
+  full = nvgpu::MBarrierCreateOp::create(b, loc, groupT);
+  empty = nvgpu::MBarrierCreateOp::create(b, loc, groupT);
+  ifThen(isThread0, [&] {
+    for (int64_t s = 0; s < p.stages; ++s) {
+      nvgpu::MBarrierInitOp::create(b, loc, full, c(1), c(s), Value());
+      nvgpu::MBarrierInitOp::create(b, loc, empty, c(128), c(s), Value());
+    }
+    nvgpu::TmaPrefetchOp::create(b, loc, tmA, Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, tmB, Value());
+  });
+  gpu::BarrierOp::create(b, loc);
+}
+
+/// Thread 0: the TMA loads of loop iteration `iter` into stage `slot`.
+void Emitter::issueLoads(Value iter, Value slot) {
+  tile::ForOp loop = p.loop;
+  IRMapping m = map;
+  Value iv = add(map.lookupOrDefault(loop.getLowerBound()), mul(iter, map.lookupOrDefault(loop.getStep())));
+  m.map(loop.getInductionVar(), iv);
+  for (Operation &op : *loop.getBodyBlock())
+    if (!isa<tile::TileDialect>(op.getDialect()) && !op.hasTrait<OpTrait::IsTerminator>())
+      b.clone(op, m);
+  Value aRow = m.lookupOrDefault(p.loadA.getSrcOffsets()[0]), aCol = m.lookupOrDefault(p.loadA.getSrcOffsets()[1]);
+  Value bRow = m.lookupOrDefault(p.loadB.getSrcOffsets()[0]), bCol = m.lookupOrDefault(p.loadB.getSrcOffsets()[1]);
+  nvgpu::MBarrierArriveExpectTxOp::create(b, loc, full, c(aStageBytes + bStageBytes), slot, Value());
+  Value aDst = view(aTileT, mul(slot, c(aStageBytes)));
+  nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, full, tmA, ValueRange{aCol, aRow}, slot, Value(), Value());
+  Value bBase = add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes)));
+  for (int64_t j = 0; j < p.blockN / kBoxN; ++j) {
+    Value bDst = view(bBoxT, add(bBase, c(j * p.blockK * kBoxN * p.elemBytes)));
+    nvgpu::TmaAsyncLoadOp::create(b, loc, bDst, full, tmB, ValueRange{add(bCol, c(j * kBoxN)), bRow}, slot, Value(),
+                                  Value());
+  }
+}
+
+LogicalResult Emitter::mainLoop() {
+  tile::ForOp loop = p.loop;
+  Value lb = map.lookupOrDefault(loop.getLowerBound()), ub = map.lookupOrDefault(loop.getUpperBound());
+  Value step = map.lookupOrDefault(loop.getStep());
+  Value span = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), c(0));
+  numIters = arith::CeilDivUIOp::create(b, loc, span, step);
+  // Prologue: the loads of iterations [0, S - lag).
+  for (int64_t s = 0; s < p.stages - lag; ++s)
+    ifThen(andi(isThread0, ult(c(s), numIters)), [&] { issueLoads(c(s), c(s)); });
+  auto accT = nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({p.blockM, p.blockN}, b.getF32Type()));
+  Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
+  auto forOp = scf::ForOp::create(b, loc, c(0), numIters, c(1), ValueRange{acc0});
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(forOp.getBody());
+    Value i = forOp.getInductionVar();
+    Value slot = arith::RemUIOp::create(b, loc, i, c(p.stages));
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, parity(i), c(10000000), slot);
+    auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTileT);
+    auto descBT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileT);
+    Value aTile = view(aTileT, mul(slot, c(aStageBytes)));
+    Value bTile = view(bTileT, add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
+    Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descAT, aTile, tmA);
+    Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descBT, bTile, tmB);
+    Value acc = nvgpu::WarpgroupMmaOp::create(b, loc, accT, descA, descB, b.getI64IntegerAttr(lag), UnitAttr(),
+                                              b.getUnitAttr(), forOp.getRegionIterArgs()[0]);
+    // Iteration r = i - lag has finished reading its stage: release it, and
+    // let thread 0 refill it with iteration r + S once all 128 released it.
+    Value done = arith::SubIOp::create(b, loc, i, c(lag));
+    Value released = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, done, c(0));
+    Value doneSlot = arith::RemUIOp::create(b, loc, arith::MaxSIOp::create(b, loc, done, c(0)), c(p.stages));
+    auto tokenT = nvgpu::MBarrierTokenType::get(ctx);
+    ifThen(released, [&] { nvgpu::MBarrierArriveOp::create(b, loc, tokenT, empty, doneSlot); });
+    Value next = add(done, c(p.stages));
+    ifThen(andi(isThread0, slt(next, numIters)), [&] {
+      Value nextSlot = arith::RemUIOp::create(b, loc, next, c(p.stages));
+      ifThen(released, [&] {
+        Value round = arith::DivUIOp::create(b, loc, arith::MaxSIOp::create(b, loc, done, c(0)), c(p.stages));
+        Value par = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, andi(round, c(1)), c(0));
+        nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, par, c(10000000), nextSlot);
+      });
+      issueLoads(next, nextSlot);
+    });
+    scf::YieldOp::create(b, loc, acc);
+  }
+  if (lag)
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  epilogue(forOp.getResult(0));
+  return success();
+}
+
+void Emitter::epilogue(Value acc) {
+  tile::CopyOp st = p.store;
+  // Offsets of the C tile: the ops between the loop and the store.
+  for (Operation *op = p.loop->getNextNode(); op && op != st.getOperation(); op = op->getNextNode())
+    if (!isa<tile::TileDialect>(op->getDialect()))
+      b.clone(*op, map);
+  Value out = map.lookupOrDefault(st.getDst());
+  Value rowOff = map.lookupOrDefault(st.getDstOffsets()[0]), colOff = map.lookupOrDefault(st.getDstOffsets()[1]);
+  gpu::BarrierOp::create(b, loc);
+  int64_t ld = p.blockN + kEpiloguePad;
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value scratch = view(MemRefType::get({p.blockM, ld}, b.getF32Type(), AffineMap(), wg), c(0));
+  Value tileView = memref::SubViewOp::create(b, loc, scratch, ArrayRef<int64_t>{0, 0},
+                                             ArrayRef<int64_t>{p.blockM, p.blockN}, ArrayRef<int64_t>{1, 1});
+  nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, tileView);
+  gpu::BarrierOp::create(b, loc);
+  // 8 columns per thread and step: one 16-byte store of f16/bf16 C.
+  Type outElem = cast<MemRefType>(out.getType()).getElementType();
+  Value rows = memref::DimOp::create(b, loc, out, 0), cols = memref::DimOp::create(b, loc, out, 1);
+  int64_t chunksPerRow = p.blockN / 8, steps = p.blockM * chunksPerRow / 128;
+  auto loopOp = scf::ForOp::create(b, loc, c(0), c(steps), c(1));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loopOp.getBody());
+  Value chunk = add(mul(loopOp.getInductionVar(), c(128)), tid);
+  Value r = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
+  Value col = mul(arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)), c(8));
+  Value v = vector::LoadOp::create(b, loc, VectorType::get({8}, b.getF32Type()), scratch, ValueRange{r, col});
+  if (!outElem.isF32())
+    v = arith::TruncFOp::create(b, loc, VectorType::get({8}, outElem), v);
+  Value gr = add(rowOff, r), gc = add(colOff, col);
+  Value rowOk = ult(gr, rows);
+  Value whole = andi(rowOk, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, add(gc, c(8)), cols));
+  auto ifOp = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  vector::StoreOp::create(b, loc, v, out, ValueRange{gr, gc}, /*nontemporal=*/false,
+                          llvm::MaybeAlign(outElem.isF32() ? 16 : 16));
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  ifThen(rowOk, [&] {
+    for (int64_t e = 0; e < 8; ++e) {
+      Value ge = add(gc, c(e));
+      ifThen(ult(ge, cols), [&] {
+        Value x = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{e});
+        memref::StoreOp::create(b, loc, x, out, ValueRange{gr, ge});
+      });
+    }
+  });
+}
+
+LogicalResult Emitter::run(unsigned firstDescArg) {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  setUpTypes();
+  Block &kernelEntry = kernel.getBody().front();
+  for (auto [src, dst] : llvm::zip(kernelEntry.getArguments(), entry.getArguments()))
+    map.map(src, dst);
+  for (Operation &op : kernelEntry) {
+    if (&op == launch.getOperation())
+      break;
+    b.clone(op, map);
+  }
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, c(0));
+  auto cast = [&](unsigned arg, Type t) {
+    return UnrealizedConversionCastOp::create(b, loc, t, entry.getArgument(arg)).getResult(0);
+  };
+  tmA = cast(firstDescArg, tmAT);
+  tmB = cast(firstDescArg + 1, tmBT);
+  blockIndices();
+  setUpSharedMemory();
+  // Index arithmetic of the launch body before the loop (loop bounds).
+  for (Operation &op : *launch.getBodyBlock()) {
+    if (&op == p.loop.getOperation())
+      break;
+    if (!isa<tile::TileDialect>(op.getDialect()))
+      b.clone(op, map);
+  }
+  if (failed(mainLoop()))
+    return failure();
+  gpu::ReturnOp::create(b, loc);
+  int64_t pipeline = p.stages * (aStageBytes + bStageBytes);
+  int64_t epilogueBytes = p.blockM * (p.blockN + kEpiloguePad) * 4;
+  func->setAttr("tilec.shared_bytes", b.getI64IntegerAttr(1024 + std::max(pipeline, epilogueBytes)));
+  return success();
+}
+
+/// The element type's name as tensor arguments spell it (KernelABI dtype).
+static StringRef dtypeName(Type t) { return t.isBF16() ? "bfloat16" : "float16"; }
+
+FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
+                                               const TargetInfo &target) {
+  std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target);
+  if (!plan)
+    return false;
+  MLIRContext *ctx = func.getContext();
+  ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
+  ctx->getOrLoadDialect<NVVM::NVVMDialect>();
+  registerGridConstantTranslation(ctx);
+  // 1. The descriptor parameters (after every kernel argument) and what the
+  //    launcher encodes into them; their LLVM-level parameter indices (a
+  //    memref of rank r lowers to 3 + 2r parameters).
+  Builder bld(ctx);
+  unsigned first = func.getNumArguments();
+  int64_t llvmIndex = 0;
+  for (Type t : func.getArgumentTypes())
+    llvmIndex += isa<MemRefType>(t) ? 3 + 2 * cast<MemRefType>(t).getRank() : 1;
+  auto ptrT = LLVM::LLVMPointerType::get(ctx);
+  Type elem = cast<MemRefType>(plan->gemm.getA().getType()).getElementType();
+  llvm::SmallVector<Attribute> descs;
+  auto describe = [&](tile::CopyOp load, int64_t boxInner, int64_t boxOuter) {
+    unsigned arg = cast<BlockArgument>(load.getSrc()).getArgNumber();
+    descs.push_back(bld.getDictionaryAttr(
+        {bld.getNamedAttr("arg", bld.getI64IntegerAttr(arg)),
+         bld.getNamedAttr("box", bld.getDenseI64ArrayAttr({boxInner, boxOuter})),
+         bld.getNamedAttr("dtype", bld.getStringAttr(dtypeName(elem))),
+         bld.getNamedAttr("swizzle", bld.getI64IntegerAttr(128))}));
+  };
+  describe(plan->loadA, plan->blockK, plan->blockM);
+  describe(plan->loadB, kBoxN, plan->blockK);
+  for (unsigned i = 0; i < 2; ++i)
+    if (failed(func.insertArgument(first + i, ptrT, DictionaryAttr(), kernel.getLoc())))
+      return func.emitOpError("cannot append the tensor-map parameters");
+  func->setAttr(kTMAAttrName, bld.getArrayAttr(descs));
+  func->setAttr(kGridConstantAttrName, bld.getDenseI64ArrayAttr({llvmIndex, llvmIndex + 1}));
+  // 2.-5. The body.
+  Emitter e(*plan, kernel, launch, func);
+  if (failed(e.run(first)))
+    return failure();
+  return true;
+}

@@ -1,0 +1,162 @@
+//===- HopperMatch.cpp - Which kernels take the TMA + WGMMA path ----------===//
+//
+// Recognises the launch bodies the Hopper emitter handles and records their
+// parts in a HopperGemmPlan; anything else is left to the mma.sync path.
+//
+//===----------------------------------------------------------------------===//
+#include "HopperPlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::hopper;
+
+/// Bytes of one element of the 16-bit operand types the path takes.
+static bool isWgmmaOperandType(Type t) { return t.isF16() || t.isBF16(); }
+
+/// A rank-2 global memref whose row stride is static and a multiple of 16
+/// bytes (TMA's stride rule).
+static bool isTMAGlobal(Value v, tile::KernelOp kernel) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return false;
+  auto t = dyn_cast<MemRefType>(v.getType());
+  if (!t || t.getRank() != 2 || ShapedType::isDynamic(t.getDimSize(1)))
+    return false;
+  unsigned bits = t.getElementType().getIntOrFloatBitWidth();
+  return (t.getDimSize(1) * bits / 8) % 16 == 0;
+}
+
+static bool isZeroOffsets(ValueRange offsets) {
+  for (Value o : offsets)
+    if (!matchPattern(o, m_Zero()))
+      return false;
+  return true;
+}
+
+/// A global -> shared copy of a whole shared tile.
+static bool isTileLoad(tile::CopyOp copy, tile::KernelOp kernel) {
+  auto dst = dyn_cast<MemRefType>(copy.getDst().getType());
+  if (!dst || !isTMAGlobal(copy.getSrc(), kernel) || !isZeroOffsets(copy.getDstOffsets()))
+    return false;
+  return llvm::equal(copy.getSrcSizes(), dst.getShape()) && llvm::equal(copy.getDstSizes(), dst.getShape());
+}
+
+std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
+                                                           const TargetInfo &target) {
+  // 1. sm_90a only (wgmma needs the arch-specific target), one warpgroup.
+  if (target.getName() != "sm_90a")
+    return std::nullopt;
+  llvm::ArrayRef<int64_t> threads = launch.getThreads();
+  if (threads.empty() || threads[0] != 128 || llvm::any_of(threads.drop_front(), [](int64_t t) { return t != 1; }))
+    return std::nullopt;
+  HopperGemmPlan plan;
+  // 2. The launch body: allocs, an optional rasterization, a zero fill of the
+  //    accumulator, one pipelined loop, the store of the accumulator, and
+  //    pure index arithmetic.
+  for (Operation &op : *launch.getBodyBlock()) {
+    if (op.hasTrait<OpTrait::IsTerminator>() || isa<tile::AllocOp>(op))
+      continue;
+    if (auto sw = dyn_cast<tile::UseSwizzleOp>(op)) {
+      plan.swizzle = sw;
+      continue;
+    }
+    if (auto fill = dyn_cast<tile::FillOp>(op)) {
+      if (plan.fill || plan.loop || !matchPattern(fill.getValue(), m_AnyZeroFloat()))
+        return std::nullopt;
+      plan.fill = fill;
+      continue;
+    }
+    if (auto loop = dyn_cast<tile::ForOp>(op)) {
+      if (plan.loop || loop.getKind() != tile::LoopKind::Pipelined)
+        return std::nullopt;
+      plan.loop = loop;
+      continue;
+    }
+    if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+      if (!plan.loop || plan.store)
+        return std::nullopt;
+      plan.store = copy;
+      continue;
+    }
+    if (op.getDialect() && op.getDialect()->getNamespace() == "arith" && isPure(&op))
+      continue;
+    return std::nullopt;
+  }
+  if (!plan.fill || !plan.loop || !plan.store)
+    return std::nullopt;
+  // 3. The loop body: two tile loads feeding one gemm, plus index arithmetic.
+  llvm::SmallVector<tile::CopyOp> loads;
+  for (Operation &op : *plan.loop.getBodyBlock()) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+      if (!isTileLoad(copy, kernel))
+        return std::nullopt;
+      loads.push_back(copy);
+      continue;
+    }
+    if (auto gemm = dyn_cast<tile::GemmOp>(op)) {
+      if (plan.gemm)
+        return std::nullopt;
+      plan.gemm = gemm;
+      continue;
+    }
+    if (op.getDialect() && op.getDialect()->getNamespace() == "arith" && isPure(&op))
+      continue;
+    return std::nullopt;
+  }
+  tile::GemmOp gemm = plan.gemm;
+  if (!gemm || loads.size() != 2 || gemm.getTransposeA() || gemm.getTransposeB() || gemm.getClearAccum() ||
+      gemm.getKPack() != 1 || gemm.getC() != plan.fill.getBuffer())
+    return std::nullopt;
+  for (tile::CopyOp l : loads) {
+    if (l.getDst() == gemm.getA())
+      plan.loadA = l;
+    else if (l.getDst() == gemm.getB())
+      plan.loadB = l;
+  }
+  if (!plan.loadA || !plan.loadB)
+    return std::nullopt;
+  // 4. Shapes and types wgmma and 128-byte swizzled TMA boxes take: A is
+  //    M x K with 128-byte rows, B is K x N in 64-column boxes, M a multiple
+  //    of 64, and the accumulator at most 128 registers per thread.
+  auto aT = cast<MemRefType>(gemm.getA().getType());
+  auto bT = cast<MemRefType>(gemm.getB().getType());
+  auto cT = cast<MemRefType>(gemm.getC().getType());
+  Type elem = aT.getElementType();
+  if (!isWgmmaOperandType(elem) || bT.getElementType() != elem || !cT.getElementType().isF32())
+    return std::nullopt;
+  if (cast<MemRefType>(plan.loadA.getSrc().getType()).getElementType() != elem ||
+      cast<MemRefType>(plan.loadB.getSrc().getType()).getElementType() != elem)
+    return std::nullopt;
+  plan.blockM = aT.getDimSize(0);
+  plan.blockK = aT.getDimSize(1);
+  plan.blockN = bT.getDimSize(1);
+  plan.elemBytes = elem.getIntOrFloatBitWidth() / 8;
+  if (bT.getDimSize(0) != plan.blockK || cT.getDimSize(0) != plan.blockM || cT.getDimSize(1) != plan.blockN)
+    return std::nullopt;
+  if (plan.blockK * plan.elemBytes != 128 || plan.blockM % 64 != 0 || plan.blockN % 64 != 0 || plan.blockN > 256 ||
+      plan.blockM > 256 || plan.blockM * plan.blockN / 128 > 128)
+    return std::nullopt;
+  // 5. The epilogue stores the whole accumulator into a rank-2 global tensor.
+  tile::CopyOp st = plan.store;
+  auto outT = dyn_cast<MemRefType>(st.getDst().getType());
+  if (st.getSrc() != gemm.getC() || !outT || outT.getRank() != 2 || !isZeroOffsets(st.getSrcOffsets()) ||
+      !llvm::equal(st.getSrcSizes(), cT.getShape()) || !llvm::equal(st.getDstSizes(), cT.getShape()))
+    return std::nullopt;
+  Type outElem = outT.getElementType();
+  if (!outElem.isF16() && !outElem.isBF16() && !outElem.isF32())
+    return std::nullopt;
+  auto outArg = dyn_cast<BlockArgument>(st.getDst());
+  if (!outArg || outArg.getOwner() != &kernel.getBody().front())
+    return std::nullopt;
+  // 6. Stages: as many as asked that fit beside the 1 KB alignment slack.
+  plan.stages = std::max<int64_t>(1, plan.loop.getNumStages().value_or(2));
+  int64_t stageBytes = (plan.blockM + plan.blockN) * plan.blockK * plan.elemBytes;
+  while (plan.stages > 1 && plan.stages * stageBytes + 1024 > target.getMaxSharedMemoryBytes())
+    --plan.stages;
+  return plan;
+}

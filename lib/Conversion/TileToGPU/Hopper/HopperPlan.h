@@ -1,0 +1,37 @@
+//===- HopperPlan.h - The parts of a gemm kernel the Hopper path lowers -*- C++ -*-===//
+//
+// matchGemmKernel fills a HopperGemmPlan; the emitter (HopperGemm.cpp) reads it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_LIB_CONVERSION_TILETOGPU_HOPPER_HOPPERPLAN_H
+#define TILEC_LIB_CONVERSION_TILETOGPU_HOPPER_HOPPERPLAN_H
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Target/TargetInfo.h"
+
+#include <optional>
+
+namespace tilec::hopper {
+
+/// One launch body of the supported shape:
+///   fill(C_f, 0); for k pipelined { copy A -> A_s; copy B -> B_s;
+///   gemm(A_s, B_s, C_f) }; copy C_f -> C.
+struct HopperGemmPlan {
+  tile::UseSwizzleOp swizzle; ///< optional block rasterization
+  tile::FillOp fill;
+  tile::ForOp loop;
+  tile::CopyOp loadA, loadB;
+  tile::GemmOp gemm;
+  tile::CopyOp store;
+  int64_t blockM = 0, blockN = 0, blockK = 0;
+  int64_t elemBytes = 2;
+  int64_t stages = 1;
+};
+
+/// The plan when `kernel`'s launch matches and `target` is sm_90a.
+std::optional<HopperGemmPlan> matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
+                                              const TargetInfo &target);
+
+} // namespace tilec::hopper
+
+#endif // TILEC_LIB_CONVERSION_TILETOGPU_HOPPER_HOPPERPLAN_H
