@@ -59,6 +59,14 @@ public:
   virtual bool hasMatrixLoad(unsigned elementBits) const = 0;
   /// The asynchronous copy engine for global -> shared copies.
   virtual AsyncCopyEngine getAsyncCopyEngine() const = 0;
+  /// The subgroup-scope matrix multiply-accumulate shapes (whole-subgroup
+  /// cooperative operations on matrices loaded from memory, such as
+  /// SPV_KHR_cooperative_matrix) for operands of type `ab` accumulating into
+  /// `acc`; empty when there is none (the default).
+  virtual llvm::SmallVector<MatrixShape> getSubgroupMatrixShapes(mlir::Type ab, mlir::Type acc) const {
+    (void)ab, (void)acc;
+    return {};
+  }
 };
 
 } // namespace tilec

@@ -204,6 +204,8 @@ LogicalResult KernelEmitter::emitGemm(tile::GemmOp op) {
   const GemmPlan &gp = plan.gemms[op];
   if (gp.mma)
     return emitMmaGemm(*this, op, gp);
+  if (std::optional<LogicalResult> done = emitGemmSubgroupMMA(op))
+    return *done;
   Fragment &c = fragments[op.getC()];
   for (Value v : {op.getA(), op.getB()})
     if (tile::isBufferInScope(v.getType(), tile::Scope::Fragment) && !fragments[v].layout.isFullyReplicated())

@@ -134,6 +134,9 @@ public:
   mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
   mlir::LogicalResult emitPrint(tile::PrintOp op);
   mlir::LogicalResult emitGemm(tile::GemmOp op);
+  /// T.gemm as subgroup matrix operations (EmitGemmSubgroupMMA.cpp); nullopt
+  /// when the target has none for this gemm.
+  std::optional<mlir::LogicalResult> emitGemmSubgroupMMA(tile::GemmOp op);
   mlir::LogicalResult emitFor(tile::ForOp op);
   mlir::LogicalResult emitPipelined(tile::ForOp op);
   mlir::LogicalResult emitLoad(mlir::memref::LoadOp op);
