@@ -78,9 +78,18 @@ LogicalResult KernelEmitter::emitLoad(memref::LoadOp op) {
       noteAccess({buf}, {});
     v = memref::LoadOp::create(b, loc, shared[buf].flat, ValueRange{sharedIndex(buf, idx)});
   } else if (*scope == tile::Scope::Global) {
-    if (!par)
+    Value mem = globals.lookup(buf);
+    if (!par) {
       noteAccess({buf}, {});
-    v = memref::LoadOp::create(b, loc, globals.lookup(buf), idx);
+      v = memref::LoadOp::create(b, loc, mem, idx);
+    } else {
+      // Inside T.Parallel a read outside the tensor gives 0 (as on the host).
+      Value inb = inBounds(mem, idx);
+      for (Value &i : idx)
+        i = arith::SelectOp::create(b, loc, inb, i, cIdx(0));
+      v = memref::LoadOp::create(b, loc, mem, idx);
+      v = arith::SelectOp::create(b, loc, inb, v, zeroOf(v.getType()));
+    }
   } else {
     v = memref::LoadOp::create(b, loc, locals.lookup(buf), idx);
   }
@@ -116,6 +125,9 @@ LogicalResult KernelEmitter::emitStore(memref::StoreOp op) {
     noteAccess({}, {buf});
   OpBuilder::InsertionGuard guard(b);
   Value owner = par ? isFirstReplica(*par->driver) : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cIdx(0));
+  // Inside T.Parallel a write outside the tensor is dropped (as on the host).
+  if (par && *scope == tile::Scope::Global)
+    owner = arith::AndIOp::create(b, loc, owner, inBounds(globals.lookup(buf), idx));
   beginIf(owner);
   if (*scope == tile::Scope::Shared)
     memref::StoreOp::create(b, loc, val, shared[buf].flat, ValueRange{sharedIndex(buf, idx)});

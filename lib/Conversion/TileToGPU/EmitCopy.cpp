@@ -206,6 +206,9 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
       }
       return success();
     }
+    if (os.scope == tile::Scope::Local && !dstFrag && !frag.layout.isFullyReplicated())
+      return op.emitOpError("copies a fragment into a local buffer; its elements live on different threads, "
+                            "so no thread's local buffer would get all of them (copy through shared memory)");
     int64_t vec = frag.layout.innerVectorWidth();
     bool innerCore = !fs.sizes.empty() && fs.sizes.back() != 1 && !os.sizes.empty() && os.sizes.back() != 1;
     if (!innerCore)
@@ -252,7 +255,9 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
   bool perThread = src.scope == tile::Scope::Local || dst.scope == tile::Scope::Local;
   FragmentLayout l = FragmentLayout::canonical(core, perThread ? 1 : numThreads, vec);
   l.numThreads = numThreads;
-  Value owner = perThread ? Value() : isFirstReplica(l);
+  // A thread-private source written to shared or global memory: thread 0's
+  // copy (the host's single run of the body).
+  Value owner = perThread && dst.scope == tile::Scope::Local ? Value() : isFirstReplica(l);
   bool useAsync = async && se == de && src.scope == tile::Scope::Global && dst.scope == tile::Scope::Shared &&
                   (vec * se.getIntOrFloatBitWidth() == 128 || vec * se.getIntOrFloatBitWidth() == 64 ||
                    vec * se.getIntOrFloatBitWidth() == 32);

@@ -10,6 +10,11 @@
 // 3. When stuck, place the unplaced fragment (or driverless T.Parallel) of
 //    highest rank, then most elements, with the canonical blocked layout,
 //    and go back to 2.
+// Thread-private state (local buffers, vars) follows the host's single run
+// of the body, where T.get_thread_binding is 0: a driverless T.Parallel that
+// writes such state, or reads state derived from the thread index, runs
+// every iteration on every thread (replicated layout), so each thread's
+// copy is complete and thread 0 alone writes shared and global memory.
 //
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
@@ -33,6 +38,10 @@ struct ParallelInfo {
 };
 } // namespace
 
+/// The most iterations a T.Parallel that every thread runs whole may have
+/// (its body is unrolled once per iteration).
+static constexpr int64_t kMaxReplicatedIterations = 1024;
+
 static bool isFragment(Value v) { return tile::isBufferInScope(v.getType(), tile::Scope::Fragment); }
 
 static bool isIdentity(const Access &a, ArrayRef<int64_t> extents) {
@@ -50,6 +59,57 @@ static bool isIncreasingSubset(const Access &a) {
     if (a.dims[i] < 0 || (i && a.dims[i] <= a.dims[i - 1]))
       return false;
   return true;
+}
+
+static bool isLocal(Value v) { return tile::isBufferInScope(v.getType(), tile::Scope::Local); }
+
+/// Values and local buffers that may differ between the threads of a block:
+/// T.get_thread_binding, what is computed from it, and local buffers written
+/// with such values or under such control (to a fixed point).
+static llvm::DenseSet<Value> threadVariantValues(tile::LaunchOp launch) {
+  llvm::DenseSet<Value> variant;
+  auto isVariant = [&](Value v) { return variant.contains(v); };
+  // Whether an enclosing op (up to the launch) has a variant operand, i.e.
+  // whether `op` runs under thread-dependent control.
+  auto underVariantControl = [&](Operation *op) {
+    for (Operation *p = op->getParentOp(); p && p != launch.getOperation(); p = p->getParentOp())
+      if (!isa<tile::ParallelOp>(p) && llvm::any_of(p->getOperands(), isVariant))
+        return true;
+    return false;
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    auto mark = [&](Value v) { changed |= variant.insert(v).second; };
+    launch.walk([&](Operation *op) {
+      if (isa<tile::ThreadIdOp>(op)) {
+        mark(op->getResult(0));
+        return;
+      }
+      bool in = llvm::any_of(op->getOperands(), isVariant) || underVariantControl(op);
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        in |= isVariant(load.getMemRef());
+      if (!in)
+        return;
+      if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        if (isLocal(store.getMemRef()))
+          mark(store.getMemRef());
+        return;
+      }
+      if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+        if (isLocal(copy.getDst()))
+          mark(copy.getDst());
+        return;
+      }
+      for (Value r : op->getResults())
+        mark(r);
+      // Yields carry variance to the results of their parent.
+      if (op->hasTrait<OpTrait::IsTerminator>() && op->getParentOp() != launch.getOperation())
+        for (Value r : op->getParentOp()->getResults())
+          mark(r);
+    });
+  }
+  return variant;
 }
 
 /// Picks the warp split of an mma gemm for `policy`.
@@ -171,6 +231,40 @@ LogicalResult tilec::gpu_lowering::inferLayouts(tile::LaunchOp launch, int64_t t
         return true;
     return false;
   };
+
+  // Loops over thread-private state: replicated, or a diagnostic when a
+  // fragment drives them (its elements live on different threads).
+  llvm::DenseSet<Value> variant = threadVariantValues(launch);
+  for (ParallelInfo &p : parallels) {
+    bool writesLocal = false, readsVariant = false;
+    Operation *variantOp = nullptr;
+    p.op.getBody().walk([&](Operation *op) {
+      if (auto s = dyn_cast<memref::StoreOp>(op))
+        writesLocal |= isLocal(s.getMemRef());
+      if (auto l = dyn_cast<memref::LoadOp>(op); l && variant.contains(l.getMemRef()))
+        readsVariant = true, variantOp = op;
+      if (isa<tile::ThreadIdOp>(op))
+        readsVariant = true, variantOp = op;
+    });
+    if (!writesLocal && !readsVariant)
+      continue;
+    if (hasFullFragment(p)) {
+      if (readsVariant)
+        return emitError(variantOp->getLoc(), "value derived from T.get_thread_binding used in a T.Parallel over a "
+                                      "fragment; the fragment's elements live on different threads, so the GPU "
+                                      "lowering cannot give them thread 0's value (the host target's thread index)"),
+               failure();
+      continue;
+    }
+    FragmentLayout l = FragmentLayout::canonical(p.op.getExtents(), 1, 1);
+    l.numThreads = threads;
+    if (l.numRegs > kMaxReplicatedIterations)
+      return p.op.emitOpError("runs ")
+                 << l.numRegs << " iterations over thread-private state (local buffers or T.get_thread_binding); "
+                 << "the GPU lowering runs such loops whole on every thread, at most " << kMaxReplicatedIterations,
+             failure();
+    plan.parallels[p.op] = l;
+  }
 
   while (true) {
     // 2. Propagate.

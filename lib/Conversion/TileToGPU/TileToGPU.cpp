@@ -125,9 +125,12 @@ LogicalResult tilec::lowerTileToGPU(ModuleOp module, const TargetInfo &target) {
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGPUModuleName);
+  // Every kernel, so that one run reports the problems of all of them.
+  bool ok = true;
   for (tile::KernelOp kernel : llvm::make_early_inc_range(module.getOps<tile::KernelOp>()))
-    if (failed(lowerKernel(kernel, gpuModule, target)))
-      return failure();
+    ok &= succeeded(lowerKernel(kernel, gpuModule, target));
+  if (!ok)
+    return failure();
   return verify(module);
 }
 
