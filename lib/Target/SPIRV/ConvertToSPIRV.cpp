@@ -1,8 +1,9 @@
 //===- ConvertToSPIRV.cpp - gpu.module -> spirv.module for Vulkan ---------===//
 //
-// One full dialect conversion: upstream gpu, scf, arith, math, memref, func,
-// vector and index patterns, plus GLSL.std.450 patterns for the math ops the
-// upstream ones leave out.
+// One full dialect conversion: upstream gpu (subgroup MMA as KHR cooperative
+// matrices included), scf, arith, math, memref, func, vector and index
+// patterns, plus GLSL.std.450 patterns for the math ops the upstream ones
+// leave out.
 //
 //===----------------------------------------------------------------------===//
 #include "ConvertToSPIRV.h"
@@ -52,6 +53,10 @@ LogicalResult tilec::convertGPUModuleToSPIRV(gpu::GPUModuleOp gpuModule) {
   SPIRVTypeConverter typeConverter(env, options);
   RewritePatternSet patterns(ctx);
   populateGPUToSPIRVPatterns(typeConverter, patterns);
+  // gpu.subgroup_mma_* (T.gemm with --vk-cooperative-matrix) ->
+  // spirv.KHR.CooperativeMatrix*; the target env decides whether they are legal.
+  populateMMAToSPIRVCoopMatrixTypeConversion(typeConverter);
+  populateGpuWMMAToSPIRVCoopMatrixKHRConversionPatterns(typeConverter, patterns);
   ScfToSPIRVContext scfContext;
   populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
   arith::populateArithToSPIRVPatterns(typeConverter, patterns);

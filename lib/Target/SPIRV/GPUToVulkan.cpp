@@ -555,6 +555,11 @@ static spirv::TargetEnvAttr targetEnv(MLIRContext *ctx, const VulkanTargetOption
   if (o.float64)
     caps.push_back(Capability::Float64);
   caps.push_back(Capability::Int16);
+  // Shaders with cooperative matrices must use the Vulkan memory model.
+  if (o.cooperativeMatrix) {
+    caps.append({Capability::CooperativeMatrixKHR, Capability::VulkanMemoryModel});
+    exts.append({Extension::SPV_KHR_cooperative_matrix, Extension::SPV_KHR_vulkan_memory_model});
+  }
   auto vce = spirv::VerCapExtAttr::get(v13 ? spirv::Version::V_1_6 : spirv::Version::V_1_3, caps, exts, ctx);
   Builder b(ctx);
   auto limits = spirv::ResourceLimitsAttr::get(
@@ -593,6 +598,11 @@ static LogicalResult compileKernel(gpu::GPUModuleOp gpuModule, gpu::GPUFuncOp ke
   if (failed(pm.run(*scratch)) || failed(convertGPUModuleToSPIRV(copy)))
     return kernel.emitError() << "kernel '" << out.reflection.kernelName
                               << "' could not be lowered to SPIR-V (see the errors above)";
+  // convert-gpu-to-spirv always picks GLSL450; cooperative matrices need the
+  // Vulkan memory model (spirv-update-vce then adds its capability).
+  if (o.cooperativeMatrix)
+    for (auto spv : scratch->getOps<spirv::ModuleOp>())
+      spv.setMemoryModel(spirv::MemoryModel::Vulkan);
   PassManager post(ctx);
   post.enableVerifier(true);
   OpPassManager &spv = post.nest<spirv::ModuleOp>();
@@ -609,12 +619,22 @@ static LogicalResult compileKernel(gpu::GPUModuleOp gpuModule, gpu::GPUFuncOp ke
   // spirv-update-vce picks the lowest version the ops need, but the entry
   // point's interface was built for the target's version (SPIR-V 1.4+ lists
   // every global there): keep the target's version.
+  // It also misses the capability of the subgroup builtins (SubgroupId and
+  // NumSubgroups, which the subgroup matrix path reads).
   if (auto vce = spvModule.getVceTriple()) {
     spirv::Version want = o.env == "vulkan1.3" ? spirv::Version::V_1_6 : spirv::Version::V_1_3;
-    if (vce->getVersion() != want)
+    auto caps = llvm::to_vector(vce->getCapabilities());
+    bool subgroupBuiltin = false;
+    spvModule.walk([&](spirv::GlobalVariableOp var) {
+      if (std::optional<StringRef> builtIn = var.getBuiltIn())
+        subgroupBuiltin |= *builtIn == "SubgroupId" || *builtIn == "NumSubgroups";
+    });
+    bool addCap = subgroupBuiltin && !llvm::is_contained(caps, spirv::Capability::GroupNonUniform);
+    if (addCap)
+      caps.push_back(spirv::Capability::GroupNonUniform);
+    if (vce->getVersion() != want || addCap)
       spvModule.setVceTripleAttr(
-          spirv::VerCapExtAttr::get(want, llvm::to_vector(vce->getCapabilities()),
-                                    llvm::to_vector(vce->getExtensions()), ctx));
+          spirv::VerCapExtAttr::get(want, caps, llvm::to_vector(vce->getExtensions()), ctx));
   }
   // Push-constant blocks take no descriptor decorations in Vulkan.
   spvModule.walk([](spirv::GlobalVariableOp var) {
@@ -627,6 +647,14 @@ static LogicalResult compileKernel(gpu::GPUModuleOp gpuModule, gpu::GPUFuncOp ke
   if (failed(spirv::serialize(spvModule, words)))
     return kernel.emitError("SPIR-V serialization failed");
   out.spirv.assign(words.begin(), words.end());
+  bool coopMatrix = llvm::is_contained(spvModule.getVceTriple()->getCapabilities(), spirv::Capability::CooperativeMatrixKHR);
+  if (coopMatrix && !spirvToolsKnowCooperativeMatrix()) {
+    emitWarning(kernel.getLoc()) << "the SPIR-V of kernel '" << out.reflection.kernelName
+                         << "' uses SPV_KHR_cooperative_matrix, which the linked SPIRV-Tools predates: it was not "
+                            "validated (check it with a newer spirv-val --target-env "
+                         << o.env << ")";
+    return success();
+  }
   std::string messages;
   if (!validateSPIRV(out.spirv, o.env, messages))
     return kernel.emitError() << "the SPIR-V of kernel '" << out.reflection.kernelName

@@ -22,6 +22,16 @@ bool tilec::validateSPIRV(llvm::ArrayRef<uint32_t> words, llvm::StringRef env, s
   return tools.Validate(words.data(), words.size());
 }
 
+bool tilec::spirvToolsKnowCooperativeMatrix() {
+  static const bool known = [] {
+    spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+    tools.SetMessageConsumer([](spv_message_level_t, const char *, const spv_position_t &, const char *) {});
+    std::vector<uint32_t> binary;
+    return tools.Assemble("OpCapability CooperativeMatrixKHR\n", &binary);
+  }();
+  return known;
+}
+
 bool tilec::disassembleSPIRV(llvm::ArrayRef<uint32_t> words, std::string &text, std::string &error) {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
   tools.SetMessageConsumer(

@@ -48,6 +48,10 @@ static FailureOr<MutableOperandRange> accessIndices(Operation *op, Value memref)
     return rmw.getIndicesMutable();
   if (auto rmw = dyn_cast<memref::GenericAtomicRMWOp>(op); rmw && rmw.getMemref() == memref)
     return rmw.getIndicesMutable();
+  if (auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op))
+    return load.getIndicesMutable();
+  if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op); store && store.getDstMemref() == memref)
+    return store.getIndicesMutable();
   return failure();
 }
 

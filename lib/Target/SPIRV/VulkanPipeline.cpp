@@ -12,7 +12,9 @@
 #include "tilec/Target/SPIRV/VulkanTargetInfo.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/SPIRV/Deserialization.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -48,6 +50,8 @@ LogicalResult tilec::runVulkanPipeline(ModuleOp module, const CompileOptions &op
     options.int8 = opts.vulkan.int8;
   if (opts.vulkan.float64 >= 0)
     options.float64 = opts.vulkan.float64;
+  if (opts.vulkan.cooperativeMatrix >= 0)
+    options.cooperativeMatrix = opts.vulkan.cooperativeMatrix;
 
   // 1. The C ABI of every kernel, before the tile kernels are lowered away.
   llvm::StringMap<KernelSignature> signatures;
@@ -88,9 +92,18 @@ LogicalResult tilec::runVulkanPipeline(ModuleOp module, const CompileOptions &op
   const std::vector<uint32_t> &words = kernels.front().spirv;
   if (opts.emit == EmitStage::SPIRV) {
     std::string text, error;
-    if (!disassembleSPIRV(words, text, error))
+    if (disassembleSPIRV(words, text, error)) {
+      out << text;
+      return success();
+    }
+    // A SPIRV-Tools older than an extension the module uses (cooperative
+    // matrices): print MLIR's reading of the binary instead.
+    OwningOpRef<spirv::ModuleOp> read = spirv::deserialize(words, ctx);
+    if (!read)
       return fail(errs, "cannot disassemble the SPIR-V: " + error);
-    out << text;
+    out << "// SPIRV-Tools cannot disassemble this module (" << error << "); MLIR's spirv dialect form:\n";
+    read->print(out);
+    out << "\n";
     return success();
   }
   out.write(reinterpret_cast<const char *>(words.data()), words.size() * 4);

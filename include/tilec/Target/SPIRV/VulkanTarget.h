@@ -80,6 +80,10 @@ bool validateSPIRV(llvm::ArrayRef<uint32_t> words, llvm::StringRef env, std::str
 /// Disassembles SPIR-V words to readable assembly.
 bool disassembleSPIRV(llvm::ArrayRef<uint32_t> words, std::string &text, std::string &error);
 
+/// Whether the linked SPIRV-Tools knows SPV_KHR_cooperative_matrix (2023.4
+/// and later); older ones can neither validate nor disassemble its modules.
+bool spirvToolsKnowCooperativeMatrix();
+
 /// The driver's entry: tile module -> TileToGPU -> SPIR-V; writes `-o k.spv`
 /// (binary) and `k.h` beside it, `--emit=spirv` (assembly) or `--emit=header`.
 mlir::LogicalResult runVulkanPipeline(mlir::ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,

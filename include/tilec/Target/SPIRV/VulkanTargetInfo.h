@@ -1,8 +1,9 @@
 //===- VulkanTargetInfo.h - TargetInfo of the Vulkan target -----*- C++ -*-===//
 //
 // What the shared thread-level lowering (TileToGPU) asks, answered from the
-// VulkanTargetOptions limits: subgroup size, shared memory, no matrix
-// instructions or async copies, 32-bit scalar accesses.
+// VulkanTargetOptions limits: subgroup size, shared memory, no per-thread
+// matrix instructions or async copies, 32-bit scalar accesses; subgroup
+// matrix operations when the device has cooperative matrices.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_TARGET_SPIRV_VULKANTARGETINFO_H
@@ -27,6 +28,13 @@ public:
   llvm::SmallVector<MatrixShape> getMatrixShapes(mlir::Type, mlir::Type) const override { return {}; }
   bool hasMatrixLoad(unsigned) const override { return false; }
   AsyncCopyEngine getAsyncCopyEngine() const override { return AsyncCopyEngine::None; }
+  /// With `cooperativeMatrix`: 16x16x16 f16 x f16 -> f32 or f16 at subgroup
+  /// scope (a shape the SPV_KHR_cooperative_matrix devices commonly list).
+  llvm::SmallVector<MatrixShape> getSubgroupMatrixShapes(mlir::Type ab, mlir::Type acc) const override {
+    if (!options.cooperativeMatrix || !options.float16 || !ab.isF16() || !(acc.isF32() || acc.isF16()))
+      return {};
+    return {MatrixShape{16, 16, 16}};
+  }
   const VulkanTargetOptions &getOptions() const { return options; }
 
 private:
