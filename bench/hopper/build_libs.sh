@@ -20,3 +20,15 @@ done
 "$tilec" "$src" -target=sm_90a --emit=cubin -o "$out/gemm_sm90a.cubin"
 rm -f "$out"/*.h
 ls -la "$out"
+# Small-M tile configurations (more blocks for M = 128): block_M = 64 with
+# block_N = 128 or 64.
+for dt in float16 bfloat16; do
+  for nk in 4096x4096 8192x8192 28672x8192 8192x28672; do
+    n=${nk%x*}; k=${nk#*x}
+    for bn in 128 64; do
+      "$tilec" "$src" -target=sm_90a -D dtype=T.$dt -D N=$n -D K=$k -D block_M=64 -D block_N=$bn -shared \
+        -o "$out/gemm_${dt}_${n}_${k}_bm64_bn${bn}.so"
+    done
+  done
+done
+rm -f "$out"/*.h

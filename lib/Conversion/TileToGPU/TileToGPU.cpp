@@ -12,6 +12,8 @@
 
 #include "Emitter.h"
 
+#include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
+
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Target/CUDA/CUDATargetInfo.h"
 
@@ -106,6 +108,15 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
     block.push_back(1);
   func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, block));
   func->setAttr("tilec.threads", DenseI64ArrayAttr::get(ctx, {block[0], block[1], block[2]}));
+
+  // Hopper (sm_90a): matching gemm loops go through TMA + mbarrier + WGMMA.
+  FailureOr<bool> hopperDone = hopper::lowerGemmKernel(kernel, launch, func, target);
+  if (failed(hopperDone))
+    return failure();
+  if (*hopperDone) {
+    kernel.erase();
+    return success();
+  }
 
   // 2. Layouts and the body.
   gpu_lowering::LayoutPlan plan;

@@ -281,6 +281,8 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
       for (Value *s : strides)
         slot(s);
     }
+    for (Value *map : emitTMADescriptors(b, fn, sig, k.tma))
+      slots.push_back(map);
     auto *arrTy = llvm::ArrayType::get(bd.ptr, slots.size());
     Value *paramArray = b.CreateAlloca(arrTy);
     for (unsigned i = 0; i < slots.size(); ++i)

@@ -7,6 +7,7 @@
 #ifndef TILEC_LIB_TARGET_CUDA_CUDALAUNCHER_H
 #define TILEC_LIB_TARGET_CUDA_CUDALAUNCHER_H
 
+#include "tilec/Target/CUDA/TMADescriptors.h"
 #include "tilec/Target/KernelABI.h"
 
 #include "llvm/IR/Module.h"
@@ -23,6 +24,8 @@ struct CUDAKernelInfo {
   int64_t sharedBytes = 0;
   /// Byte alignment each tensor argument must have (vector accesses).
   std::vector<int64_t> alignment;
+  /// CUtensorMaps encoded at launch, passed after the arguments.
+  std::vector<TMADescriptor> tma;
 };
 
 /// Adds the fatbin and the launchers to `module`, which already holds the

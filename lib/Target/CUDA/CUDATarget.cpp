@@ -193,6 +193,7 @@ LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts
               k.threads[i] = t[i];
           if (auto s = fn->getAttrOfType<IntegerAttr>("tilec.shared_bytes"))
             k.sharedBytes = s.getInt();
+          k.tma = readTMADescriptors(fn); // TMA descriptors the launcher encodes
         }
   if (opts.emit == EmitStage::GPU) {
     module.print(out);
