@@ -52,6 +52,8 @@ LogicalResult tilec::runVulkanPipeline(ModuleOp module, const CompileOptions &op
     options.float64 = opts.vulkan.float64;
   if (opts.vulkan.cooperativeMatrix >= 0)
     options.cooperativeMatrix = opts.vulkan.cooperativeMatrix;
+  if (options.cooperativeMatrix && env != "vulkan1.3")
+    return fail(errs, "--vk-cooperative-matrix needs -target=vulkan1.3 (SPV_KHR_cooperative_matrix requires SPIR-V 1.6)");
 
   // 1. The C ABI of every kernel, before the tile kernels are lowered away.
   llvm::StringMap<KernelSignature> signatures;
