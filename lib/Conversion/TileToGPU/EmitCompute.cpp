@@ -2,8 +2,11 @@
 //
 // T.Parallel: the thread runs the body once per register of the loop's
 // driver layout (fully unrolled, so fragment registers stay registers).
-// Reductions: per-thread partials, then xor shuffles over the reduced lane
-// digits, then shared memory over the reduced warp digits.
+// Reductions of fragments: per-thread partials, then xor shuffles over the
+// reduced lane digits, then shared memory over the reduced warp digits; the
+// result goes to a fragment, a shared buffer (first replica writes) or a
+// local one. Shared and local sources: each output element loops over its
+// line.
 //
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
@@ -206,23 +209,110 @@ static Value shuffleXor(KernelEmitter &e, Value v, int64_t offset) {
   return e.convert(r, t);
 }
 
+/// Reduces a shared or local source element by element: each output element
+/// this thread produces (`out`'s registers) loops over the reduced dimension.
+static void reduceSerially(KernelEmitter &e, tile::ReduceOp op, const FragmentLayout &out, bool unrolled,
+                           llvm::function_ref<Value(ArrayRef<Value>)> loadSrc,
+                           llvm::function_ref<Value(ArrayRef<Value>, Value)> loadDst,
+                           llvm::function_ref<void(ArrayRef<Value>, Value, Value)> storeDst) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  tile::ReduceKind kind = op.getKind();
+  Type acc = op.getDst().getType().getElementType();
+  bool abs = kind == tile::ReduceKind::AbsSum || kind == tile::ReduceKind::AbsMax;
+  int64_t dim = op.getDim(), ext = op.getSrc().getType().getDimSize(dim);
+  auto one = [&](Value reg, ArrayRef<Value> didx) {
+    Value init = op.getClear() ? e.identityOf(kind, acc) : loadDst(didx, reg);
+    auto loop = e.loopWithIterArgs(e.cIdx(0), e.cIdx(ext), e.cIdx(1), ValueRange{init});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      llvm::SmallVector<Value> sidx(didx);
+      sidx.insert(sidx.begin() + dim, loop.getInductionVar());
+      Value v = e.convert(loadSrc(sidx), acc);
+      if (abs)
+        v = isa<FloatType>(acc) ? (Value)math::AbsFOp::create(b, loc, v) : (Value)math::AbsIOp::create(b, loc, v);
+      Value r = e.combine(kind, loop.getRegionIterArgs()[0], v);
+      loop.getBody()->getTerminator()->setOperands(ValueRange{r});
+    }
+    storeDst(didx, reg, loop.getResult(0));
+  };
+  if (unrolled) {
+    for (int64_t r = 0; r < out.numRegs; ++r)
+      one(e.cIdx(r), layoutIndex(e, out, r));
+    return;
+  }
+  auto loop = scf::ForOp::create(b, loc, e.cIdx(0), e.cIdx(out.numRegs), e.cIdx(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  one(loop.getInductionVar(), layoutIndexDyn(e, out, loop.getInductionVar()));
+}
+
 LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
   Value src = op.getSrc(), dst = op.getDst();
-  if (scopeOf(src) != tile::Scope::Fragment || scopeOf(dst) != tile::Scope::Fragment)
-    return op.emitOpError("reduces only fragments into fragments on the GPU");
-  Fragment &fs = fragments[src], &fd = fragments[dst];
+  tile::Scope ss = scopeOf(src), ds = scopeOf(dst);
+  auto dstType = cast<MemRefType>(dst.getType());
+  if (ss != tile::Scope::Fragment) {
+    // A shared or local source: every thread reads whole lines.
+    if (ss == tile::Scope::Local && ds == tile::Scope::Fragment)
+      return op.emitOpError("reduces a local buffer into a fragment; reduce into a local buffer or copy the "
+                            "source to shared memory first");
+    auto loadBuf = [&](Value buf, tile::Scope s, ArrayRef<Value> idx) -> Value {
+      if (s == tile::Scope::Shared)
+        return memref::LoadOp::create(b, loc, shared[buf].flat, ValueRange{sharedIndex(buf, idx)});
+      return memref::LoadOp::create(b, loc, locals.lookup(buf), idx);
+    };
+    auto loadSrc = [&](ArrayRef<Value> idx) { return loadBuf(src, ss, idx); };
+    llvm::SmallVector<Value> reads, writes;
+    if (ss == tile::Scope::Shared)
+      reads.push_back(src);
+    if (ds == tile::Scope::Shared)
+      writes.push_back(dst), reads.push_back(dst);
+    noteAccess(reads, writes);
+    if (ds == tile::Scope::Fragment) {
+      Fragment &fd = fragments[dst];
+      reduceSerially(
+          *this, op, fd.layout, /*unrolled=*/true, loadSrc,
+          [&](ArrayRef<Value>, Value reg) -> Value { return memref::LoadOp::create(b, loc, fd.regs, ValueRange{reg}); },
+          [&](ArrayRef<Value>, Value reg, Value v) { memref::StoreOp::create(b, loc, v, fd.regs, ValueRange{reg}); });
+      return success();
+    }
+    // Local destinations: every thread computes every element. Shared ones:
+    // spread over the threads, or thread 0 alone from a local source.
+    bool perThread = ds == tile::Scope::Local || ss == tile::Scope::Local;
+    FragmentLayout out = FragmentLayout::canonical(dstType.getShape(), perThread ? 1 : numThreads, 1);
+    out.numThreads = numThreads;
+    Value owner = ds == tile::Scope::Shared ? isFirstReplica(out) : Value();
+    reduceSerially(
+        *this, op, out, /*unrolled=*/false, loadSrc, [&](ArrayRef<Value> idx, Value) { return loadBuf(dst, ds, idx); },
+        [&](ArrayRef<Value> idx, Value, Value v) {
+          OpBuilder::InsertionGuard guard(b);
+          if (owner)
+            beginIf(owner);
+          if (ds == tile::Scope::Shared)
+            memref::StoreOp::create(b, loc, v, shared[dst].flat, ValueRange{sharedIndex(dst, idx)});
+          else
+            memref::StoreOp::create(b, loc, v, locals.lookup(dst), idx);
+        });
+    return success();
+  }
+  Fragment &fs = fragments[src];
   int64_t dim = op.getDim();
   llvm::SmallVector<unsigned> kept;
   for (unsigned d = 0; d < fs.layout.shape.size(); ++d)
     if ((int64_t)d != dim)
       kept.push_back(d);
-  if (fd.layout != fs.layout.project(kept))
+  FragmentLayout outLayout = fs.layout.project(kept);
+  if (ds == tile::Scope::Fragment && fragments[dst].layout != outLayout)
     return op.emitOpError("reduces into a fragment whose layout ")
-           << fd.layout.str() << " is not the source layout without dimension " << dim;
+           << fragments[dst].layout.str() << " is not the source layout without dimension " << dim;
+  if (ds == tile::Scope::Local && !outLayout.isFullyReplicated())
+    return op.emitOpError("reduces a fragment into a local buffer whose elements would live on different "
+                          "threads; reduce into a fragment or a shared buffer");
   tile::ReduceKind kind = op.getKind();
-  Type acc = fd.elementType;
+  Type acc = dstType.getElementType();
   bool abs = kind == tile::ReduceKind::AbsSum || kind == tile::ReduceKind::AbsMax;
-  llvm::SmallVector<Value> part(fd.layout.numRegs, identityOf(kind, acc));
+  llvm::SmallVector<Value> part(outLayout.numRegs, identityOf(kind, acc));
   for (int64_t r = 0; r < fs.layout.numRegs; ++r) {
     Value v = convert(memref::LoadOp::create(b, loc, fs.regs, ValueRange{cIdx(r)}), acc);
     if (abs)
@@ -245,11 +335,11 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
   if (!warpFields.empty()) {
     auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
     Type st = acc.getIntOrFloatBitWidth() >= 32 ? acc : (isa<FloatType>(acc) ? (Type)b.getF32Type() : (Type)b.getI32Type());
-    int64_t n = numThreads * fd.layout.numRegs;
+    int64_t n = numThreads * outLayout.numRegs;
     Value scratch = memref::ViewOp::create(b, loc, MemRefType::get({n}, st, AffineMap(), wg), scratchBase,
                                            cIdx(scratchOffset), ValueRange{});
     gpu::BarrierOp::create(b, loc);
-    for (int64_t rp = 0; rp < fd.layout.numRegs; ++rp)
+    for (int64_t rp = 0; rp < outLayout.numRegs; ++rp)
       memref::StoreOp::create(b, loc, convert(part[rp], st), scratch, ValueRange{addc(tid, rp * numThreads)});
     gpu::BarrierOp::create(b, loc);
     Value base = tid;
@@ -259,7 +349,7 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
       base = arith::SubIOp::create(b, loc, base, mul(digit, f.stride));
       combos *= f.count;
     }
-    for (int64_t rp = 0; rp < fd.layout.numRegs; ++rp) {
+    for (int64_t rp = 0; rp < outLayout.numRegs; ++rp) {
       Value accv = identityOf(kind, acc);
       for (int64_t c = 0; c < combos; ++c) {
         int64_t rest = c, off = rp * numThreads;
@@ -273,11 +363,30 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
       part[rp] = accv;
     }
   }
-  for (int64_t rp = 0; rp < fd.layout.numRegs; ++rp) {
+  if (ds == tile::Scope::Fragment) {
+    Fragment &fd = fragments[dst];
+    for (int64_t rp = 0; rp < outLayout.numRegs; ++rp) {
+      Value v = part[rp];
+      if (!op.getClear())
+        v = combine(kind, memref::LoadOp::create(b, loc, fd.regs, ValueRange{cIdx(rp)}), v);
+      memref::StoreOp::create(b, loc, v, fd.regs, ValueRange{cIdx(rp)});
+    }
+    return success();
+  }
+  // Shared (first replica writes) or local (every thread holds every element).
+  if (ds == tile::Scope::Shared)
+    noteAccess({dst}, {dst});
+  OpBuilder::InsertionGuard guard(b);
+  if (ds == tile::Scope::Shared)
+    beginIf(isFirstReplica(outLayout));
+  for (int64_t rp = 0; rp < outLayout.numRegs; ++rp) {
+    llvm::SmallVector<Value> idx = layoutIndex(*this, outLayout, rp);
+    Value mem = ds == tile::Scope::Shared ? shared[dst].flat : locals.lookup(dst);
+    llvm::SmallVector<Value> at = ds == tile::Scope::Shared ? llvm::SmallVector<Value>{sharedIndex(dst, idx)} : idx;
     Value v = part[rp];
     if (!op.getClear())
-      v = combine(kind, memref::LoadOp::create(b, loc, fd.regs, ValueRange{cIdx(rp)}), v);
-    memref::StoreOp::create(b, loc, v, fd.regs, ValueRange{cIdx(rp)});
+      v = combine(kind, memref::LoadOp::create(b, loc, mem, at), v);
+    memref::StoreOp::create(b, loc, v, mem, at);
   }
   return success();
 }

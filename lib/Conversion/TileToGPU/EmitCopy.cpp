@@ -3,6 +3,7 @@
 // A copy iterates over its region's non-unit dimensions ("core" shape):
 // 1. with a fragment on one side, over the registers the thread holds (the
 //    fragment's layout), whole vectors at a time where both sides allow;
+//    part of a fragment: each register tested against the region;
 // 2. otherwise over a blocked layout of the core shape, 16-byte vectors where
 //    alignment is provable; global -> shared copies inside pipelined loops
 //    become cp.async (zero-filled out of bounds).
@@ -131,8 +132,7 @@ static void storeSide(KernelEmitter &e, const Side &s, ArrayRef<Value> idx, Valu
   }
 }
 
-/// Core indices of register `reg` of `layout` (thread part + constant part).
-static llvm::SmallVector<Value> layoutIndex(KernelEmitter &e, const FragmentLayout &l, int64_t reg) {
+llvm::SmallVector<Value> tilec::gpu_lowering::layoutIndex(KernelEmitter &e, const FragmentLayout &l, int64_t reg) {
   llvm::SmallVector<int64_t> r = l.regIndex(reg);
   llvm::SmallVector<Value> idx;
   for (unsigned d = 0; d < l.dims.size(); ++d)
@@ -140,8 +140,7 @@ static llvm::SmallVector<Value> layoutIndex(KernelEmitter &e, const FragmentLayo
   return idx;
 }
 
-/// Core indices for a register number only known at run time.
-static llvm::SmallVector<Value> layoutIndexDyn(KernelEmitter &e, const FragmentLayout &l, Value reg) {
+llvm::SmallVector<Value> tilec::gpu_lowering::layoutIndexDyn(KernelEmitter &e, const FragmentLayout &l, Value reg) {
   llvm::SmallVector<Value> idx;
   for (unsigned d = 0; d < l.dims.size(); ++d) {
     Value v = e.threadPart(l, d);
@@ -164,6 +163,45 @@ static llvm::SmallVector<Value> coreOf(ArrayRef<Value> idx, ArrayRef<int64_t> si
     if (sizes[d] != 1)
       core.push_back(idx[d]);
   return core;
+}
+
+/// A copy between part of a fragment (`fs`: offsets and sizes within it) and
+/// shared or global memory: every register the thread holds is tested
+/// against the region and copied element by element when inside.
+static LogicalResult copyFragmentPart(KernelEmitter &e, const Side &fs, const Side &os, bool dstFrag) {
+  OpBuilder &b = e.b;
+  Fragment &frag = e.fragments[fs.buf];
+  Value owner = dstFrag ? Value() : e.isFirstReplica(frag.layout);
+  for (int64_t r = 0; r < frag.layout.numRegs; ++r) {
+    llvm::SmallVector<Value> fidx = layoutIndex(e, frag.layout, r);
+    // rel[d] = fidx[d] - off[d]; inside when rel[d] < size[d] (unsigned).
+    llvm::SmallVector<Value> rel;
+    Value inside;
+    for (unsigned d = 0; d < fidx.size(); ++d) {
+      Value v = arith::SubIOp::create(b, e.loc, fidx[d], fs.off[d]);
+      rel.push_back(v);
+      if (fs.sizes[d] == frag.layout.shape[d] && getConstantIntValue(fs.off[d]) == 0)
+        continue;
+      Value c = arith::CmpIOp::create(b, e.loc, arith::CmpIPredicate::ult, v, e.cIdx(fs.sizes[d]));
+      inside = inside ? (Value)arith::AndIOp::create(b, e.loc, inside, c) : c;
+    }
+    llvm::SmallVector<Value> oidx = fullIndex(e, os, coreOf(rel, fs.sizes));
+    OpBuilder::InsertionGuard guard(b);
+    if (dstFrag) {
+      if (inside)
+        e.beginIf(inside);
+      Value v = loadSide(e, os, oidx, 1);
+      v = e.convert(v, frag.elementType, KernelEmitter::isUnsignedBuffer(os.buf), KernelEmitter::isUnsignedBuffer(fs.buf));
+      memref::StoreOp::create(b, e.loc, v, frag.regs, ValueRange{e.cIdx(r)});
+    } else {
+      Value pred = owner;
+      if (inside)
+        pred = arith::AndIOp::create(b, e.loc, pred, inside);
+      Value v = memref::LoadOp::create(b, e.loc, frag.regs, ValueRange{e.cIdx(r)});
+      storeSide(e, os, oidx, v, pred, KernelEmitter::isUnsignedBuffer(fs.buf));
+    }
+  }
+  return success();
 }
 
 LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
@@ -189,11 +227,17 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
     Side &os = dstFrag ? src : dst;
     Fragment &frag = fragments[fs.buf];
     auto ftype = cast<MemRefType>(fs.buf.getType());
-    if (llvm::to_vector(ftype.getShape()) != fs.sizes || llvm::any_of(fs.off, [](Value v) {
-          auto c = getConstantIntValue(v);
-          return !c || *c != 0;
-        }))
-      return op.emitOpError("copies part of a fragment; the GPU lowering copies whole fragments only");
+    bool whole = llvm::to_vector(ftype.getShape()) == fs.sizes && llvm::all_of(fs.off, [](Value v) {
+      auto c = getConstantIntValue(v);
+      return c && *c == 0;
+    });
+    if (!whole) {
+      if (os.scope == tile::Scope::Fragment || os.scope == tile::Scope::Local)
+        return op.emitOpError("copies part of a fragment to or from a ")
+               << (os.scope == tile::Scope::Local ? "local buffer" : "fragment")
+               << "; the GPU lowering copies parts of fragments only to and from shared and global memory";
+      return copyFragmentPart(*this, fs, os, dstFrag);
+    }
     if (os.scope == tile::Scope::Fragment) {
       Fragment &other = fragments[os.buf];
       if (other.layout != frag.layout)

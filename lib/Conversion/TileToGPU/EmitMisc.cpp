@@ -1,6 +1,7 @@
 //===- EmitMisc.cpp - cumsum, atomic_add, print, serial loops -------------===//
 //
-// Scans run one thread per line of the scanned dimension; atomics and prints
+// Scans run one thread per line of the scanned dimension (fragments through a
+// row-major copy in the scratch area of shared memory); atomics and prints
 // happen once per element (the first replica), or per thread for scalars.
 //
 //===----------------------------------------------------------------------===//
@@ -29,29 +30,66 @@ LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
   Value src = op.getSrc(), dst = op.getDst();
   tile::Scope ss = scopeOf(src), ds = scopeOf(dst);
   bool local = ss == tile::Scope::Local && ds == tile::Scope::Local;
-  if (!local && !(ss == tile::Scope::Shared && ds == tile::Scope::Shared))
-    return op.emitOpError("scans only shared or local buffers on the GPU so far");
+  if (!local && (ss == tile::Scope::Local || ds == tile::Scope::Local))
+    return op.emitOpError("scans between a local buffer and a shared or fragment one; the GPU lowering scans "
+                          "local into local, or between shared buffers and fragments");
   auto shape = llvm::to_vector(cast<MemRefType>(src.getType()).getShape());
   int64_t dim = op.getDim(), ext = shape[dim];
   llvm::SmallVector<int64_t> lineShape(shape);
   lineShape[dim] = 1;
-  int64_t lines = 1;
+  int64_t lines = 1, numel = 1;
   for (int64_t s : lineShape)
     lines *= s;
+  for (int64_t s : shape)
+    numel *= s;
   Type et = cast<MemRefType>(dst.getType()).getElementType();
-  auto access = [&](Value buf, llvm::SmallVector<Value> idx, Value store) -> Value {
-    if (local) {
-      if (store)
-        return memref::StoreOp::create(b, loc, store, locals.lookup(buf), idx), Value();
-      return memref::LoadOp::create(b, loc, locals.lookup(buf), idx);
-    }
-    Value at = sharedIndex(buf, idx);
-    if (store)
-      return memref::StoreOp::create(b, loc, store, shared[buf].flat, ValueRange{at}), Value();
-    return memref::LoadOp::create(b, loc, shared[buf].flat, ValueRange{at});
+  // Fragments go through a row-major copy in the scratch area of shared memory.
+  Value scratch;
+  auto linear = [&](ArrayRef<Value> idx) {
+    Value lin = cIdx(0);
+    for (unsigned d = 0; d < idx.size(); ++d)
+      lin = add(mul(lin, shape[d]), idx[d]);
+    return lin;
   };
-  if (!local)
-    noteAccess({src}, {dst});
+  if (ss == tile::Scope::Fragment || ds == tile::Scope::Fragment) {
+    auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+    scratch = memref::ViewOp::create(b, loc, MemRefType::get({numel}, et, AffineMap(), wg), scratchBase,
+                                     cIdx(scratchOffset), ValueRange{});
+    gpu::BarrierOp::create(b, loc);
+  }
+  if (ss == tile::Scope::Fragment) {
+    Fragment &f = fragments[src];
+    OpBuilder::InsertionGuard guard(b);
+    beginIf(isFirstReplica(f.layout));
+    for (int64_t r = 0; r < f.layout.numRegs; ++r) {
+      Value v = convert(memref::LoadOp::create(b, loc, f.regs, ValueRange{cIdx(r)}), et);
+      memref::StoreOp::create(b, loc, v, scratch, ValueRange{linear(layoutIndex(*this, f.layout, r))});
+    }
+  }
+  if (scratch)
+    gpu::BarrierOp::create(b, loc);
+  auto access = [&](Value buf, tile::Scope scope, llvm::SmallVector<Value> idx, Value store) -> Value {
+    Value mem;
+    llvm::SmallVector<Value> at = idx;
+    if (scope == tile::Scope::Local) {
+      mem = locals.lookup(buf);
+    } else if (scope == tile::Scope::Shared) {
+      mem = shared[buf].flat;
+      at = {sharedIndex(buf, idx)};
+    } else {
+      mem = scratch;
+      at = {linear(idx)};
+    }
+    if (store)
+      return memref::StoreOp::create(b, loc, store, mem, at), Value();
+    return memref::LoadOp::create(b, loc, mem, at);
+  };
+  llvm::SmallVector<Value> reads, writes;
+  if (ss == tile::Scope::Shared)
+    reads.push_back(src);
+  if (ds == tile::Scope::Shared)
+    writes.push_back(dst);
+  noteAccess(reads, writes);
   // Lines: thread t scans lines t, t + T, ... (every thread all lines if local).
   Value start = local ? cIdx(0) : tid;
   auto lineLoop = scf::ForOp::create(b, loc, start, cIdx(lines), cIdx(local ? 1 : numThreads));
@@ -59,18 +97,26 @@ LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(lineLoop.getBody()->getTerminator());
     llvm::SmallVector<Value> base = delinearize(*this, lineLoop.getInductionVar(), lineShape);
-    auto scan = scf::ForOp::create(b, loc, cIdx(0), cIdx(ext), cIdx(1), ValueRange{zeroOf(et)});
+    auto scan = loopWithIterArgs(cIdx(0), cIdx(ext), cIdx(1), ValueRange{zeroOf(et)});
     b.setInsertionPoint(scan.getBody()->getTerminator());
     Value k = scan.getInductionVar();
     if (op.getReverse())
       k = arith::SubIOp::create(b, loc, cIdx(ext - 1), k);
     llvm::SmallVector<Value> idx(base);
     idx[dim] = k;
-    Value v = convert(access(src, idx, Value()), et);
+    Value v = convert(access(src, ss, idx, Value()), et);
     Value sum = isa<FloatType>(et) ? (Value)arith::AddFOp::create(b, loc, scan.getRegionIterArgs()[0], v)
                                    : (Value)arith::AddIOp::create(b, loc, scan.getRegionIterArgs()[0], v);
-    access(dst, idx, sum);
+    access(dst, ds, idx, sum);
     scan.getBody()->getTerminator()->setOperands(ValueRange{sum});
+  }
+  if (ds == tile::Scope::Fragment) {
+    gpu::BarrierOp::create(b, loc);
+    Fragment &f = fragments[dst];
+    for (int64_t r = 0; r < f.layout.numRegs; ++r) {
+      Value v = memref::LoadOp::create(b, loc, scratch, ValueRange{linear(layoutIndex(*this, f.layout, r))});
+      memref::StoreOp::create(b, loc, v, f.regs, ValueRange{cIdx(r)});
+    }
   }
   return success();
 }
@@ -103,8 +149,33 @@ LogicalResult KernelEmitter::emitAtomicAdd(tile::AtomicAddOp op) {
     return success();
   }
   Value val = op.getValue();
-  if (scopeOf(val) != tile::Scope::Fragment)
-    return op.emitOpError("adds a region only from a fragment on the GPU so far");
+  tile::Scope vs = scopeOf(val);
+  if (vs == tile::Scope::Shared || vs == tile::Scope::Local) {
+    // Each element once: spread over the threads from shared memory, thread
+    // 0 alone from a local buffer (the host's single run of the body).
+    auto vtype = cast<MemRefType>(val.getType());
+    if (vs == tile::Scope::Shared)
+      noteAccess({val}, {});
+    FragmentLayout l = FragmentLayout::canonical(vtype.getShape(), vs == tile::Scope::Shared ? numThreads : 1, 1);
+    l.numThreads = numThreads;
+    Value owner = isFirstReplica(l);
+    auto loop = scf::ForOp::create(b, loc, cIdx(0), cIdx(l.numRegs), cIdx(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    llvm::SmallVector<Value> vidx = layoutIndexDyn(*this, l, loop.getInductionVar());
+    beginIf(owner);
+    Value v = vs == tile::Scope::Shared
+                  ? (Value)memref::LoadOp::create(b, loc, shared[val].flat, ValueRange{sharedIndex(val, vidx)})
+                  : (Value)memref::LoadOp::create(b, loc, locals.lookup(val), vidx);
+    int64_t lead = base.size() - vidx.size();
+    llvm::SmallVector<Value> idx(base);
+    for (unsigned d = 0; d < vidx.size(); ++d)
+      idx[lead + d] = add(base[lead + d], vidx[d]);
+    rmw(v, idx);
+    return success();
+  }
+  if (vs != tile::Scope::Fragment)
+    return op.emitOpError("adds a region from a global tensor; copy it to shared memory or a fragment first");
   Fragment &f = fragments[val];
   int64_t lead = base.size() - f.layout.shape.size();
   OpBuilder::InsertionGuard guard(b);

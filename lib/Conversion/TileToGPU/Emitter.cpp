@@ -235,6 +235,12 @@ Value KernelEmitter::sharedIndex(Value buf, ArrayRef<Value> idx) {
   return lin;
 }
 
+scf::ForOp KernelEmitter::loopWithIterArgs(Value lb, Value ub, Value step, ValueRange inits) {
+  return scf::ForOp::create(b, loc, lb, ub, step, inits, [](OpBuilder &nb, Location l, Value, ValueRange iter) {
+    scf::YieldOp::create(nb, l, iter);
+  });
+}
+
 void KernelEmitter::barrier() {
   gpu::BarrierOp::create(b, loc);
   pendingReads.clear();
@@ -421,15 +427,28 @@ LogicalResult KernelEmitter::run() {
     map.map(src, dst);
   // Reductions across warps need a scratch area of T x (dst registers).
   launch.walk([&](tile::ReduceOp r) {
-    auto src = plan.fragments.find(r.getSrc()), dst = plan.fragments.find(r.getDst());
-    if (src == plan.fragments.end() || dst == plan.fragments.end())
+    auto src = plan.fragments.find(r.getSrc());
+    if (src == plan.fragments.end())
       return;
+    llvm::SmallVector<unsigned> kept;
+    for (unsigned d = 0; d < src->second.shape.size(); ++d)
+      if (d != r.getDim())
+        kept.push_back(d);
+    int64_t dstRegs = src->second.project(kept).numRegs;
     bool crossWarp = false;
     for (const LayoutField &f : src->second.threadFields(r.getDim()))
       crossWarp |= f.count > 1 && f.stride * f.count > target.getWarpSize();
     unsigned bits = std::max(32u, r.getDst().getType().getElementType().getIntOrFloatBitWidth());
     if (crossWarp)
-      scratchBytes = std::max<int64_t>(scratchBytes, numThreads * dst->second.numRegs * bits / 8);
+      scratchBytes = std::max<int64_t>(scratchBytes, numThreads * dstRegs * bits / 8);
+  });
+  // Scans of fragments go through a row-major scratch copy.
+  launch.walk([&](tile::CumsumOp c) {
+    auto type = cast<MemRefType>(c.getDst().getType());
+    if (tile::isBufferInScope(c.getSrc().getType(), tile::Scope::Fragment) ||
+        tile::isBufferInScope(type, tile::Scope::Fragment))
+      scratchBytes = std::max<int64_t>(scratchBytes, type.getNumElements() *
+                                                         std::max(1u, type.getElementType().getIntOrFloatBitWidth() / 8));
   });
   if (failed(planBuffers()))
     return failure();

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
@@ -104,6 +105,9 @@ public:
   int64_t knownMultiple(mlir::Value v);
   /// Linear element index of a shared buffer access (stage base included).
   mlir::Value sharedIndex(mlir::Value buf, llvm::ArrayRef<mlir::Value> idx);
+  /// An scf.for whose body yields its iteration arguments unchanged: build
+  /// the body before the terminator, then set the terminator's operands.
+  mlir::scf::ForOp loopWithIterArgs(mlir::Value lb, mlir::Value ub, mlir::Value step, mlir::ValueRange inits);
   /// Emits a barrier and forgets pending cross-thread accesses.
   void barrier();
   /// Records that the current op reads/writes shared or global buffers and
@@ -166,6 +170,12 @@ private:
   mlir::Operation *entryAnchor = nullptr; ///< cached per-kernel values go before it
   mlir::LogicalResult planBuffers();
 };
+
+/// Element indices of register `reg` of `layout` for this thread (thread
+/// part + constant register part).
+llvm::SmallVector<mlir::Value> layoutIndex(KernelEmitter &e, const FragmentLayout &layout, int64_t reg);
+/// Element indices for a register number known only at run time.
+llvm::SmallVector<mlir::Value> layoutIndexDyn(KernelEmitter &e, const FragmentLayout &layout, mlir::Value reg);
 
 } // namespace tilec::gpu_lowering
 
