@@ -43,6 +43,42 @@ FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, Value
   }
   if (ivsOnly && frag.layout == par->driver->project(kept))
     return cIdx(par->driver->projectReg(kept, par->reg));
+  // Each index an induction variable whose thread fields match the loop's, or
+  // a constant on a dimension held in registers only: the element's register
+  // is known at compile time.
+  {
+    llvm::SmallVector<int64_t> driverIdx = par->driver->regIndex(par->reg);
+    int64_t reg = 0;
+    bool known = true;
+    for (unsigned d = 0; d < idx.size() && known; ++d) {
+      int64_t value = 0;
+      llvm::SmallVector<LayoutField> tf = frag.layout.threadFields(d);
+      llvm::erase_if(tf, [](const LayoutField &f) { return f.count == 1; });
+      auto k = llvm::find(par->ivs, idx[d]);
+      if (k != par->ivs.end()) {
+        unsigned kd = k - par->ivs.begin();
+        llvm::SmallVector<LayoutField> dtf = par->driver->threadFields(kd);
+        llvm::erase_if(dtf, [](const LayoutField &f) { return f.count == 1; });
+        known = tf == dtf;
+        value = driverIdx[kd];
+      } else if (auto c = getConstantIntValue(idx[d])) {
+        known = tf.empty();
+        value = *c;
+      } else {
+        known = false;
+      }
+      int64_t decoded = 0;
+      for (const LayoutField &f : frag.layout.dims[d])
+        if (!f.onThread) {
+          int64_t digit = (value / f.scale) % f.count;
+          reg += digit * f.stride;
+          decoded += digit * f.scale;
+        }
+      known &= decoded == value;
+    }
+    if (known)
+      return cIdx(reg);
+  }
   if (frag.layout.isFullyReplicated()) {
     // Every thread holds everything: decode the register at run time.
     Value reg = cIdx(0);

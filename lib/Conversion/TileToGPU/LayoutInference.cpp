@@ -31,6 +31,7 @@ namespace {
 struct Access {
   Value buffer;
   llvm::SmallVector<int> dims;
+  llvm::SmallVector<bool> constant; ///< the index is a compile-time constant
 };
 struct ParallelInfo {
   tile::ParallelOp op;
@@ -52,6 +53,44 @@ static bool isIdentity(const Access &a, ArrayRef<int64_t> extents) {
     if (a.dims[i] != (int)i)
       return false;
   return true;
+}
+
+/// Whether every index is a constant or an induction variable, the latter
+/// increasing, with at least one constant.
+static bool isConstantAndIncreasing(const Access &a) {
+  int last = -1;
+  bool anyConstant = false;
+  for (unsigned i = 0; i < a.dims.size(); ++i) {
+    if (a.constant[i]) {
+      anyConstant = true;
+      continue;
+    }
+    if (a.dims[i] <= last)
+      return false;
+    last = a.dims[i];
+  }
+  return anyConstant;
+}
+
+/// `sub` (the layout of the induction-variable dimensions of `a`) with the
+/// constant-index dimensions of `a` added as register-only dimensions.
+static FragmentLayout extendWithConstantDims(const FragmentLayout &sub, const Access &a, ArrayRef<int64_t> shape) {
+  FragmentLayout l;
+  l.numThreads = sub.numThreads;
+  l.numRegs = sub.numRegs;
+  unsigned next = 0;
+  for (unsigned i = 0; i < a.dims.size(); ++i) {
+    l.shape.push_back(shape[i]);
+    if (!a.constant[i]) {
+      l.dims.push_back(sub.dims[next++]);
+      continue;
+    }
+    l.dims.push_back({});
+    if (shape[i] > 1)
+      l.dims.back().push_back({false, l.numRegs, shape[i], 1});
+    l.numRegs *= shape[i];
+  }
+  return l;
 }
 
 static bool isIncreasingSubset(const Access &a) {
@@ -210,11 +249,18 @@ LogicalResult tilec::gpu_lowering::inferLayouts(tile::LaunchOp launch, int64_t t
           if (ivs[k] == i)
             which = k;
         a.dims.push_back(which);
+        a.constant.push_back(which < 0 && getConstantIntValue(i).has_value());
       }
       info.accesses.push_back(a);
     });
     parallels.push_back(info);
   });
+
+  llvm::DenseSet<Value> constantIndexed;
+  for (ParallelInfo &p : parallels)
+    for (Access &a : p.accesses)
+      if (isConstantAndIncreasing(a))
+        constantIndexed.insert(a.buffer);
 
   auto driverOf = [&](ParallelInfo &p) -> const FragmentLayout * {
     auto it = plan.parallels.find(p.op);
@@ -277,7 +323,27 @@ LogicalResult tilec::gpu_lowering::inferLayouts(tile::LaunchOp launch, int64_t t
           continue;
         FragmentLayout driver = *d;
         for (Access &a : p.accesses) {
-          if (plan.fragments.count(a.buffer) || !isIncreasingSubset(a))
+          if (plan.fragments.count(a.buffer))
+            continue;
+          auto shape = cast<MemRefType>(a.buffer.getType()).getShape();
+          if (isConstantAndIncreasing(a)) {
+            // y[c, i]: the loop's layout on i, every c in registers.
+            llvm::SmallVector<unsigned> kept;
+            for (unsigned i = 0; i < a.dims.size(); ++i)
+              if (!a.constant[i])
+                kept.push_back(a.dims[i]);
+            FragmentLayout sub = driver.project(kept);
+            llvm::SmallVector<int64_t> subShape;
+            for (unsigned i = 0; i < a.dims.size(); ++i)
+              if (!a.constant[i])
+                subShape.push_back(shape[i]);
+            if (sub.shape != subShape)
+              continue;
+            plan.fragments[a.buffer] = extendWithConstantDims(sub, a, shape);
+            changed = true;
+            continue;
+          }
+          if (!isIncreasingSubset(a))
             continue;
           llvm::SmallVector<unsigned> kept(a.dims.begin(), a.dims.end());
           FragmentLayout l = driver.project(kept);
@@ -315,12 +381,18 @@ LogicalResult tilec::gpu_lowering::inferLayouts(tile::LaunchOp launch, int64_t t
     Value best;
     ParallelInfo *bestLoop = nullptr;
     int64_t bestRank = -1, bestNumel = -1;
-    for (Value f : frags) {
-      if (plan.fragments.count(f))
-        continue;
-      auto t = cast<MemRefType>(f.getType());
-      if (t.getRank() > bestRank || (t.getRank() == bestRank && t.getNumElements() > bestNumel))
-        best = f, bestRank = t.getRank(), bestNumel = t.getNumElements();
+    // Fragments indexed with constants in some T.Parallel come last: the
+    // loops that index them take their layouts from the other fragments.
+    for (bool deferred : {false, true}) {
+      for (Value f : frags) {
+        if (plan.fragments.count(f) || constantIndexed.contains(f) != deferred)
+          continue;
+        auto t = cast<MemRefType>(f.getType());
+        if (t.getRank() > bestRank || (t.getRank() == bestRank && t.getNumElements() > bestNumel))
+          best = f, bestRank = t.getRank(), bestNumel = t.getNumElements();
+      }
+      if (best)
+        break;
     }
     for (ParallelInfo &p : parallels) {
       if (driverOf(p) || hasFullFragment(p))
