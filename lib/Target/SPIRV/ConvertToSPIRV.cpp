@@ -3,7 +3,8 @@
 // One full dialect conversion: upstream gpu (subgroup MMA as KHR cooperative
 // matrices included), scf, arith, math, memref, func, vector and index
 // patterns, plus GLSL.std.450 patterns for the math ops the upstream ones
-// leave out.
+// leave out and atomic adds (int32, and float32 through
+// SPV_EXT_shader_atomic_float_add).
 //
 //===----------------------------------------------------------------------===//
 #include "ConvertToSPIRV.h"
@@ -17,6 +18,7 @@
 #include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
 #include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
@@ -42,6 +44,43 @@ struct MathToGL : OpConversionPattern<Src> {
     return success();
   }
   bool allowF64;
+};
+
+/// memref.atomic_rmw addi on i32 -> spirv.AtomicIAdd, addf on f32 ->
+/// spirv.EXT.AtomicFAdd (SPV_EXT_shader_atomic_float_add; the target env
+/// decides whether it is legal). Relaxed, at device scope on storage buffers
+/// and workgroup scope on workgroup memory. The Vulkan limits check has
+/// already rejected every other kind and type with a diagnostic.
+struct AtomicAddToSPIRV : OpConversionPattern<memref::AtomicRMWOp> {
+  AtomicAddToSPIRV(const TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(memref::AtomicRMWOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type t = op.getType();
+    bool isInt = op.getKind() == arith::AtomicRMWKind::addi && t.isInteger(32);
+    bool isFloat = op.getKind() == arith::AtomicRMWKind::addf && t.isF32();
+    if (!isInt && !isFloat)
+      return rewriter.notifyMatchFailure(op, "only addi on i32 and addf on f32");
+    auto memrefType = op.getMemRefType();
+    auto storage = dyn_cast_or_null<spirv::StorageClassAttr>(memrefType.getMemorySpace());
+    if (!storage)
+      return rewriter.notifyMatchFailure(op, "memref without a SPIR-V storage class");
+    spirv::Scope scope =
+        storage.getValue() == spirv::StorageClass::Workgroup ? spirv::Scope::Workgroup : spirv::Scope::Device;
+    const auto &converter = *getTypeConverter<SPIRVTypeConverter>();
+    Value ptr = spirv::getElementPtr(converter, memrefType, adaptor.getMemref(), adaptor.getIndices(), op.getLoc(),
+                                     rewriter);
+    Type result = converter.convertType(t);
+    if (!ptr || !result)
+      return rewriter.notifyMatchFailure(op, "cannot address the element");
+    if (isInt)
+      rewriter.replaceOpWithNewOp<spirv::AtomicIAddOp>(op, result, ptr, scope, spirv::MemorySemantics::None,
+                                                       adaptor.getValue());
+    else
+      rewriter.replaceOpWithNewOp<spirv::EXTAtomicFAddOp>(op, result, ptr, scope, spirv::MemorySemantics::None,
+                                                          adaptor.getValue());
+    return success();
+  }
 };
 } // namespace
 
@@ -69,5 +108,6 @@ LogicalResult tilec::convertGPUModuleToSPIRV(gpu::GPUModuleOp gpuModule) {
   patterns.add<MathToGL<math::FloorOp, spirv::GLFloorOp>, MathToGL<math::SqrtOp, spirv::GLSqrtOp>,
                MathToGL<math::RsqrtOp, spirv::GLInverseSqrtOp>, MathToGL<math::AbsFOp, spirv::GLFAbsOp>>(
       typeConverter, ctx, /*allowF64=*/true);
+  patterns.add<AtomicAddToSPIRV>(typeConverter, ctx);
   return applyFullConversion(gpuModule.getOperation(), *target, std::move(patterns));
 }

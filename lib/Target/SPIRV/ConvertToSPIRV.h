@@ -14,7 +14,7 @@ namespace tilec {
 /// #spirv.target_env attached) into a spirv.module in place: the patterns of
 /// convert-gpu-to-spirv plus math, vector and index, and the math ops
 /// GLSL.std.450 has that the upstream math patterns skip (exp2; floor, sqrt,
-/// inverse sqrt and abs of float64).
+/// inverse sqrt and abs of float64), atomic add on int32 and float32.
 mlir::LogicalResult convertGPUModuleToSPIRV(mlir::gpu::GPUModuleOp gpuModule);
 
 } // namespace tilec

@@ -4,7 +4,8 @@
 // 1. Reflection: parameters from the kernel's signature, bindings for the
 //    tensors, push-constant fields for dimensions and scalars, the grid as a
 //    program and C expressions from `__tilec_<k>_grid`.
-// 2. Limits: workgroup size and invocations, shared memory, fp16/int8/fp64.
+// 2. Limits: workgroup size and invocations, shared memory, fp16/int8/fp64,
+//    the atomics the device has (int32 add, float32 add).
 // 3. ABI rewrite on a copy of the gpu.module: multi-dimensional tensors
 //    become flat buffers indexed with their runtime strides, scalars load
 //    from one push-constant memref, entry-point and interface ABI attributes,
@@ -46,6 +47,7 @@ using namespace tilec;
 VulkanTargetOptions VulkanTargetOptions::desktop(llvm::StringRef env) {
   VulkanTargetOptions o;
   o.env = env.str();
+  o.float32Atomics = true;
   return o;
 }
 
@@ -57,6 +59,7 @@ VulkanTargetOptions VulkanTargetOptions::lavapipe(llvm::StringRef env) {
   o.maxWorkgroupSize = {1024, 1024, 1024};
   o.subgroupSize = 8;
   o.float64 = true;
+  o.float32Atomics = true;
   return o;
 }
 
@@ -273,6 +276,63 @@ static int64_t staticBytes(MemRefType t) {
   return (t.getNumElements() * t.getElementTypeBitWidth() + 7) / 8;
 }
 
+/// How diagnostics name an element type: the tile dtype spelling.
+static std::string dtypeName(Type t) {
+  if (t.isF16())
+    return "float16";
+  if (t.isBF16())
+    return "bfloat16";
+  if (t.isF32())
+    return "float32";
+  if (t.isF64())
+    return "float64";
+  if (t.isInteger(1))
+    return "bool";
+  if (t.isInteger())
+    return "int" + std::to_string(t.getIntOrFloatBitWidth());
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+/// Whether the Vulkan target lowers `rmw` under `o`: addi on 32-bit integers
+/// (OpAtomicIAdd) and addf on float32 with `float32Atomics`
+/// (OpAtomicFAddEXT). Otherwise an error naming the missing device feature.
+static LogicalResult checkAtomic(memref::AtomicRMWOp rmw, const vk::Reflection &r, const VulkanTargetOptions &o,
+                                 llvm::function_ref<InFlightDiagnostic()> emitError) {
+  Type t = rmw.getValue().getType();
+  bool shared = isWorkgroupMemory(rmw.getMemRefType());
+  std::string where = shared ? "Shared" : "Buffer";
+  arith::AtomicRMWKind kind = rmw.getKind();
+  if (kind == arith::AtomicRMWKind::addi && t.isInteger(32))
+    return success();
+  if (kind == arith::AtomicRMWKind::addf && t.isF32()) {
+    if (o.float32Atomics)
+      return success();
+    return emitError() << "kernel '" << r.kernelName << "' uses an atomic add on float32, which " << o.describe()
+                       << " cannot do without shader" << where << "Float32AtomicAdd (VK_EXT_shader_atomic_float)";
+  }
+  if (kind != arith::AtomicRMWKind::addi && kind != arith::AtomicRMWKind::addf)
+    return emitError() << "kernel '" << r.kernelName << "' uses atomic '" << arith::stringifyAtomicRMWKind(kind)
+                       << "', which the Vulkan target does not lower";
+  InFlightDiagnostic diag = emitError();
+  diag << "kernel '" << r.kernelName << "' uses an atomic add on " << dtypeName(t)
+       << ", which the Vulkan target does not support (";
+  if (t.isF16())
+    diag << "it needs shader" << where << "Float16AtomicAdd of VK_EXT_shader_atomic_float2; use float32";
+  else if (t.isF64())
+    diag << "it needs shader" << where << "Float64AtomicAdd of VK_EXT_shader_atomic_float; use float32";
+  else if (t.isInteger(64))
+    diag << "it needs shader" << where << "Int64Atomics; use int32";
+  else if (isa<IntegerType>(t))
+    diag << "SPIR-V integer atomics take 32-bit integers; use int32";
+  else
+    diag << "use float32 or int32";
+  diag << ")";
+  return diag;
+}
+
 static LogicalResult checkLimits(gpu::GPUFuncOp kernel, const vk::Reflection &r, const VulkanTargetOptions &o) {
   std::string target = o.describe();
   int64_t invocations = 1;
@@ -313,6 +373,8 @@ static LogicalResult checkLimits(gpu::GPUFuncOp kernel, const vk::Reflection &r,
                   << "' on float64, which GLSL.std.450 does not have on the Vulkan target (use float32)";
       return WalkResult::interrupt();
     }
+    if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op); rmw && failed(checkAtomic(rmw, r, o, emitError)))
+      return WalkResult::interrupt();
     auto check = [&](Type t) -> LogicalResult {
       if (auto shaped = dyn_cast<ShapedType>(t))
         t = shaped.getElementType();
@@ -418,6 +480,8 @@ static LogicalResult flattenTensor(gpu::GPUFuncOp kernel, unsigned argIndex, llv
       vload.getIndicesMutable().assign(linearize(loc, vload.getIndices()));
     } else if (auto vstore = dyn_cast<vector::StoreOp>(user)) {
       vstore.getIndicesMutable().assign(linearize(loc, vstore.getIndices()));
+    } else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(user)) {
+      rmw.getIndicesMutable().assign(linearize(loc, rmw.getIndices()));
     } else if (auto dim = dyn_cast<memref::DimOp>(user)) {
       std::optional<int64_t> d = dim.getConstantIndex();
       if (!d || *d >= (int64_t)extents.size())
@@ -555,6 +619,8 @@ static spirv::TargetEnvAttr targetEnv(MLIRContext *ctx, const VulkanTargetOption
   if (o.float64)
     caps.push_back(Capability::Float64);
   caps.push_back(Capability::Int16);
+  if (o.float32Atomics)
+    caps.push_back(Capability::AtomicFloat32AddEXT), exts.push_back(Extension::SPV_EXT_shader_atomic_float_add);
   // Shaders with cooperative matrices must use the Vulkan memory model.
   if (o.cooperativeMatrix) {
     caps.append({Capability::CooperativeMatrixKHR, Capability::VulkanMemoryModel});

@@ -32,6 +32,8 @@ struct TestVulkanCompilePass : PassWrapper<TestVulkanCompilePass, OperationPass<
   Option<int64_t> maxShared{*this, "max-shared-memory", llvm::cl::desc("override the shared memory limit (bytes)"),
                             llvm::cl::init(0)};
   Option<bool> float16{*this, "float16", llvm::cl::desc("shaderFloat16 support"), llvm::cl::init(true)};
+  Option<bool> float32Atomics{*this, "float32-atomics",
+                              llvm::cl::desc("shaderBufferFloat32AtomicAdd support"), llvm::cl::init(true)};
   Option<bool> legalize{*this, "legalize", llvm::cl::desc("run the Vulkan legalization passes first"),
                         llvm::cl::init(true)};
   Option<std::string> spvFile{*this, "spv", llvm::cl::desc("write the first kernel's SPIR-V here")};
@@ -60,6 +62,7 @@ struct TestVulkanCompilePass : PassWrapper<TestVulkanCompilePass, OperationPass<
     if (maxShared > 0)
       options.maxSharedMemoryBytes = maxShared;
     options.float16 = float16;
+    options.float32Atomics = float32Atomics;
     if (legalize && failed(legalizeGPUForVulkan(getOperation(), options)))
       return signalPassFailure();
     std::vector<VulkanKernel> kernels;

@@ -42,10 +42,16 @@ struct VulkanTargetOptions {
   bool int64 = true;                      ///< shaderInt64
   bool float64 = false;                   ///< shaderFloat64
   bool cooperativeMatrix = false;         ///< SPV_KHR_cooperative_matrix
+  /// shaderBufferFloat32AtomicAdd + shaderSharedFloat32AtomicAdd
+  /// (VK_EXT_shader_atomic_float): float32 `T.atomic_add` as
+  /// SPV_EXT_shader_atomic_float_add's OpAtomicFAddEXT.
+  bool float32Atomics = true;
 
-  /// Limits that fit common desktop GPUs (the default).
+  /// Limits that fit common desktop GPUs (the default): fp16, int8, int64,
+  /// float32 atomic add; no fp64.
   static VulkanTargetOptions desktop(llvm::StringRef env = "vulkan1.1");
-  /// Mesa lavapipe 22.3: 32 KB shared memory, subgroup 8, fp16/int8/fp64.
+  /// Mesa lavapipe 22.3: 32 KB shared memory, subgroup 8, fp16/int8/fp64,
+  /// float32 atomic add.
   static VulkanTargetOptions lavapipe(llvm::StringRef env = "vulkan1.1");
   /// A preset by name ("desktop", "lavapipe"); false when unknown.
   static bool fromPreset(llvm::StringRef preset, llvm::StringRef env, VulkanTargetOptions &out);
