@@ -1,18 +1,22 @@
 """sm_90a GEMM (tilec, TMA + WGMMA) against torch.matmul (cuBLAS) in one process.
 
-Usage (on the GPU machine): python3 bench/hopper/run.py LIBDIR [--quick]
-Loads LIBDIR/gemm_<dtype>_<N>_<K>.so (tilec -shared builds of
-examples/gemm/gemm.tile) with ctypes; checks numerics (ragged shapes too,
-outputs poisoned with NaN first), then times both with CUDA events (median of
-the repetitions after a warm-up) and prints a table with TFLOP/s, the ratios
-and their geometric mean.
+Usage (on the GPU machine):
+  python3 bench/hopper/run.py LIBDIR check CONFIG   numerics of one tile configuration
+  python3 bench/hopper/run.py LIBDIR bench CONFIG.. sweep, re-time the best, print tables
+LIBDIR holds gemm_<dtype>_<N>_<K>_<config>.so (tilec -shared builds of
+examples/gemm/gemm.tile, bench/hopper/build_libs.sh). Numerics: fresh random
+inputs, C poisoned with NaN, float32 reference, ragged shapes. Timing: CUDA
+events, median of the repetitions after a warm-up; cuBLAS timed in the same
+process right after tilec on the same buffers.
 """
 import ctypes, math, os, sys, statistics
 import torch
 
 LIBDIR = sys.argv[1]
-QUICK = "--quick" in sys.argv
 DT = {"float16": torch.float16, "bfloat16": torch.bfloat16}
+NK = [(4096, 4096), (8192, 8192), (28672, 8192), (8192, 28672)]
+SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
+SHAPES += [(m, n, k) for m in (128, 1024, 4096) for n, k in NK]
 _libs = {}
 
 
@@ -40,7 +44,19 @@ def check(name, dt, m, n, k):
     ref = a.float() @ b.float()
     err = ((c.float() - ref).abs().max() / ref.abs().max()).item()
     ok = err < 1e-2 and not torch.isnan(c).any().item()
-    print(f"check {name:32s} M={m:5d} N={n:5d} K={k:5d} rel.err={err:.2e} {'ok' if ok else 'FAIL'}", flush=True)
+    print(f"check {name:36s} M={m:5d} N={n:5d} K={k:5d} rel.err={err:.2e} {'ok' if ok else 'FAIL'}", flush=True)
+    return ok
+
+
+def check_config(cfg):
+    ok = True
+    for dt in DT:
+        for m in (77, 1000):
+            ok &= check(f"gemm_{dt}_200_136_{cfg}", dt, m, 200, 136)
+        for n, k in NK:
+            ok &= check(f"gemm_{dt}_{n}_{k}_{cfg}", dt, 128 if k > 4096 else 1000, n, k)
+            ok &= check(f"gemm_{dt}_{n}_{k}_{cfg}", dt, 200, n, k)
+    print(f"config {cfg}:", "PASS" if ok else "FAIL", flush=True)
     return ok
 
 
@@ -55,67 +71,65 @@ def timeit(fn, reps):
     return statistics.median(ts)
 
 
-def bench(name, dt, m, n, k):
+def operands(dt, m, n, k):
     a = torch.randn(m, k, device="cuda").to(DT[dt])
     b = torch.randn(k, n, device="cuda").to(DT[dt])
-    c = torch.empty(m, n, device="cuda", dtype=DT[dt])
-    l = lib(name)
+    return a, b, torch.empty(m, n, device="cuda", dtype=DT[dt])
+
+
+def tflops(fn, m, n, k):
     reps = 10 if m * n * k > 1e11 else 30
-    t_tilec = timeit(lambda: call(l, a, b, c, m), reps)
-    t_torch = timeit(lambda: torch.matmul(a, b, out=c), reps)
-    fl = 2.0 * m * n * k
-    return fl / t_tilec / 1e9, fl / t_torch / 1e9
+    return 2.0 * m * n * k / timeit(fn, reps) / 1e9
 
 
-def main():
+def geomean(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs))
+
+
+def bench(cfgs):
     print(torch.cuda.get_device_name(), "torch", torch.__version__, flush=True)
-    ok = True
+    default = cfgs[0]
+    best, rows = {}, []
+    # 1. Sweep: every configuration at every shape, cuBLAS once per shape.
     for dt in DT:
-        ok &= check(f"gemm_{dt}_200_136", dt, 77, 200, 136)
-        ok &= check(f"gemm_{dt}_200_136", dt, 1000, 200, 136)
-        ok &= check(f"gemm_{dt}_4096_4096", dt, 1000, 4096, 4096)
-    ok &= check("gemm_mmasync_float16_4096_4096", "float16", 1000, 4096, 4096)
-    if QUICK:
-        print("quick:", "PASS" if ok else "FAIL")
-        return
-    if "--smallm" in sys.argv:
-        return small_m()
+        for m, n, k in SHAPES:
+            a, b, c = operands(dt, m, n, k)
+            tb = tflops(lambda: torch.matmul(a, b, out=c), m, n, k)
+            res = {}
+            for cfg in cfgs:
+                l = lib(f"gemm_{dt}_{n}_{k}_{cfg}")
+                res[cfg] = tflops(lambda: call(l, a, b, c, m), m, n, k)
+            win = max(res, key=res.get)
+            best[(dt, m, n, k)] = win
+            print(f"sweep {dt:8s} {m:5d} {n:5d} {k:5d} cuBLAS {tb:6.1f} " +
+                  " ".join(f"{c}={t:6.1f}" for c, t in res.items()) + f" best={win}", flush=True)
+            rows.append((dt, m, n, k, res, tb))
+    # 2. Re-time the chosen configuration and the default one against cuBLAS
+    #    (fresh operands: the table does not reuse the sweep's maxima).
+    final = []
     for dt in DT:
-        for n, k in [(8192, 8192), (28672, 8192), (8192, 28672)]:
-            ok &= check(f"gemm_{dt}_{n}_{k}", dt, 128, n, k)
-    rows = []
-    shapes = [(4096, 4096, 4096), (8192, 8192, 8192)]
-    shapes += [(m, n, k) for m in (128, 1024, 4096) for n, k in [(4096, 4096), (8192, 8192), (28672, 8192), (8192, 28672)]]
+        for m, n, k in SHAPES:
+            a, b, c = operands(dt, m, n, k)
+            win = best[(dt, m, n, k)]
+            lw, ld = lib(f"gemm_{dt}_{n}_{k}_{win}"), lib(f"gemm_{dt}_{n}_{k}_{default}")
+            tw = tflops(lambda: call(lw, a, b, c, m), m, n, k)
+            tb = tflops(lambda: torch.matmul(a, b, out=c), m, n, k)
+            td = tflops(lambda: call(ld, a, b, c, m), m, n, k)
+            final.append((dt, m, n, k, win, tw, td, tb))
+    print(f"\n| dtype | M | N | K | best config | tilec best TFLOP/s | tilec {default} TFLOP/s | cuBLAS TFLOP/s | best/cuBLAS | {default}/cuBLAS |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for dt, m, n, k, win, tw, td, tb in final:
+        print(f"| {dt} | {m} | {n} | {k} | {win} | {tw:.1f} | {td:.1f} | {tb:.1f} | {tw/tb:.3f} | {td/tb:.3f} |")
     for dt in DT:
-        for m, n, k in shapes:
-            tt, tb = bench(f"gemm_{dt}_{n}_{k}", dt, m, n, k)
-            rows.append((dt, m, n, k, tt, tb))
-            print(f"bench {dt:8s} {m:5d} {n:5d} {k:5d} tilec {tt:7.1f} cuBLAS {tb:7.1f} ratio {tt/tb:.3f}", flush=True)
-    tt, tb = bench("gemm_mmasync_float16_4096_4096", "float16", 4096, 4096, 4096)
-    print(f"mma.sync path (sm_90 build) float16 4096^3: {tt:.1f} TFLOP/s vs cuBLAS {tb:.1f} ({tt/tb:.3f})")
-    print("\n| dtype | M | N | K | tilec TFLOP/s | cuBLAS TFLOP/s | ratio |\n|---|---|---|---|---|---|---|")
-    for dt, m, n, k, tt, tb in rows:
-        print(f"| {dt} | {m} | {n} | {k} | {tt:.1f} | {tb:.1f} | {tt/tb:.3f} |")
-    for dt in DT:
-        r = [tt / tb for d, m, n, k, tt, tb in rows if d == dt]
-        print(f"geomean ratio {dt}: {math.exp(sum(map(math.log, r)) / len(r)):.3f} over {len(r)} shapes")
-    print("numerics:", "PASS" if ok else "FAIL")
-
-
-def small_m():
-    """M = 128 with the block_M = 64 tile configurations (gemm_*_bm64_bn*.so)."""
-    ok = True
-    for dt in DT:
-        for bn in (128, 64):
-            ok &= check(f"gemm_{dt}_4096_4096_bm64_bn{bn}", dt, 77, 4096, 4096)
-    print("| dtype | M | N | K | config | tilec TFLOP/s | cuBLAS TFLOP/s | ratio |\n|---|---|---|---|---|---|---|---|")
-    for dt in DT:
-        for n, k in [(4096, 4096), (8192, 8192), (28672, 8192), (8192, 28672)]:
-            for bn in (128, 64):
-                tt, tb = bench(f"gemm_{dt}_{n}_{k}_bm64_bn{bn}", dt, 128, n, k)
-                print(f"| {dt} | 128 | {n} | {k} | 64x{bn}x64 | {tt:.1f} | {tb:.1f} | {tt/tb:.3f} |", flush=True)
-    print("numerics:", "PASS" if ok else "FAIL")
+        sel = [r for r in final if r[0] == dt]
+        print(f"geomean {dt}: best-config {geomean([r[5]/r[7] for r in sel]):.3f}, "
+              f"{default} alone {geomean([r[6]/r[7] for r in sel]):.3f} over {len(sel)} shapes")
+        for cfg in cfgs:
+            print(f"  sweep geomean {dt} {cfg}: {geomean([r[4][cfg]/r[5] for r in rows if r[0] == dt]):.3f}")
 
 
 if __name__ == "__main__":
-    main()
+    mode, cfgs = sys.argv[2], sys.argv[3:]
+    if mode == "check":
+        sys.exit(0 if check_config(cfgs[0]) else 1)
+    bench(cfgs)

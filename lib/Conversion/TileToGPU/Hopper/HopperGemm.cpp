@@ -1,19 +1,21 @@
 //===- HopperGemm.cpp - TMA + mbarrier + WGMMA body of a gemm kernel ------===//
 //
-// For a matched kernel (HopperPlan.h), with one warpgroup of 128 threads and
-// S = num_stages shared buffers per operand:
+// For a matched kernel (HopperPlan.h), with W = 1 or 2 consumer warpgroups
+// (128 W threads; warpgroup w computes rows [w blockM / W, (w + 1) blockM / W)
+// of the tile) and S = num_stages shared buffers per operand:
 // 1. two kernel parameters more: the CUtensorMaps of A (box K x M) and B
 //    (boxes of 64 columns x K), both 128-byte swizzled, which the launcher
 //    encodes (`tilec.tma`) and passes as __grid_constant__ parameters;
 // 2. dynamic shared memory aligned to 1 KB at run time, S "full" mbarriers
-//    (TMA transaction counts) and S "empty" mbarriers (128 arrivals);
+//    (TMA transaction counts) and S "empty" mbarriers (128 W arrivals);
 // 3. prologue: thread 0 issues the TMA loads of the first stages;
 // 4. main loop over k: wait full[k % S]; wgmma (A and B from shared memory,
 //    one group kept in flight); each thread releases the stage whose wgmma
 //    completed on empty[]; thread 0 waits that release and refills the stage
 //    with the loads of iteration k + S - 1;
 // 5. epilogue: accumulator -> padded f32 shared tile -> 16-byte vector
-//    stores of C, bounds-checked for ragged M and N.
+//    stores of C, bounds-checked for ragged M and N; thread 0 invalidates
+//    the mbarriers last.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
@@ -50,10 +52,11 @@ struct Emitter {
   IRMapping map;
   Value tid, isThread0, smem, alignPad, tmA, tmB, full, empty, numIters;
   Type elem;
-  MemRefType aTileT, bTileT, bBoxT;
+  MemRefType aTileT, wgATileT, bTileT, bBoxT;
   nvgpu::TensorMapDescriptorType tmAT, tmBT;
   int64_t aStageBytes = 0, bStageBytes = 0;
   int64_t lag = 1; ///< wgmma groups left in flight per iteration
+  int64_t threads = 128, wgRows = 64;
 
   Emitter(HopperGemmPlan p, tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func)
       : p(p), kernel(kernel), launch(launch), func(func), ctx(func.getContext()), loc(kernel.getLoc()), b(ctx) {}
@@ -88,6 +91,7 @@ struct Emitter {
   void issueLoads(Value iter, Value slot);
   LogicalResult mainLoop();
   void epilogue(Value acc);
+  void invalidateBarriers();
   LogicalResult run(unsigned firstDescArg);
 };
 } // namespace
@@ -96,6 +100,9 @@ void Emitter::setUpTypes() {
   elem = cast<MemRefType>(p.gemm.getA().getType()).getElementType();
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   aTileT = MemRefType::get({p.blockM, p.blockK}, elem, AffineMap(), wg);
+  threads = 128 * p.warpgroups;
+  wgRows = p.blockM / p.warpgroups;
+  wgATileT = MemRefType::get({wgRows, p.blockK}, elem, AffineMap(), wg);
   bTileT = MemRefType::get({p.blockK, p.blockN}, elem, AffineMap(), wg);
   bBoxT = MemRefType::get({p.blockK, kBoxN}, elem, AffineMap(), wg);
   auto space3 = IntegerAttr::get(IntegerType::get(ctx, 64), 3);
@@ -160,12 +167,29 @@ void Emitter::setUpSharedMemory() {
   ifThen(isThread0, [&] {
     for (int64_t s = 0; s < p.stages; ++s) {
       nvgpu::MBarrierInitOp::create(b, loc, full, c(1), c(s), Value());
-      nvgpu::MBarrierInitOp::create(b, loc, empty, c(128), c(s), Value());
+      nvgpu::MBarrierInitOp::create(b, loc, empty, c(threads), c(s), Value());
     }
+    // Make the initialised barriers visible to the TMA unit (async proxy)
+    // before any copy completes on them.
+    NVVM::FenceMbarrierInitOp::create(b, loc);
     nvgpu::TmaPrefetchOp::create(b, loc, tmA, Value());
     nvgpu::TmaPrefetchOp::create(b, loc, tmB, Value());
   });
   gpu::BarrierOp::create(b, loc);
+}
+
+/// Thread 0 invalidates every mbarrier once no thread uses them any more: the
+/// next block on this multiprocessor may place tiles where they were.
+void Emitter::invalidateBarriers() {
+  gpu::BarrierOp::create(b, loc);
+  ifThen(isThread0, [&] {
+    auto ptrT = LLVM::LLVMPointerType::get(ctx, 3);
+    for (Value group : {full, empty})
+      for (int64_t s = 0; s < p.stages; ++s) {
+        Value addr = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), group, c(s));
+        NVVM::MBarrierInvalOp::create(b, loc, LLVM::IntToPtrOp::create(b, loc, ptrT, addr));
+      }
+  });
 }
 
 /// Thread 0: the TMA loads of loop iteration `iter` into stage `slot`.
@@ -199,7 +223,9 @@ LogicalResult Emitter::mainLoop() {
   // Prologue: the loads of iterations [0, S - lag).
   for (int64_t s = 0; s < p.stages - lag; ++s)
     ifThen(andi(isThread0, ult(c(s), numIters)), [&] { issueLoads(c(s), c(s)); });
-  auto accT = nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({p.blockM, p.blockN}, b.getF32Type()));
+  auto accT = nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({wgRows, p.blockN}, b.getF32Type()));
+  // This warpgroup's rows of the A stage (128-byte rows, so a multiple of 1 KB).
+  Value wgAOffset = mul(arith::DivUIOp::create(b, loc, tid, c(128)), c(wgRows * p.blockK * p.elemBytes));
   Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
   auto forOp = scf::ForOp::create(b, loc, c(0), numIters, c(1), ValueRange{acc0});
   {
@@ -208,16 +234,16 @@ LogicalResult Emitter::mainLoop() {
     Value i = forOp.getInductionVar();
     Value slot = arith::RemUIOp::create(b, loc, i, c(p.stages));
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, parity(i), c(10000000), slot);
-    auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTileT);
+    auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, wgATileT);
     auto descBT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileT);
-    Value aTile = view(aTileT, mul(slot, c(aStageBytes)));
+    Value aTile = view(wgATileT, add(mul(slot, c(aStageBytes)), wgAOffset));
     Value bTile = view(bTileT, add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
     Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descAT, aTile, tmA);
     Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descBT, bTile, tmB);
     Value acc = nvgpu::WarpgroupMmaOp::create(b, loc, accT, descA, descB, b.getI64IntegerAttr(lag), UnitAttr(),
                                               b.getUnitAttr(), forOp.getRegionIterArgs()[0]);
     // Iteration r = i - lag has finished reading its stage: release it, and
-    // let thread 0 refill it with iteration r + S once all 128 released it.
+    // let thread 0 refill it with iteration r + S once all threads released it.
     Value done = arith::SubIOp::create(b, loc, i, c(lag));
     Value released = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, done, c(0));
     Value doneSlot = arith::RemUIOp::create(b, loc, arith::MaxSIOp::create(b, loc, done, c(0)), c(p.stages));
@@ -253,18 +279,21 @@ void Emitter::epilogue(Value acc) {
   int64_t ld = p.blockN + kEpiloguePad;
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Value scratch = view(MemRefType::get({p.blockM, ld}, b.getF32Type(), AffineMap(), wg), c(0));
+  // The store's lowering adds 16 rows per warp index (tid / 32), so every
+  // warpgroup stores through the same view of the first wgRows rows and
+  // warpgroup w's rows land at wgRows w of the scratch tile.
   Value tileView = memref::SubViewOp::create(b, loc, scratch, ArrayRef<int64_t>{0, 0},
-                                             ArrayRef<int64_t>{p.blockM, p.blockN}, ArrayRef<int64_t>{1, 1});
+                                             ArrayRef<int64_t>{wgRows, p.blockN}, ArrayRef<int64_t>{1, 1});
   nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, tileView);
   gpu::BarrierOp::create(b, loc);
   // 8 columns per thread and step: one 16-byte store of f16/bf16 C.
   Type outElem = cast<MemRefType>(out.getType()).getElementType();
   Value rows = memref::DimOp::create(b, loc, out, 0), cols = memref::DimOp::create(b, loc, out, 1);
-  int64_t chunksPerRow = p.blockN / 8, steps = p.blockM * chunksPerRow / 128;
+  int64_t chunksPerRow = p.blockN / 8, steps = p.blockM * chunksPerRow / threads;
   auto loopOp = scf::ForOp::create(b, loc, c(0), c(steps), c(1));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loopOp.getBody());
-  Value chunk = add(mul(loopOp.getInductionVar(), c(128)), tid);
+  Value chunk = add(mul(loopOp.getInductionVar(), c(threads)), tid);
   Value r = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
   Value col = mul(arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)), c(8));
   Value v = vector::LoadOp::create(b, loc, VectorType::get({8}, b.getF32Type()), scratch, ValueRange{r, col});
@@ -319,6 +348,7 @@ LogicalResult Emitter::run(unsigned firstDescArg) {
   }
   if (failed(mainLoop()))
     return failure();
+  invalidateBarriers();
   gpu::ReturnOp::create(b, loc);
   int64_t pipeline = p.stages * (aStageBytes + bStageBytes);
   int64_t epilogueBytes = p.blockM * (p.blockN + kEpiloguePad) * 4;

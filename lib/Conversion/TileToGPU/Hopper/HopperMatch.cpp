@@ -46,13 +46,16 @@ static bool isTileLoad(tile::CopyOp copy, tile::KernelOp kernel) {
 
 std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                                            const TargetInfo &target) {
-  // 1. sm_90a only (wgmma needs the arch-specific target), one warpgroup.
+  // 1. sm_90a only (wgmma needs the arch-specific target), one or two
+  //    warpgroups.
   if (target.getName() != "sm_90a")
     return std::nullopt;
   llvm::ArrayRef<int64_t> threads = launch.getThreads();
-  if (threads.empty() || threads[0] != 128 || llvm::any_of(threads.drop_front(), [](int64_t t) { return t != 1; }))
+  if (threads.empty() || (threads[0] != 128 && threads[0] != 256) ||
+      llvm::any_of(threads.drop_front(), [](int64_t t) { return t != 1; }))
     return std::nullopt;
   HopperGemmPlan plan;
+  plan.warpgroups = threads[0] / 128;
   // 2. The launch body: allocs, an optional rasterization, a zero fill of the
   //    accumulator, one pipelined loop, the store of the accumulator, and
   //    pure index arithmetic.
@@ -121,8 +124,12 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   if (!plan.loadA || !plan.loadB)
     return std::nullopt;
   // 4. Shapes and types wgmma and 128-byte swizzled TMA boxes take: A is
-  //    M x K with 128-byte rows, B is K x N in 64-column boxes, M a multiple
-  //    of 64, and the accumulator at most 128 registers per thread.
+  //    M x K with 128-byte rows, B is K x N in 64-column boxes, each
+  //    warpgroup's rows a multiple of 64, and its accumulator at most 128
+  //    registers per thread. The accumulator store (nvgpu.warpgroup.mma.store)
+  //    places a warpgroup's second 64-row half correctly only for N = 128 and
+  //    the rows of warpgroup w at 64 w, so each of two warpgroups owns
+  //    64 rows and one of a single warpgroup more than 64 only when N = 128.
   auto aT = cast<MemRefType>(gemm.getA().getType());
   auto bT = cast<MemRefType>(gemm.getB().getType());
   auto cT = cast<MemRefType>(gemm.getC().getType());
@@ -138,10 +145,9 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   plan.elemBytes = elem.getIntOrFloatBitWidth() / 8;
   if (bT.getDimSize(0) != plan.blockK || cT.getDimSize(0) != plan.blockM || cT.getDimSize(1) != plan.blockN)
     return std::nullopt;
-  // block_N = 64 is left to the mma.sync path: its 64 x 64 configuration
-  // failed at launch on the H200 at M=128, N=28672, K=8192 (under study).
-  if (plan.blockK * plan.elemBytes != 128 || plan.blockM % 64 != 0 || plan.blockN % 128 != 0 || plan.blockN > 256 ||
-      plan.blockM > 256 || plan.blockM * plan.blockN / 128 > 128)
+  int64_t wgRows = plan.blockM / plan.warpgroups;
+  if (plan.blockK * plan.elemBytes != 128 || plan.blockM % (64 * plan.warpgroups) != 0 || plan.blockN % 64 != 0 ||
+      plan.blockN > 256 || wgRows * plan.blockN / 128 > 128 || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)))
     return std::nullopt;
   // 5. The epilogue stores the whole accumulator into a rank-2 global tensor.
   tile::CopyOp st = plan.store;

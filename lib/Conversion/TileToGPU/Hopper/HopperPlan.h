@@ -26,6 +26,8 @@ struct HopperGemmPlan {
   int64_t blockM = 0, blockN = 0, blockK = 0;
   int64_t elemBytes = 2;
   int64_t stages = 1;
+  /// Consumer warpgroups (threads / 128); each owns blockM / warpgroups rows.
+  int64_t warpgroups = 1;
 };
 
 /// The plan when `kernel`'s launch matches and `target` is sm_90a.
