@@ -45,10 +45,11 @@ static llvm::Type *scalarType(llvm::LLVMContext &ctx, llvm::StringRef dtype) {
     return llvm::Type::getFloatTy(ctx);
   if (dtype == "float64")
     return llvm::Type::getDoubleTy(ctx);
-  if (dtype == "float16")
-    return llvm::Type::getHalfTy(ctx);
-  if (dtype == "bfloat16")
-    return llvm::Type::getBFloatTy(ctx);
+  // fp16/bf16 scalars arrive as their bits (`uint16_t` in the header): an
+  // LLVM half would be passed in a vector register on x86-64, shifting every
+  // later integer argument (the stream).
+  if (dtype == "float16" || dtype == "bfloat16")
+    return llvm::Type::getInt16Ty(ctx);
   if (dtype == "int64")
     return llvm::Type::getInt64Ty(ctx);
   if (dtype == "int16")
@@ -236,6 +237,9 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
     Value *grid[3] = {b.getInt64(1), b.getInt64(1), b.getInt64(1)};
     if (gridFn) {
       gridFn->setLinkage(llvm::GlobalValue::InternalLinkage);
+      for (unsigned i = 0; i < hostArgs.size() && i < gridFn->arg_size(); ++i)
+        if (hostArgs[i]->getType() != gridFn->getArg(i)->getType())
+          hostArgs[i] = b.CreateBitCast(hostArgs[i], gridFn->getArg(i)->getType());
       Value *g = b.CreateCall(gridFn, hostArgs);
       for (unsigned i = 0; i < 3; ++i)
         grid[i] = b.CreateExtractValue(g, {i});
