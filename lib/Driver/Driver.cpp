@@ -106,6 +106,9 @@ public:
     registerTilecDialects(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
+    // User-facing errors point at the .tile source; a dump of generic IR
+    // under them would only confuse.
+    context.printOpOnDiagnostic(false);
   }
 
   mlir::LogicalResult run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
