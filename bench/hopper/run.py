@@ -3,6 +3,7 @@
 Usage (on the GPU machine):
   python3 bench/hopper/run.py LIBDIR check CONFIG   numerics of one tile configuration
   python3 bench/hopper/run.py LIBDIR bench CONFIG.. sweep, re-time the best, print tables
+  python3 bench/hopper/run.py LIBDIR final DEFAULT  chosen configs vs cuBLAS, rotated order
 LIBDIR holds gemm_<dtype>_<N>_<K>_<config>.so (tilec -shared builds of
 examples/gemm/gemm.tile, bench/hopper/build_libs.sh). Numerics: fresh random
 inputs, C poisoned with NaN, float32 reference, ragged shapes. Timing: CUDA
@@ -128,8 +129,50 @@ def bench(cfgs):
             print(f"  sweep geomean {dt} {cfg}: {geomean([r[4][cfg]/r[5] for r in rows if r[0] == dt]):.3f}")
 
 
+def pick(m, n, k):
+    """The tile configuration the sweep (device-log-3-sweep.txt) chose: 64x128
+    for M = 128 (more blocks), 128x256 with two warpgroups otherwise; both
+    measured at every shape in the sweep."""
+    return "m64n128w1s4" if m <= 128 and (n, k) != (28672, 8192) else "m128n256w2s4"
+
+
+def final(default):
+    """Chosen configuration, the example's default one and cuBLAS at every
+    shape, in 3 rounds whose order rotates (clocks drift under sustained
+    load, so whoever runs first would gain); the median over the rounds."""
+    print(torch.cuda.get_device_name(), "torch", torch.__version__, flush=True)
+    out = []
+    for dt in DT:
+        for m, n, k in SHAPES:
+            a, b, c = operands(dt, m, n, k)
+            cfg = pick(m, n, k)
+            lw, ld = lib(f"gemm_{dt}_{n}_{k}_{cfg}"), lib(f"gemm_{dt}_{n}_{k}_{default}")
+            fns = [lambda: call(lw, a, b, c, m), lambda: torch.matmul(a, b, out=c), lambda: call(ld, a, b, c, m)]
+            got = [[], [], []]
+            for r in range(3):
+                for j in range(3):
+                    i = (j + r) % 3
+                    got[i].append(tflops(fns[i], m, n, k))
+            tw, tb, td = (statistics.median(g) for g in got)
+            out.append((dt, m, n, k, cfg, tw, td, tb))
+            print(f"final {dt:8s} {m:5d} {n:5d} {k:5d} {cfg} {tw:6.1f} default {td:6.1f} cuBLAS {tb:6.1f} "
+                  f"ratio {tw/tb:.3f} default {td/tb:.3f}", flush=True)
+    print(f"\n| dtype | M | N | K | config | tilec TFLOP/s | cuBLAS TFLOP/s | ratio | default {default} TFLOP/s | default ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for dt, m, n, k, cfg, tw, td, tb in out:
+        print(f"| {dt} | {m} | {n} | {k} | {cfg} | {tw:.1f} | {tb:.1f} | {tw/tb:.3f} | {td:.1f} | {td/tb:.3f} |")
+    for dt in DT:
+        sel = [r for r in out if r[0] == dt]
+        print(f"geomean {dt}: chosen configs {geomean([r[5]/r[7] for r in sel]):.3f}, "
+              f"default {default} {geomean([r[6]/r[7] for r in sel]):.3f}, "
+              f"m128n256w2s4 alone {geomean([r[5]/r[7] for r in sel if r[4] == 'm128n256w2s4']):.3f} (its shapes)")
+
+
 if __name__ == "__main__":
     mode, cfgs = sys.argv[2], sys.argv[3:]
     if mode == "check":
         sys.exit(0 if check_config(cfgs[0]) else 1)
-    bench(cfgs)
+    if mode == "final":
+        final(cfgs[0])
+    else:
+        bench(cfgs)
