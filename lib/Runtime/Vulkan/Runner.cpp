@@ -187,8 +187,18 @@ std::unique_ptr<Runner> Runner::create(const RunnerOptions &options, std::string
   bool vulkan12 = props.apiVersion >= VK_API_VERSION_1_2 && app.apiVersion >= VK_API_VERSION_1_2;
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   VkPhysicalDevice16BitStorageFeatures f16storage{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT fatomic{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  uint32_t extCount = 0;
+  vkEnumerateDeviceExtensionProperties(impl->physical, nullptr, &extCount, nullptr);
+  std::vector<VkExtensionProperties> exts(extCount);
+  vkEnumerateDeviceExtensionProperties(impl->physical, nullptr, &extCount, exts.data());
+  bool hasAtomicFloat = false;
+  for (const VkExtensionProperties &e : exts)
+    hasAtomicFloat |= std::strcmp(e.extensionName, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME) == 0;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &f16storage;
+  if (hasAtomicFloat)
+    fatomic.pNext = features.pNext, features.pNext = &fatomic;
   if (vulkan12)
     f16storage.pNext = &f12;
   vkGetPhysicalDeviceFeatures2(impl->physical, &features);
@@ -208,8 +218,18 @@ std::unique_ptr<Runner> Runner::create(const RunnerOptions &options, std::string
   want16.storagePushConstant16 = f16storage.storagePushConstant16;
   if (vulkan12)
     want16.pNext = &want12;
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT wantAtomic{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  wantAtomic.shaderBufferFloat32Atomics = fatomic.shaderBufferFloat32Atomics;
+  wantAtomic.shaderBufferFloat32AtomicAdd = fatomic.shaderBufferFloat32AtomicAdd;
+  wantAtomic.shaderSharedFloat32Atomics = fatomic.shaderSharedFloat32Atomics;
+  wantAtomic.shaderSharedFloat32AtomicAdd = fatomic.shaderSharedFloat32AtomicAdd;
+  std::vector<const char *> deviceExtensions;
   VkPhysicalDeviceFeatures2 enabled{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   enabled.pNext = &want16;
+  if (hasAtomicFloat) {
+    wantAtomic.pNext = enabled.pNext, enabled.pNext = &wantAtomic;
+    deviceExtensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  }
   enabled.features.shaderInt64 = features.features.shaderInt64;
   enabled.features.shaderFloat64 = features.features.shaderFloat64;
   enabled.features.shaderInt16 = features.features.shaderInt16;
@@ -223,6 +243,8 @@ std::unique_ptr<Runner> Runner::create(const RunnerOptions &options, std::string
   deviceInfo.pNext = &enabled;
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
+  deviceInfo.enabledExtensionCount = static_cast<uint32_t>(deviceExtensions.size());
+  deviceInfo.ppEnabledExtensionNames = deviceExtensions.data();
   if (VkResult r = vkCreateDevice(impl->physical, &deviceInfo, nullptr, &impl->device)) {
     error = vkError("vkCreateDevice", r);
     return nullptr;

@@ -63,9 +63,7 @@ tilec_vk_case(cumsum ${CMAKE_BINARY_DIR}/test/run/cases/cumsum/cumsum.tile cumsu
 # Vulkan target rejects; this kernel keeps its forms on float32 and int32.
 # Float atomics add in a different order on the two targets: sums of up to
 # 7 blocks (Total: 7 x 48 columns) agree to rounding, within the fp32 1e-4.
-# The run needs the runner to enable VK_EXT_shader_atomic_float
-# (shaderBufferFloat32AtomicAdd); lavapipe has it, Runtime/Vulkan does not
-# enable it yet (validation: VUID-RuntimeSpirv-None-06280).
+# The runner enables VK_EXT_shader_atomic_float (shaderBufferFloat32AtomicAdd)
+# when the device has it, as lavapipe does.
 tilec_vk_case(atomic_add_f32 test/run/vulkan/kernels/atomic_add_f32.tile atomic_add_f32
-  ARGS --set M=100 --range Count=-5:5
-  DISABLED "Runtime/Vulkan enabling VK_EXT_shader_atomic_float")
+  ARGS --set M=100 --range Count=-5:5)
