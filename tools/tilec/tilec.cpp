@@ -82,6 +82,9 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(0, 1));
   app.add_option("--vk-int8", opts.vulkan.int8, "Vulkan: shaderInt8 + 8-bit storage (0 or 1)")->check(CLI::Range(0, 1));
   app.add_option("--vk-float64", opts.vulkan.float64, "Vulkan: shaderFloat64 (0 or 1)")->check(CLI::Range(0, 1));
+  app.add_option("--vk-float32-atomics", opts.vulkan.float32Atomics,
+                 "Vulkan: shaderBufferFloat32AtomicAdd of VK_EXT_shader_atomic_float (0 or 1)")
+      ->check(CLI::Range(0, 1));
   app.add_option("--vk-cooperative-matrix", opts.vulkan.cooperativeMatrix,
                  "Vulkan: SPV_KHR_cooperative_matrix for T.gemm (0 or 1)")
       ->check(CLI::Range(0, 1));

@@ -67,7 +67,7 @@ struct CompileOptions {
     int64_t maxSharedMemory = -1;
     int64_t subgroupSize = -1;
     int64_t maxWorkgroupInvocations = -1;
-    int float16 = -1, int8 = -1, float64 = -1, cooperativeMatrix = -1;
+    int float16 = -1, int8 = -1, float64 = -1, cooperativeMatrix = -1, float32Atomics = -1;
   } vulkan;
 };
 

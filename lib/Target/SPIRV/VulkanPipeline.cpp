@@ -50,6 +50,8 @@ LogicalResult tilec::runVulkanPipeline(ModuleOp module, const CompileOptions &op
     options.int8 = opts.vulkan.int8;
   if (opts.vulkan.float64 >= 0)
     options.float64 = opts.vulkan.float64;
+  if (opts.vulkan.float32Atomics >= 0)
+    options.float32Atomics = opts.vulkan.float32Atomics;
   if (opts.vulkan.cooperativeMatrix >= 0)
     options.cooperativeMatrix = opts.vulkan.cooperativeMatrix;
   if (options.cooperativeMatrix && env != "vulkan1.3")
