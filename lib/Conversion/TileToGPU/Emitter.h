@@ -171,6 +171,10 @@ private:
   mlir::LogicalResult planBuffers();
 };
 
+/// Makes fp8 values and packed 4-bit global tensors of `func` bytes
+/// (NarrowStorage.cpp); fails with a diagnostic on an access it cannot pack.
+mlir::LogicalResult legalizeNarrowStorage(mlir::gpu::GPUFuncOp func);
+
 /// Element indices of register `reg` of `layout` for this thread (thread
 /// part + constant register part).
 llvm::SmallVector<mlir::Value> layoutIndex(KernelEmitter &e, const FragmentLayout &layout, int64_t reg);

@@ -3,7 +3,8 @@
 // 1. Per tile.kernel: outline the grid computation (the ops before the
 //    launch) into a host function, create the gpu.func with the kernel's
 //    arguments in global memory.
-// 2. Infer layouts, then let KernelEmitter write the thread-level body.
+// 2. Infer layouts, then let KernelEmitter write the thread-level body; with
+//    narrow-type emulation, make fp8 values and packed tensors bytes.
 // 3. Erase the tile.kernel.
 //
 //===----------------------------------------------------------------------===//
@@ -38,7 +39,8 @@ static Type deviceType(Type t) {
   return MemRefType::get(m.getShape(), m.getElementType(), AffineMap(), global);
 }
 
-static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule, const TargetInfo &target) {
+static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule, const TargetInfo &target,
+                                 const GPULoweringOptions &options) {
   tile::LaunchOp launch = kernel.getLaunchOp();
   if (!launch)
     return kernel.emitOpError("has no tile.launch");
@@ -53,12 +55,13 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
     return launch.emitError() << "the block has " << threads << " threads; " << target.getName()
                               << " allows at most " << target.getMaxThreadsPerBlock();
 
-  // Packed 4-bit tensors have no GPU lowering yet (wrong results beat none).
+  // Packed 4-bit tensors need byte emulation (no result beats a wrong one).
   for (Type t : inputs)
     if (auto m = dyn_cast<MemRefType>(t))
       if (auto it = dyn_cast<IntegerType>(m.getElementType()); it && it.getWidth() > 1 && it.getWidth() < 8)
-        return kernel.emitError() << "takes a packed " << it.getWidth()
-                                  << "-bit tensor; the GPU lowering does not support packed tensors yet";
+        if (!options.emulateNarrowTypes || 8 % it.getWidth() != 0)
+          return kernel.emitError() << "takes a packed " << it.getWidth() << "-bit tensor, which the "
+                                    << target.getName() << " target does not support";
 
   // 1. The grid function on the host.
   OpBuilder b(kernel);
@@ -114,6 +117,8 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
   if (failed(hopperDone))
     return failure();
   if (*hopperDone) {
+    if (options.emulateNarrowTypes && failed(gpu_lowering::legalizeNarrowStorage(func)))
+      return failure();
     kernel.erase();
     return success();
   }
@@ -126,12 +131,14 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
   if (failed(emitter.run()))
     return failure();
   func->setAttr("tilec.shared_bytes", IntegerAttr::get(IntegerType::get(ctx, 64), emitter.getSharedBytes()));
+  if (options.emulateNarrowTypes && failed(gpu_lowering::legalizeNarrowStorage(func)))
+    return failure();
   // 3. The tile kernel is gone.
   kernel.erase();
   return success();
 }
 
-LogicalResult tilec::lowerTileToGPU(ModuleOp module, const TargetInfo &target) {
+LogicalResult tilec::lowerTileToGPU(ModuleOp module, const TargetInfo &target, const GPULoweringOptions &options) {
   MLIRContext *ctx = module.getContext();
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
@@ -139,7 +146,7 @@ LogicalResult tilec::lowerTileToGPU(ModuleOp module, const TargetInfo &target) {
   // Every kernel, so that one run reports the problems of all of them.
   bool ok = true;
   for (tile::KernelOp kernel : llvm::make_early_inc_range(module.getOps<tile::KernelOp>()))
-    ok &= succeeded(lowerKernel(kernel, gpuModule, target));
+    ok &= succeeded(lowerKernel(kernel, gpuModule, target, options));
   if (!ok)
     return failure();
   return verify(module);
@@ -150,7 +157,9 @@ struct ConvertTileToGPUPass : tilec::impl::ConvertTileToGPUBase<ConvertTileToGPU
   using ConvertTileToGPUBase::ConvertTileToGPUBase;
   void runOnOperation() override {
     CUDATargetInfo target(chip);
-    if (failed(lowerTileToGPU(getOperation(), target)))
+    GPULoweringOptions options;
+    options.emulateNarrowTypes = true;
+    if (failed(lowerTileToGPU(getOperation(), target, options)))
       signalPassFailure();
   }
 };

@@ -183,27 +183,10 @@ LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts
   // option for it in the prebuilt pipeline): point it at the chosen toolkit.
   ::setenv("CUDA_ROOT", cudaRoot(opts).c_str(), 1);
   CUDATargetInfo info(archs.front());
-  // fp8 values: the NVPTX path has no conversion to or from them yet.
-  WalkResult fp8 = module.walk([](tile::KernelOp kernel) {
-    Type found;
-    auto note = [&](Type t) {
-      if (auto m = dyn_cast<MemRefType>(t))
-        t = m.getElementType();
-      if (!found && isa<Float8E4M3FNType, Float8E5M2Type>(t))
-        found = t;
-    };
-    for (Type t : kernel.getFunctionType().getInputs())
-      note(t);
-    kernel.walk([&](tile::AllocOp a) { note(a.getType()); });
-    if (!found)
-      return WalkResult::advance();
-    emitError(kernel.getLoc()) << "kernel '" << kernel.getSymName() << "' uses " << (isa<Float8E4M3FNType>(found) ? "float8_e4m3" : "float8_e5m2")
-                       << " values; the CUDA target does not convert fp8 yet (use float16 or bfloat16)";
-    return WalkResult::interrupt();
-  });
-  if (fp8.wasInterrupted())
-    return failure();
-  if (failed(lowerTileToGPU(module, info)))
+  // fp8 values and packed 4-bit tensors: bytes with software conversions.
+  GPULoweringOptions lowering;
+  lowering.emulateNarrowTypes = true;
+  if (failed(lowerTileToGPU(module, info, lowering)))
     return failure();
   for (auto gm : module.getOps<gpu::GPUModuleOp>())
     for (auto fn : gm.getOps<gpu::GPUFuncOp>())

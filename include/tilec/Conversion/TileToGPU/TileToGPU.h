@@ -21,10 +21,19 @@ inline constexpr llvm::StringLiteral kGPUModuleName = "tilec_kernels";
 /// The host function computing kernel `kernel`'s grid.
 std::string gpuGridFunctionName(llvm::StringRef kernel);
 
+/// Choices of the target pipeline that calls the lowering.
+struct GPULoweringOptions {
+  /// fp8 values and packed 4-bit global tensors become bytes converted and
+  /// addressed with integer arithmetic (CUDA). Off, fp8 types stay for the
+  /// target to judge and packed tensors get a diagnostic.
+  bool emulateNarrowTypes = false;
+};
+
 /// Replaces every tile.kernel of `module` by a gpu.func in
 /// `gpu.module @tilec_kernels` and a grid function (see Passes.td). Reports
 /// problems as diagnostics on the ops.
-mlir::LogicalResult lowerTileToGPU(mlir::ModuleOp module, const TargetInfo &target);
+mlir::LogicalResult lowerTileToGPU(mlir::ModuleOp module, const TargetInfo &target,
+                                   const GPULoweringOptions &options = {});
 
 } // namespace tilec
 
