@@ -100,14 +100,8 @@ static mlir::LogicalResult runHostPipeline(mlir::ModuleOp module, const CompileO
   std::vector<KernelSignature> kernels;
 
   if (opts.emit == EmitStage::Header) {
-    for (mlir::Operation &op : module.getBody()->getOperations()) {
-      if (op.getName().getStringRef() != "tile.kernel")
-        continue;
-      KernelSignature sig;
-      if (mlir::failed(getKernelSignature(&op, sig)))
-        return mlir::failure();
-      kernels.push_back(std::move(sig));
-    }
+    if (mlir::failed(getKernelSignatures(module, kernels)))
+      return mlir::failure();
     writeCHeader(kernels, sourceName(opts), HeaderFlavor::Host, out);
     return mlir::success();
   }

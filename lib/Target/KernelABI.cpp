@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/KernelABI.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Target/CWriter.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -74,12 +76,21 @@ mlir::LogicalResult tilec::getKernelSignature(mlir::Operation *op, KernelSignatu
     sig.args.push_back(std::move(arg));
   }
   sig.threads = {1, 1, 1};
-  op->walk([&](mlir::Operation *inner) {
-    if (inner->getName().getStringRef() != "tile.launch")
-      return;
-    if (auto threads = inner->getAttrOfType<mlir::DenseI64ArrayAttr>("threads"))
-      sig.threads.assign(threads.asArrayRef().begin(), threads.asArrayRef().end());
+  op->walk([&](tile::LaunchOp launch) {
+    llvm::ArrayRef<int64_t> threads = launch.getThreads();
+    sig.threads.assign(threads.begin(), threads.end());
   });
+  return mlir::success();
+}
+
+mlir::LogicalResult tilec::getKernelSignatures(mlir::ModuleOp module, std::vector<KernelSignature> &sigs) {
+  sigs.clear();
+  for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
+    KernelSignature sig;
+    if (mlir::failed(getKernelSignature(kernel, sig)))
+      return mlir::failure();
+    sigs.push_back(std::move(sig));
+  }
   return mlir::success();
 }
 

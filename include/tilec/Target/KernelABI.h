@@ -9,6 +9,7 @@
 #ifndef TILEC_TARGET_KERNELABI_H
 #define TILEC_TARGET_KERNELABI_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -39,6 +40,9 @@ struct KernelSignature {
 /// argument attributes). Fails with a diagnostic on the op if an argument
 /// lacks what the ABI needs.
 mlir::LogicalResult getKernelSignature(mlir::Operation *kernel, KernelSignature &sig);
+
+/// The signatures of every tile.kernel in `module`, in source order.
+mlir::LogicalResult getKernelSignatures(mlir::ModuleOp module, std::vector<KernelSignature> &sigs);
 
 /// The C element type of a dtype in the header (`uint16_t` for float16 and
 /// bfloat16, `uint8_t` for fp8 and packed int4, ...).

@@ -37,15 +37,8 @@ using namespace tilec;
 
 LogicalResult tilec::lowerTileToHostLLVM(ModuleOp module, const HostOptions &options,
                                          std::vector<KernelSignature> &kernels) {
-  kernels.clear();
-  for (Operation &op : module.getBody()->getOperations()) {
-    if (op.getName().getStringRef() != "tile.kernel")
-      continue;
-    KernelSignature sig;
-    if (failed(getKernelSignature(&op, sig)))
-      return failure();
-    kernels.push_back(std::move(sig));
-  }
+  if (failed(getKernelSignatures(module, kernels)))
+    return failure();
   // Through a pass manager, so the dialects the lowering creates get loaded.
   PassManager loops(module.getContext());
   loops.enableVerifier(true);

@@ -58,15 +58,12 @@ LogicalResult tilec::runVulkanPipeline(ModuleOp module, const CompileOptions &op
     return fail(errs, "--vk-cooperative-matrix needs -target=vulkan1.3 (SPV_KHR_cooperative_matrix requires SPIR-V 1.6)");
 
   // 1. The C ABI of every kernel, before the tile kernels are lowered away.
+  std::vector<KernelSignature> sigs;
+  if (failed(getKernelSignatures(module, sigs)))
+    return failure();
   llvm::StringMap<KernelSignature> signatures;
-  for (Operation &op : module.getBody()->getOperations()) {
-    if (op.getName().getStringRef() != "tile.kernel")
-      continue;
-    KernelSignature sig;
-    if (failed(getKernelSignature(&op, sig)))
-      return failure();
+  for (KernelSignature &sig : sigs)
     signatures[sig.name] = std::move(sig);
-  }
   // 2. Thread-level lowering shared with CUDA, then SPIR-V. The dialects it
   //    may create (the same as convert-tile-to-gpu's) must be loaded first.
   MLIRContext *ctx = module.getContext();
