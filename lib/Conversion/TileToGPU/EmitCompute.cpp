@@ -372,12 +372,19 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
     auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
     Type st = acc.getIntOrFloatBitWidth() >= 32 ? acc : (isa<FloatType>(acc) ? (Type)b.getF32Type() : (Type)b.getI32Type());
     int64_t n = numThreads * outLayout.numRegs;
+    // The half the previous reduction did not read; with the state unknown,
+    // a barrier first.
+    int half = 0;
+    if (scratchPendingHalf == 0 || scratchPendingHalf == 1)
+      half = 1 - scratchPendingHalf;
+    else if (scratchPendingHalf != -1)
+      barrier();
     Value scratch = memref::ViewOp::create(b, loc, MemRefType::get({n}, st, AffineMap(), wg), scratchBase,
-                                           cIdx(scratchOffset), ValueRange{});
-    gpu::BarrierOp::create(b, loc);
+                                           cIdx(scratchOffset + half * reduceScratchBytes), ValueRange{});
     for (int64_t rp = 0; rp < outLayout.numRegs; ++rp)
       memref::StoreOp::create(b, loc, convert(part[rp], st), scratch, ValueRange{addc(tid, rp * numThreads)});
-    gpu::BarrierOp::create(b, loc);
+    barrier();
+    scratchPendingHalf = half;
     Value base = tid;
     int64_t combos = 1;
     for (const LayoutField &f : warpFields) {

@@ -243,6 +243,7 @@ scf::ForOp KernelEmitter::loopWithIterArgs(Value lb, Value ub, Value step, Value
 
 void KernelEmitter::barrier() {
   gpu::BarrierOp::create(b, loc);
+  scratchPendingHalf = -1;
   pendingReads.clear();
   pendingWrites.clear();
 }
@@ -440,8 +441,9 @@ LogicalResult KernelEmitter::run() {
       crossWarp |= f.count > 1 && f.stride * f.count > target.getWarpSize();
     unsigned bits = std::max(32u, r.getDst().getType().getElementType().getIntOrFloatBitWidth());
     if (crossWarp)
-      scratchBytes = std::max<int64_t>(scratchBytes, numThreads * dstRegs * bits / 8);
+      reduceScratchBytes = std::max<int64_t>(reduceScratchBytes, numThreads * dstRegs * bits / 8);
   });
+  scratchBytes = std::max<int64_t>(scratchBytes, 2 * reduceScratchBytes);
   // Scans of fragments go through a row-major scratch copy.
   launch.walk([&](tile::CumsumOp c) {
     auto type = cast<MemRefType>(c.getDst().getType());
@@ -469,6 +471,18 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 }
 
 LogicalResult KernelEmitter::emitOp(Operation *op) {
+  // Control flow and scans leave the scratch area's state unknown (a loop
+  // body's first reduction meets the previous iteration's last one).
+  bool resetsScratch = (op->getNumRegions() > 0 && !isa<tile::ParallelOp>(op)) || isa<tile::CumsumOp>(op);
+  if (resetsScratch)
+    scratchPendingHalf = -2;
+  LogicalResult result = emitOpImpl(op);
+  if (resetsScratch)
+    scratchPendingHalf = -2;
+  return result;
+}
+
+LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
   loc = op->getLoc();
   if (isa<tile::AllocOp, tile::UseSwizzleOp, tile::AnnotateLayoutOp>(op))
     return success();

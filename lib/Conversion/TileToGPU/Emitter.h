@@ -130,6 +130,7 @@ public:
   // --- per-op emission (Emit*.cpp) ----------------------------------------
   mlir::LogicalResult emitBlock(mlir::Block &block);
   mlir::LogicalResult emitOp(mlir::Operation *op);
+  mlir::LogicalResult emitOpImpl(mlir::Operation *op);
   mlir::LogicalResult emitCopy(tile::CopyOp op, bool async = false);
   mlir::LogicalResult emitFill(tile::FillOp op);
   mlir::LogicalResult emitParallel(tile::ParallelOp op);
@@ -159,6 +160,13 @@ public:
 
   /// Scratch bytes reductions need (set during planning).
   int64_t scratchBytes = 0;
+  /// Cross-warp reductions use two halves of the scratch area, each of
+  /// `reduceScratchBytes`, in turn: a reduction writes the half the previous
+  /// one did not read, so it needs no barrier before its writes. The half
+  /// whose reads may still be in flight: 0 or 1, -1 none (a barrier since),
+  /// -2 unknown (control flow or another scratch user since).
+  int64_t reduceScratchBytes = 0;
+  int scratchPendingHalf = -1;
 
 private:
   tile::KernelOp kernel;

@@ -7,6 +7,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <numeric>
 
 using namespace tilec::gpu_lowering;
@@ -120,7 +121,17 @@ static int64_t pow2Gcd(int64_t a, int64_t b) {
   return p;
 }
 
-FragmentLayout FragmentLayout::canonical(llvm::ArrayRef<int64_t> shape, int64_t threads, int64_t vector) {
+int64_t FragmentLayout::distinctThreads() const {
+  int64_t n = 1;
+  for (const auto &fields : dims)
+    for (const LayoutField &f : fields)
+      if (f.onThread)
+        n *= f.count;
+  return n;
+}
+
+FragmentLayout FragmentLayout::canonical(llvm::ArrayRef<int64_t> shape, int64_t threads, int64_t vector,
+                                         int64_t maxInnerThreads) {
   FragmentLayout l;
   l.shape.assign(shape.begin(), shape.end());
   l.numThreads = threads;
@@ -134,7 +145,10 @@ FragmentLayout FragmentLayout::canonical(llvm::ArrayRef<int64_t> shape, int64_t 
   for (int d = shape.size() - 1; d >= 0; --d) {
     int64_t e = std::max<int64_t>(shape[d], 1);
     vec[d] = d == (int)shape.size() - 1 ? pow2Gcd(e, std::max<int64_t>(vector, 1)) : 1;
-    thr[d] = pow2Gcd(e / vec[d], leftThreads);
+    int64_t avail = leftThreads;
+    if (d == (int)shape.size() - 1 && maxInnerThreads > 0)
+      avail = std::min(avail, maxInnerThreads);
+    thr[d] = pow2Gcd(e / vec[d], avail);
     leftThreads /= thr[d];
     rep[d] = e / (vec[d] * thr[d]);
   }

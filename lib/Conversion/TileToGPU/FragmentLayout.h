@@ -65,7 +65,13 @@ struct FragmentLayout {
   /// consecutive elements per thread, then as many threads as divide it, the
   /// outer dimensions take the remaining threads; what is left of every
   /// dimension cycles in registers; threads left over replicate.
-  static FragmentLayout canonical(llvm::ArrayRef<int64_t> shape, int64_t threads, int64_t vector);
+  /// `maxInnerThreads` (0: no limit) caps the threads the innermost
+  /// dimension takes, so that the outer dimensions take the rest (a row
+  /// reduction then stays inside fewer warps).
+  static FragmentLayout canonical(llvm::ArrayRef<int64_t> shape, int64_t threads, int64_t vector,
+                                  int64_t maxInnerThreads = 0);
+  /// Threads that hold distinct elements (the product of the thread digits).
+  int64_t distinctThreads() const;
   /// The mma.sync m16n8 accumulator layout of an M x N tile split over
   /// warpsM x warpsN warps (warp w = warpN + warpsN * warpM).
   static FragmentLayout mmaAccumulator(int64_t m, int64_t n, int64_t warpsM, int64_t warpsN);

@@ -175,6 +175,34 @@ static bool chooseWarps(int64_t m, int64_t n, int64_t warps, tile::GemmPolicy po
   return found;
 }
 
+/// The canonical layout of a fragment, except that one reduced along its
+/// innermost dimension gives the outer dimensions as many warps as they can
+/// take (whole rows per warp when there are enough rows): its reductions then
+/// need fewer shuffles and, with a row per warp, no shared memory or barrier.
+static FragmentLayout placeFragment(Value frag, ArrayRef<int64_t> shape, int64_t threads, int64_t vector,
+                                    int64_t warp) {
+  FragmentLayout plain = FragmentLayout::canonical(shape, threads, vector);
+  bool rowReduced = shape.size() >= 2 && llvm::any_of(frag.getUsers(), [&](Operation *u) {
+    auto r = dyn_cast<tile::ReduceOp>(u);
+    return r && r.getSrc() == frag && r.getDim() == (int64_t)shape.size() - 1;
+  });
+  if (!rowReduced || warp <= 0 || threads % warp != 0)
+    return plain;
+  int64_t outer = 1;
+  for (unsigned d = 0; d + 1 < shape.size(); ++d) {
+    int64_t e = std::max<int64_t>(shape[d], 1);
+    while (e % 2 == 0)
+      outer *= 2, e /= 2;
+  }
+  int64_t cap = std::max(warp, threads / std::min(outer, threads / warp));
+  FragmentLayout capped = FragmentLayout::canonical(shape, threads, vector, cap);
+  // Only when every thread still holds distinct elements and the rows'
+  // threads shrank.
+  if (capped.distinctThreads() != plain.distinctThreads() || capped == plain)
+    return plain;
+  return capped;
+}
+
 LogicalResult tilec::gpu_lowering::inferLayouts(tile::LaunchOp launch, int64_t threads, const TargetInfo &target,
                                                 LayoutPlan &plan) {
   llvm::SmallVector<Value> frags;
@@ -408,7 +436,7 @@ LogicalResult tilec::gpu_lowering::inferLayouts(tile::LaunchOp launch, int64_t t
     if (!best)
       break;
     auto t = cast<MemRefType>(best.getType());
-    plan.fragments[best] = FragmentLayout::canonical(t.getShape(), threads, vecOf[best]);
+    plan.fragments[best] = placeFragment(best, t.getShape(), threads, vecOf[best], target.getWarpSize());
   }
   return success();
 }
