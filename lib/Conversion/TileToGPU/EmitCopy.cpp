@@ -308,7 +308,10 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
   if (async && !useAsync)
     noteAccess(reads, writes);
   int64_t steps = l.numRegs / vec;
-  auto body = [&](Value regValue) {
+  // `checked`: clamp out-of-bounds cp.async sources and zero-fill (the
+  // fallback); unchecked copies are issued only when the whole source tile is
+  // in bounds (their addresses stay affine in the loop variables).
+  auto body = [&](Value regValue, bool checked) {
     llvm::SmallVector<Value> cidx = layoutIndexDyn(*this, l, regValue);
     llvm::SmallVector<Value> sidx = fullIndex(*this, src, cidx), didx = fullIndex(*this, dst, cidx);
     OpBuilder::InsertionGuard guard(b);
@@ -316,11 +319,14 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
       beginIf(owner);
     if (useAsync) {
       Value mem = globals.lookup(src.buf);
-      Value inb = inBounds(mem, sidx);
       llvm::SmallVector<Value> at(sidx);
-      for (Value &i : at)
-        i = arith::SelectOp::create(b, loc, inb, i, cIdx(0));
-      Value n = arith::SelectOp::create(b, loc, inb, cIdx(vec), cIdx(0));
+      Value n;
+      if (checked) {
+        Value inb = inBounds(mem, sidx);
+        for (Value &i : at)
+          i = arith::SelectOp::create(b, loc, inb, i, cIdx(0));
+        n = arith::SelectOp::create(b, loc, inb, cIdx(vec), cIdx(0));
+      }
       auto token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
       nvgpu::DeviceAsyncCopyOp::create(b, loc, token, shared[dst.buf].flat, ValueRange{sharedIndex(dst.buf, didx)},
                                        mem, at, b.getIndexAttr(vec), n,
@@ -330,13 +336,38 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
     Value v = loadSide(*this, src, sidx, vec);
     storeSide(*this, dst, didx, v, Value(), isUnsignedBuffer(src.buf));
   };
-  if (steps == 1) {
-    body(cIdx(0));
-  } else {
+  auto emitAll = [&](bool checked) {
+    if (steps == 1) {
+      body(cIdx(0), checked);
+      return;
+    }
     auto loop = scf::ForOp::create(b, loc, cIdx(0), cIdx(l.numRegs), cIdx(vec));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(loop.getBody()->getTerminator());
-    body(loop.getInductionVar());
+    body(loop.getInductionVar(), checked);
+  };
+  if (!useAsync) {
+    emitAll(true);
+    return success();
+  }
+  // cp.async: one block-uniform check of the source tile's first and last
+  // element (indices are affine and increasing in the tile index, so the whole
+  // box is inside when both corners are); the fast path has no per-copy
+  // bounds arithmetic, the slow path is the exact clamped/zero-filled one.
+  Value mem = globals.lookup(src.buf);
+  llvm::SmallVector<Value> first, last;
+  for (unsigned d = 0; d < src.sizes.size(); ++d) {
+    first.push_back(src.off[d]);
+    last.push_back(src.sizes[d] == 1 ? src.off[d] : addc(src.off[d], src.sizes[d] - 1));
+  }
+  Value whole = arith::AndIOp::create(b, loc, inBounds(mem, first), inBounds(mem, last));
+  auto ifOp = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    emitAll(false);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    emitAll(true);
   }
   return success();
 }

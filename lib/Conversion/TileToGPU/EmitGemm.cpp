@@ -25,34 +25,45 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::gpu_lowering;
 
-/// Per-lane shared-memory addressing of one gemm operand. A tile's element
-/// index is split into a lane part (a Value, computed once per kernel) and a
-/// constant, so that the inner loop adds only the stage offset and the
-/// constant folds into the ldmatrix address:
+/// Per-lane shared-memory addressing of one gemm operand, as 32-bit
+/// shared-window byte addresses. A tile's element index is split into a lane
+/// part (loop-invariant), the stage offset and a constant:
 ///   swizzled: row*inner + ((col/8 + cc/8) ^ (row%8))*8 + col%8 + rc*inner
-///             (rc a multiple of 8 leaves row%8 alone; one lane Value per cc),
+///             (rc a multiple of 8 leaves row%8 alone; one lane part per cc),
 ///   plain:    row*inner + col + rc*inner + cc.
+/// Each (operand, column key) gets one base register per K-tile (lane part +
+/// stage offset, one 32-bit add); the constant becomes the ldmatrix
+/// immediate.
 struct OperandAddress {
   KernelEmitter &e;
   Value buf, row, col;
   OperandAddress(KernelEmitter &e, Value buf, Value row, Value col) : e(e), buf(buf), row(row), col(col) {}
 
-  /// The buffer and element index of (row + rc, col + cc) in stage `stage`:
-  /// a view of shared memory starting at the lane part (one per column
-  /// constant), indexed by the constant, so that LLVM keeps one address per
-  /// view and folds the constants into the loads.
-  std::pair<Value, Value> index(int64_t rc, int64_t cc, Value stage) {
+  Value i32(Value index) {
+    return arith::IndexCastUIOp::create(e.b, e.loc, e.b.getI32Type(), index);
+  }
+  /// 32-bit shared address of byte `byteOff` (index) of the dynamic shared memory.
+  Value sharedAddr(Value byteOff) {
+    if (!base)
+      base = i32(memref::ExtractAlignedPointerAsIndexOp::create(e.b, e.loc, e.scratchBase));
+    return arith::AddIOp::create(e.b, e.loc, base, i32(byteOff));
+  }
+
+  /// The 32-bit base address and constant byte offset of (row + rc, col + cc)
+  /// in stage `stage`.
+  std::pair<Value, int64_t> address(int64_t rc, int64_t cc, Value stage) {
     SharedBuffer &sb = e.shared[buf];
     int64_t inner = sb.shape.back();
+    int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
     int64_t chunk = 128 / sb.elementType.getIntOrFloatBitWidth();
     bool swz = sb.swizzled && sb.shape.size() == 2;
     if (sb.shape.size() != 2 || (swz && (rc % 8 != 0 || cc % chunk != 0))) {
       Value r = e.addc(row, rc), c = e.addc(col, cc);
-      return {sb.flat, e.sharedIndex(buf, {r, c})};
+      return {sharedAddr(e.addc(e.mul(e.sharedIndex(buf, {r, c}), bytes), sb.byteOffset)), 0};
     }
     int64_t key = swz ? cc : 0;
-    Value &view = views[key];
-    if (!view) {
+    Value &addr = addrs[key];
+    if (!addr) {
       Location loc = e.loc;
       Value lane;
       if (swz) {
@@ -62,32 +73,46 @@ struct OperandAddress {
       } else {
         lane = e.add(e.mul(row, inner), col);
       }
-      Value start = stage ? e.add(stage, lane) : lane;
-      int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
-      Value byteOff = e.addc(e.mul(start, bytes), sb.byteOffset);
-      auto type = cast<MemRefType>(sb.flat.getType());
-      view = memref::ViewOp::create(e.b, loc, type, e.scratchBase, byteOff, ValueRange{});
+      addr = sharedAddr(e.addc(e.mul(lane, bytes), sb.byteOffset));
+      if (stage)
+        addr = arith::AddIOp::create(e.b, loc, addr,
+                                     arith::MulIOp::create(e.b, loc, i32(stage),
+                                                           arith::ConstantIntOp::create(e.b, loc, bytes, 32)));
     }
-    return {view, e.cIdx(rc * inner + (swz ? 0 : cc))};
+    return {addr, (rc * inner + (swz ? 0 : cc)) * bytes};
   }
-  llvm::DenseMap<int64_t, Value> views;
+  llvm::DenseMap<int64_t, Value> addrs;
+  Value base;
 };
 
-/// One ldmatrix of 4 (or 2) 8x8 tiles at element index `lin` of `buf`.
-static Value ldmatrix(KernelEmitter &e, Value buf, std::pair<Value, Value> at, int tiles, bool trans) {
-  SharedBuffer &sb = e.shared[buf];
-  auto type = VectorType::get({tiles, 2}, sb.elementType);
-  return nvgpu::LdMatrixOp::create(e.b, e.loc, type, at.first, ValueRange{at.second}, trans, tiles);
+/// One ldmatrix of 4 (or 2) 8x8 tiles at shared address `at.first + at.second`
+/// (32-bit register plus immediate); the result as `tiles` i32 registers.
+static llvm::SmallVector<Value> ldmatrix(KernelEmitter &e, std::pair<Value, int64_t> at, int tiles, bool trans) {
+  std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(tiles) + (trans ? ".trans" : "") + ".shared.b16 {";
+  std::string constraints;
+  for (int i = 0; i < tiles; ++i) {
+    text += (i ? ", $" : "$") + std::to_string(i);
+    constraints += "=r,";
+  }
+  text += "}, [$" + std::to_string(tiles) + (at.second ? "+" + std::to_string(at.second) : "") + "];";
+  constraints += "r";
+  Type i32 = e.b.getI32Type();
+  auto type = LLVM::LLVMStructType::getLiteral(e.b.getContext(), llvm::SmallVector<Type>(tiles, i32));
+  // Has side effects: LLVM must not move it across barriers or cp.async waits.
+  auto asmOp = LLVM::InlineAsmOp::create(e.b, e.loc, type, ValueRange{at.first}, text, constraints,
+                                         /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                         LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  llvm::SmallVector<Value> regs;
+  for (int i = 0; i < tiles; ++i)
+    regs.push_back(LLVM::ExtractValueOp::create(e.b, e.loc, asmOp.getRes(), llvm::ArrayRef<int64_t>{i}));
+  return regs;
 }
 
-/// Operand `i` of an ldmatrix result as mma.sync wants it.
-static Value operand(KernelEmitter &e, Value frag, int64_t i) {
-  Value v = vector::ExtractOp::create(e.b, e.loc, frag, i);
-  auto vt = cast<VectorType>(v.getType());
-  if (vt.getElementType().isF16())
-    return v;
-  Value asInt = vector::BitCastOp::create(e.b, e.loc, VectorType::get({1}, e.b.getI32Type()), v);
-  return vector::ExtractOp::create(e.b, e.loc, asInt, 0);
+/// Register `i` of an ldmatrix result as mma.sync wants it.
+static Value operand(KernelEmitter &e, const llvm::SmallVector<Value> &frag, int64_t i, bool bf16) {
+  if (bf16)
+    return frag[i];
+  return LLVM::BitcastOp::create(e.b, e.loc, VectorType::get({2}, e.b.getF16Type()), frag[i]);
 }
 
 static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPlan &gp) {
@@ -131,37 +156,38 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
   // For an odd last n tile lanes 16..31 repeat the addresses of lanes 0..15.
   OperandAddress bAddr2 = tb ? OperandAddress(e, op.getB(), e.add(nBase, l8), bK)
                              : OperandAddress(e, op.getB(), bK, nBase);
+  using Frags = llvm::SmallVector<llvm::SmallVector<Value>>;
   // The fragments of one 16-wide K step.
-  auto loadStep = [&](int64_t kk, llvm::SmallVector<Value> &aFrag, llvm::SmallVector<Value> &bFrag) {
+  auto loadStep = [&](int64_t kk, Frags &aFrag, Frags &bFrag) {
     for (int64_t mi = 0; mi < mTiles; ++mi) {
-      auto lin = ta ? aAddr.index(kk * 16, mi * 16, aStage) : aAddr.index(mi * 16, kk * 16, aStage);
-      aFrag.push_back(ldmatrix(e, op.getA(), lin, 4, ta));
+      auto lin = ta ? aAddr.address(kk * 16, mi * 16, aStage) : aAddr.address(mi * 16, kk * 16, aStage);
+      aFrag.push_back(ldmatrix(e, lin, 4, ta));
     }
     for (int64_t ni = 0; ni < nTiles; ni += 2) {
       int tiles = ni + 1 < nTiles ? 4 : 2;
       OperandAddress &ba = tiles == 2 ? bAddr2 : bAddr;
-      auto lin = tb ? ba.index(ni * 8, kk * 16, bStage) : ba.index(kk * 16, ni * 8, bStage);
-      bFrag.push_back(ldmatrix(e, op.getB(), lin, tiles, !tb));
+      auto lin = tb ? ba.address(ni * 8, kk * 16, bStage) : ba.address(kk * 16, ni * 8, bStage);
+      bFrag.push_back(ldmatrix(e, lin, tiles, !tb));
     }
   };
   // Fragments double-buffered across the K steps: step kk + 1 is loaded
   // before the mma of step kk, so shared-memory latency overlaps the mma.
-  llvm::SmallVector<Value> aCur, bCur;
+  Frags aCur, bCur;
   loadStep(0, aCur, bCur);
   for (int64_t kk = 0; kk < k / 16; ++kk) {
-    llvm::SmallVector<Value> aNext, bNext;
+    Frags aNext, bNext;
     if (kk + 1 < k / 16)
       loadStep(kk + 1, aNext, bNext);
-    llvm::SmallVector<Value> &aFrag = aCur, &bFrag = bCur;
+    Frags &aFrag = aCur, &bFrag = bCur;
     for (int64_t mi = 0; mi < mTiles; ++mi)
       for (int64_t ni = 0; ni < nTiles; ++ni) {
-        Value bf = bFrag[ni / 2];
+        const llvm::SmallVector<Value> &bf = bFrag[ni / 2];
         int64_t bOff = (ni % 2) * 2;
         llvm::SmallVector<Value> A, B, C;
         for (int64_t i = 0; i < 4; ++i)
-          A.push_back(operand(e, aFrag[mi], i));
-        B.push_back(operand(e, bf, bOff));
-        B.push_back(operand(e, bf, bOff + 1));
+          A.push_back(operand(e, aFrag[mi], i, bf16));
+        B.push_back(operand(e, bf, bOff, bf16));
+        B.push_back(operand(e, bf, bOff + 1, bf16));
         int64_t r0 = (mi * nTiles + ni) * 4;
         for (int64_t i = 0; i < 4; ++i)
           C.push_back(memref::LoadOp::create(b, loc, c.regs, ValueRange{e.cIdx(r0 + i)}));
