@@ -87,11 +87,17 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
 
   // Lock-free search of the published entries; `slow` takes the lock and
   // searches again before loading.
-  auto emitSearch = [&](llvm::BasicBlock *from, llvm::BasicBlock *miss, llvm::StringRef tag) {
+  // Looks the current context up in the cache, starting in `from`: a hit
+  // stores the function and branches to `onHit`; the builder is left in the
+  // block reached on a miss. Returns the entry count it read.
+  auto emitSearch = [&](llvm::BasicBlock *from, llvm::BasicBlock *onHit, llvm::StringRef tag,
+                        bool acquire) -> Value * {
     b.SetInsertPoint(from);
     auto *n = b.CreateLoad(bd.i32, count);
-    n->setAtomic(llvm::AtomicOrdering::Acquire);
-    n->setAlignment(llvm::Align(4));
+    if (acquire) {
+      n->setAtomic(llvm::AtomicOrdering::Acquire);
+      n->setAlignment(llvm::Align(4));
+    }
     for (int i = 0; i < kCacheEntries; ++i) {
       auto *hit = llvm::BasicBlock::Create(ctx, (tag + ".hit").str(), fn);
       auto *next = llvm::BasicBlock::Create(ctx, (tag + ".next").str(), fn);
@@ -101,13 +107,14 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
       b.CreateCondBr(b.CreateAnd(valid, b.CreateICmpEQ(ec, cur)), hit, next);
       b.SetInsertPoint(hit);
       b.CreateStore(b.CreateLoad(bd.ptr, b.CreateStructGEP(entryTy, ep, 1)), fnSlot);
-      b.CreateBr(done);
+      b.CreateBr(onHit);
       b.SetInsertPoint(next);
     }
-    b.CreateBr(miss);
+    return n;
   };
   auto *slow = llvm::BasicBlock::Create(ctx, "fn.lock", fn);
-  emitSearch(search, slow, "fast");
+  emitSearch(search, done, "fast", /*acquire=*/true);
+  b.CreateBr(slow);
   // Spin lock.
   b.SetInsertPoint(slow);
   auto *spin = llvm::BasicBlock::Create(ctx, "fn.spin", fn);
@@ -119,28 +126,13 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   b.CreateCondBr(b.CreateExtractValue(cx, 1), locked, spin);
   auto *load = llvm::BasicBlock::Create(ctx, "fn.load", fn);
   auto *unlock = llvm::BasicBlock::Create(ctx, "fn.unlock", fn);
-  // Search again under the lock (another thread may have loaded it).
+  // Search again under the lock (another thread may have loaded it); hits
+  // here must release the lock.
   auto *again = llvm::BasicBlock::Create(ctx, "fn.again", fn);
   b.SetInsertPoint(locked);
   b.CreateBr(again);
-  {
-    // Hits here must release the lock: search into a block that unlocks.
-    b.SetInsertPoint(again);
-    auto *n = b.CreateLoad(bd.i32, count);
-    for (int i = 0; i < kCacheEntries; ++i) {
-      auto *hit = llvm::BasicBlock::Create(ctx, "slow.hit", fn);
-      auto *next = llvm::BasicBlock::Create(ctx, "slow.next", fn);
-      Value *ep = b.CreateConstInBoundsGEP2_32(cacheTy, cache, 0, i);
-      Value *valid = b.CreateICmpSLT(b.getInt32(i), n);
-      auto *ec = b.CreateLoad(bd.ptr, b.CreateStructGEP(entryTy, ep, 0));
-      b.CreateCondBr(b.CreateAnd(valid, b.CreateICmpEQ(ec, cur)), hit, next);
-      b.SetInsertPoint(hit);
-      b.CreateStore(b.CreateLoad(bd.ptr, b.CreateStructGEP(entryTy, ep, 1)), fnSlot);
-      b.CreateBr(unlock);
-      b.SetInsertPoint(next);
-    }
-    b.CreateCondBr(b.CreateICmpSLT(n, b.getInt32(kCacheEntries)), load, unlock);
-  }
+  Value *entries = emitSearch(again, unlock, "slow", /*acquire=*/false);
+  b.CreateCondBr(b.CreateICmpSLT(entries, b.getInt32(kCacheEntries)), load, unlock);
   // Load the module, get the function, set the shared memory limit, publish.
   b.SetInsertPoint(load);
   auto *fail = unlock;
