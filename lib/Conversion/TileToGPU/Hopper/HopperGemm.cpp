@@ -16,6 +16,9 @@
 // 5. epilogue: accumulator -> padded f32 shared tile -> 16-byte vector
 //    stores of C, bounds-checked for ragged M and N; thread 0 invalidates
 //    the mbarriers last.
+// fp8 (e4m3/e5m2, transpose_B only): tiles are bytes, B is N x K in one box
+// of block_N rows x 128 bytes, and each stage is four k32 wgmmas over
+// 32-byte K slices of the K-major A and B (fp8Mma).
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
@@ -51,7 +54,8 @@ struct Emitter {
   OpBuilder b;
   IRMapping map;
   Value tid, isThread0, smem, alignPad, tmA, tmB, full, empty, numIters;
-  Type elem;
+  Type elem;     ///< the operand type (f16, bf16, f8E4M3FN, f8E5M2)
+  Type storage; ///< how shared tiles hold it (i8 for fp8)
   MemRefType aTileT, wgATileT, bTileT, bBoxT;
   nvgpu::TensorMapDescriptorType tmAT, tmBT;
   int64_t aStageBytes = 0, bStageBytes = 0;
@@ -90,6 +94,7 @@ struct Emitter {
   void setUpSharedMemory();
   void issueLoads(Value iter, Value slot);
   LogicalResult mainLoop();
+  Value fp8Mma(Value acc, nvgpu::WarpgroupAccumulatorType accT, Value aOff, Value bOff);
   void epilogue(Value acc);
   void invalidateBarriers();
   LogicalResult run(unsigned firstDescArg);
@@ -98,22 +103,27 @@ struct Emitter {
 
 void Emitter::setUpTypes() {
   elem = cast<MemRefType>(p.gemm.getA().getType()).getElementType();
+  // fp8 tiles are bytes in shared memory (the CUDA target stores fp8 as i8);
+  // only the wgmma descriptors carry the fp8 type.
+  storage = p.fp8 ? (Type)IntegerType::get(ctx, 8) : elem;
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  aTileT = MemRefType::get({p.blockM, p.blockK}, elem, AffineMap(), wg);
+  aTileT = MemRefType::get({p.blockM, p.blockK}, storage, AffineMap(), wg);
   threads = 128 * p.warpgroups;
   wgRows = p.blockM / p.warpgroups;
-  wgATileT = MemRefType::get({wgRows, p.blockK}, elem, AffineMap(), wg);
-  bTileT = MemRefType::get({p.blockK, p.blockN}, elem, AffineMap(), wg);
-  bBoxT = MemRefType::get({p.blockK, kBoxN}, elem, AffineMap(), wg);
+  wgATileT = MemRefType::get({wgRows, p.blockK}, storage, AffineMap(), wg);
+  bTileT = MemRefType::get({p.blockK, p.blockN}, storage, AffineMap(), wg);
+  // fp8: B is N x K, one box of blockN rows of 128 bytes.
+  bBoxT = p.fp8 ? MemRefType::get({p.blockN, p.blockK}, storage, AffineMap(), wg)
+                : MemRefType::get({p.blockK, kBoxN}, storage, AffineMap(), wg);
   auto space3 = IntegerAttr::get(IntegerType::get(ctx, 64), 3);
   auto tensorMap = [&](int64_t rows, int64_t cols) {
     return nvgpu::TensorMapDescriptorType::get(
-        ctx, MemRefType::get({rows, cols}, elem, AffineMap(), space3), nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        ctx, MemRefType::get({rows, cols}, storage, AffineMap(), space3), nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
         nvgpu::TensorMapL2PromoKind::L2PROMO_256B, nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   };
   tmAT = tensorMap(p.blockM, p.blockK);
-  tmBT = tensorMap(p.blockK, kBoxN);
+  tmBT = p.fp8 ? tensorMap(p.blockN, p.blockK) : tensorMap(p.blockK, kBoxN);
   aStageBytes = p.blockM * p.blockK * p.elemBytes;
   bStageBytes = p.blockK * p.blockN * p.elemBytes;
   lag = p.stages > 1 ? 1 : 0;
@@ -207,11 +217,46 @@ void Emitter::issueLoads(Value iter, Value slot) {
   Value aDst = view(aTileT, mul(slot, c(aStageBytes)));
   nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, full, tmA, ValueRange{aCol, aRow}, slot, Value(), Value());
   Value bBase = add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes)));
+  if (p.fp8) {
+    // B is N x K: (bRow, bCol) = (n, k), one box of blockN rows.
+    nvgpu::TmaAsyncLoadOp::create(b, loc, view(bBoxT, bBase), full, tmB, ValueRange{bCol, bRow}, slot, Value(),
+                                  Value());
+    return;
+  }
   for (int64_t j = 0; j < p.blockN / kBoxN; ++j) {
     Value bDst = view(bBoxT, add(bBase, c(j * p.blockK * kBoxN * p.elemBytes)));
     nvgpu::TmaAsyncLoadOp::create(b, loc, bDst, full, tmB, ValueRange{add(bCol, c(j * kBoxN)), bRow}, slot, Value(),
                                   Value());
   }
+}
+
+/// fp8: one k32 wgmma per 32-byte column of the 128-byte swizzled rows of
+/// this warpgroup's 64 A rows (at byte `aOff`) and the blockN B rows (at
+/// `bOff`), both K-major; the descriptors advance 32 bytes a step inside the
+/// swizzle atom. nvgpu.warpgroup.mma's own k iteration assumes an N-major B,
+/// so each step is its own op over a 32-wide K slice (transpose_B: K-major B).
+/// The steps but the last wait for nothing; the last leaves this iteration's
+/// groups in flight (`lag` iterations' worth).
+Value Emitter::fp8Mma(Value acc, nvgpu::WarpgroupAccumulatorType accT, Value aOff, Value bOff) {
+  constexpr int64_t kStep = 32;
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({wgRows, kStep}, elem, AffineMap(), wg));
+  auto descBT =
+      nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({kStep, p.blockN}, elem, AffineMap(), wg));
+  auto aSliceT = MemRefType::get({wgRows, kStep}, storage, AffineMap(), wg);
+  auto bSliceT = MemRefType::get({p.blockN, kStep}, storage, AffineMap(), wg);
+  int64_t steps = p.blockK / kStep;
+  for (int64_t k = 0; k < steps; ++k) {
+    Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descAT, view(aSliceT, add(aOff, c(k * kStep))),
+                                                               tmA);
+    Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descBT, view(bSliceT, add(bOff, c(k * kStep))),
+                                                               tmB);
+    int64_t wait = k + 1 < steps ? 7 : lag * steps;
+    // No transpose_B attribute: B col-major (K-major), the only fp8 form.
+    acc = nvgpu::WarpgroupMmaOp::create(b, loc, accT, descA, descB, b.getI64IntegerAttr(wait), UnitAttr(),
+                                        UnitAttr(), acc);
+  }
+  return acc;
 }
 
 LogicalResult Emitter::mainLoop() {
@@ -234,14 +279,20 @@ LogicalResult Emitter::mainLoop() {
     Value i = forOp.getInductionVar();
     Value slot = arith::RemUIOp::create(b, loc, i, c(p.stages));
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, parity(i), c(10000000), slot);
-    auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, wgATileT);
-    auto descBT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileT);
-    Value aTile = view(wgATileT, add(mul(slot, c(aStageBytes)), wgAOffset));
-    Value bTile = view(bTileT, add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
-    Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descAT, aTile, tmA);
-    Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descBT, bTile, tmB);
-    Value acc = nvgpu::WarpgroupMmaOp::create(b, loc, accT, descA, descB, b.getI64IntegerAttr(lag), UnitAttr(),
-                                              b.getUnitAttr(), forOp.getRegionIterArgs()[0]);
+    Value acc;
+    if (p.fp8) {
+      acc = fp8Mma(forOp.getRegionIterArgs()[0], accT, add(mul(slot, c(aStageBytes)), wgAOffset),
+                   add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
+    } else {
+      auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, wgATileT);
+      auto descBT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileT);
+      Value aTile = view(wgATileT, add(mul(slot, c(aStageBytes)), wgAOffset));
+      Value bTile = view(bTileT, add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
+      Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descAT, aTile, tmA);
+      Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descBT, bTile, tmB);
+      acc = nvgpu::WarpgroupMmaOp::create(b, loc, accT, descA, descB, b.getI64IntegerAttr(lag), UnitAttr(),
+                                          b.getUnitAttr(), forOp.getRegionIterArgs()[0]);
+    }
     // Iteration r = i - lag has finished reading its stage: release it, and
     // let thread 0 refill it with iteration r + S once all threads released it.
     Value done = arith::SubIOp::create(b, loc, i, c(lag));
@@ -357,7 +408,11 @@ LogicalResult Emitter::run(unsigned firstDescArg) {
 }
 
 /// The element type's name as tensor arguments spell it (KernelABI dtype).
-static StringRef dtypeName(Type t) { return t.isBF16() ? "bfloat16" : "float16"; }
+static StringRef dtypeName(Type t) {
+  if (isFp8(t))
+    return isa<Float8E4M3FNType>(t) ? "float8_e4m3" : "float8_e5m2";
+  return t.isBF16() ? "bfloat16" : "float16";
+}
 
 FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
                                                const TargetInfo &target) {
@@ -388,7 +443,10 @@ FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::Laun
          bld.getNamedAttr("swizzle", bld.getI64IntegerAttr(128))}));
   };
   describe(plan->loadA, plan->blockK, plan->blockM);
-  describe(plan->loadB, kBoxN, plan->blockK);
+  if (plan->fp8)
+    describe(plan->loadB, plan->blockK, plan->blockN);
+  else
+    describe(plan->loadB, kBoxN, plan->blockK);
   for (unsigned i = 0; i < 2; ++i)
     if (failed(func.insertArgument(first + i, ptrT, DictionaryAttr(), kernel.getLoc())))
       return func.emitOpError("cannot append the tensor-map parameters");

@@ -13,8 +13,11 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::hopper;
 
-/// Bytes of one element of the 16-bit operand types the path takes.
-static bool isWgmmaOperandType(Type t) { return t.isF16() || t.isBF16(); }
+bool tilec::hopper::isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// The operand types the path takes: 16-bit floats, and fp8 (e4m3/e5m2,
+/// stored as bytes on the CUDA target) when B is stored N x K.
+static bool isWgmmaOperandType(Type t) { return t.isF16() || t.isBF16() || isFp8(t); }
 
 /// A rank-2 global memref whose row stride is static and a multiple of 16
 /// bytes (TMA's stride rule).
@@ -112,8 +115,13 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     return std::nullopt;
   }
   tile::GemmOp gemm = plan.gemm;
-  if (!gemm || loads.size() != 2 || gemm.getTransposeA() || gemm.getTransposeB() || gemm.getClearAccum() ||
-      gemm.getKPack() != 1 || gemm.getC() != plan.fill.getBuffer())
+  // fp8 wgmma reads both operands K-major from shared memory: fp8 takes this
+  // path only with transpose_B (B stored N x K); 16-bit types only without.
+  if (!gemm || loads.size() != 2 || gemm.getTransposeA() || gemm.getClearAccum() || gemm.getKPack() != 1 ||
+      gemm.getC() != plan.fill.getBuffer())
+    return std::nullopt;
+  plan.fp8 = isFp8(cast<MemRefType>(gemm.getA().getType()).getElementType());
+  if (gemm.getTransposeB() != plan.fp8)
     return std::nullopt;
   for (tile::CopyOp l : loads) {
     if (l.getDst() == gemm.getA())
@@ -141,11 +149,16 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     return std::nullopt;
   plan.blockM = aT.getDimSize(0);
   plan.blockK = aT.getDimSize(1);
-  plan.blockN = bT.getDimSize(1);
+  plan.blockN = bT.getDimSize(plan.fp8 ? 0 : 1);
   plan.elemBytes = elem.getIntOrFloatBitWidth() / 8;
-  if (bT.getDimSize(0) != plan.blockK || cT.getDimSize(0) != plan.blockM || cT.getDimSize(1) != plan.blockN)
+  if (bT.getDimSize(plan.fp8 ? 1 : 0) != plan.blockK || cT.getDimSize(0) != plan.blockM ||
+      cT.getDimSize(1) != plan.blockN)
     return std::nullopt;
   int64_t wgRows = plan.blockM / plan.warpgroups;
+  // fp8: one 64-row wgmma block per warpgroup (the emitter issues one
+  // k32 wgmma per 32-byte column of the 128-byte swizzled rows).
+  if (plan.fp8 && wgRows != 64)
+    return std::nullopt;
   if (plan.blockK * plan.elemBytes != 128 || plan.blockM % (64 * plan.warpgroups) != 0 || plan.blockN % 64 != 0 ||
       plan.blockN > 256 || wgRows * plan.blockN / 128 > 128 || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)))
     return std::nullopt;

@@ -28,7 +28,13 @@ struct HopperGemmPlan {
   int64_t stages = 1;
   /// Consumer warpgroups (threads / 128); each owns blockM / warpgroups rows.
   int64_t warpgroups = 1;
+  /// fp8 operands (e4m3/e5m2): B is N x K (transpose_B), both operands
+  /// K-major in shared memory, one k32 wgmma per 32 bytes of K.
+  bool fp8 = false;
 };
+
+/// float8_e4m3 / float8_e5m2.
+bool isFp8(mlir::Type t);
 
 /// The plan when `kernel`'s launch matches and `target` is sm_90a.
 std::optional<HopperGemmPlan> matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
