@@ -19,6 +19,11 @@
 // fp8 (e4m3/e5m2, transpose_B only): tiles are bytes, B is N x K in one box
 // of block_N rows x 128 bytes, and each stage is four k32 wgmmas over
 // 32-byte K slices of the K-major A and B (fp8Mma).
+// int8 (transpose_B only): the same tiles and k32 steps, but nvgpu.warpgroup.mma
+// takes only f32 accumulators, so the four steps are nvvm.wgmma.mma_async ops
+// (s32 += s8 * s8) in one wgmma group on an LLVM struct of i32 registers,
+// which the epilogue writes to an i32 shared tile itself (int8Mma,
+// storeInt8Acc).
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
@@ -56,6 +61,7 @@ struct Emitter {
   Value tid, isThread0, smem, alignPad, tmA, tmB, full, empty, numIters;
   Type elem;     ///< the operand type (f16, bf16, f8E4M3FN, f8E5M2)
   Type storage; ///< how shared tiles hold it (i8 for fp8)
+  Type accElem;  ///< f32, or i32 for int8
   MemRefType aTileT, wgATileT, bTileT, bBoxT;
   nvgpu::TensorMapDescriptorType tmAT, tmBT;
   int64_t aStageBytes = 0, bStageBytes = 0;
@@ -95,6 +101,9 @@ struct Emitter {
   void issueLoads(Value iter, Value slot);
   LogicalResult mainLoop();
   Value fp8Mma(Value acc, nvgpu::WarpgroupAccumulatorType accT, Value aOff, Value bOff);
+  Value int8Mma(Value acc, Value aOff, Value bOff);
+  void storeInt8Acc(Value acc, Value scratch);
+  LLVM::LLVMStructType int8AccType();
   void epilogue(Value acc);
   void invalidateBarriers();
   LogicalResult run(unsigned firstDescArg);
@@ -105,7 +114,8 @@ void Emitter::setUpTypes() {
   elem = cast<MemRefType>(p.gemm.getA().getType()).getElementType();
   // fp8 tiles are bytes in shared memory (the CUDA target stores fp8 as i8);
   // only the wgmma descriptors carry the fp8 type.
-  storage = p.fp8 ? (Type)IntegerType::get(ctx, 8) : elem;
+  storage = p.kMajor() ? (Type)IntegerType::get(ctx, 8) : elem;
+  accElem = p.int8 ? (Type)IntegerType::get(ctx, 32) : (Type)Float32Type::get(ctx);
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   aTileT = MemRefType::get({p.blockM, p.blockK}, storage, AffineMap(), wg);
   threads = 128 * p.warpgroups;
@@ -113,7 +123,7 @@ void Emitter::setUpTypes() {
   wgATileT = MemRefType::get({wgRows, p.blockK}, storage, AffineMap(), wg);
   bTileT = MemRefType::get({p.blockK, p.blockN}, storage, AffineMap(), wg);
   // fp8: B is N x K, one box of blockN rows of 128 bytes.
-  bBoxT = p.fp8 ? MemRefType::get({p.blockN, p.blockK}, storage, AffineMap(), wg)
+  bBoxT = p.kMajor() ? MemRefType::get({p.blockN, p.blockK}, storage, AffineMap(), wg)
                 : MemRefType::get({p.blockK, kBoxN}, storage, AffineMap(), wg);
   auto space3 = IntegerAttr::get(IntegerType::get(ctx, 64), 3);
   auto tensorMap = [&](int64_t rows, int64_t cols) {
@@ -123,7 +133,7 @@ void Emitter::setUpTypes() {
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   };
   tmAT = tensorMap(p.blockM, p.blockK);
-  tmBT = p.fp8 ? tensorMap(p.blockN, p.blockK) : tensorMap(p.blockK, kBoxN);
+  tmBT = p.kMajor() ? tensorMap(p.blockN, p.blockK) : tensorMap(p.blockK, kBoxN);
   aStageBytes = p.blockM * p.blockK * p.elemBytes;
   bStageBytes = p.blockK * p.blockN * p.elemBytes;
   lag = p.stages > 1 ? 1 : 0;
@@ -217,7 +227,7 @@ void Emitter::issueLoads(Value iter, Value slot) {
   Value aDst = view(aTileT, mul(slot, c(aStageBytes)));
   nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, full, tmA, ValueRange{aCol, aRow}, slot, Value(), Value());
   Value bBase = add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes)));
-  if (p.fp8) {
+  if (p.kMajor()) {
     // B is N x K: (bRow, bCol) = (n, k), one box of blockN rows.
     nvgpu::TmaAsyncLoadOp::create(b, loc, view(bBoxT, bBase), full, tmB, ValueRange{bCol, bRow}, slot, Value(),
                                   Value());
@@ -259,6 +269,58 @@ Value Emitter::fp8Mma(Value acc, nvgpu::WarpgroupAccumulatorType accT, Value aOf
   return acc;
 }
 
+/// int8: this warpgroup's accumulator, wgRows x blockN / 128 i32 per thread.
+LLVM::LLVMStructType Emitter::int8AccType() {
+  return LLVM::LLVMStructType::getLiteral(
+      ctx, llvm::SmallVector<Type>(wgRows * p.blockN / 128, IntegerType::get(ctx, 32)));
+}
+
+/// int8: the four k32 steps of one stage (32-byte K slices of the K-major A
+/// and B, as fp8Mma) as nvvm.wgmma.mma_async s32 += s8 * s8, one fence before
+/// and one commit after; `lag` groups stay in flight.
+Value Emitter::int8Mma(Value acc, Value aOff, Value bOff) {
+  constexpr int64_t kStep = 32;
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({wgRows, kStep}, elem, AffineMap(), wg));
+  auto descBT =
+      nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({kStep, p.blockN}, elem, AffineMap(), wg));
+  auto aSliceT = MemRefType::get({wgRows, kStep}, storage, AffineMap(), wg);
+  auto bSliceT = MemRefType::get({p.blockN, kStep}, storage, AffineMap(), wg);
+  auto i64 = b.getI64Type();
+  auto toI64 = [&](Value d) { return UnrealizedConversionCastOp::create(b, loc, i64, d).getResult(0); };
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.blockN, kStep);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t k = 0; k < p.blockK / kStep; ++k) {
+    Value descA = toI64(nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, descAT, view(aSliceT, add(aOff, c(k * kStep))), tmA));
+    Value descB = toI64(nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, descBT, view(bSliceT, add(bOff, c(k * kStep))), tmB));
+    acc = NVVM::WgmmaMmaAsyncOp::create(b, loc, acc.getType(), acc, descA, descB, shape, NVVM::WGMMATypes::s8,
+                                        NVVM::WGMMATypes::s8, NVVM::WGMMATypes::s32, NVVM::WGMMAScaleOut::one,
+                                        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+                                        NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(lag));
+  return acc;
+}
+
+/// int8: the wgmma m64 accumulator layout into the i32 scratch tile: thread
+/// t (lane l, warp t / 32 of the block) holds, for each 8-column group j,
+/// registers 4j..4j+3 at rows 16 (t / 32) + l / 4 (+ 8 for the last two) and
+/// columns 8j + 2 (l % 4) + {0, 1}; warpgroup w's rows land at 64 w.
+void Emitter::storeInt8Acc(Value acc, Value scratch) {
+  Value lane = arith::RemUIOp::create(b, loc, tid, c(32));
+  Value row0 = add(mul(arith::DivUIOp::create(b, loc, tid, c(32)), c(16)), arith::DivUIOp::create(b, loc, lane, c(4)));
+  Value col0 = mul(arith::RemUIOp::create(b, loc, lane, c(4)), c(2));
+  for (int64_t j = 0; j < p.blockN / 8; ++j)
+    for (int64_t h = 0; h < 2; ++h)
+      for (int64_t e = 0; e < 2; ++e) {
+        Value x = LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{4 * j + 2 * h + e});
+        memref::StoreOp::create(b, loc, x, scratch, ValueRange{add(row0, c(8 * h)), add(col0, c(8 * j + e))});
+      }
+}
+
 LogicalResult Emitter::mainLoop() {
   tile::ForOp loop = p.loop;
   Value lb = map.lookupOrDefault(loop.getLowerBound()), ub = map.lookupOrDefault(loop.getUpperBound());
@@ -271,7 +333,8 @@ LogicalResult Emitter::mainLoop() {
   auto accT = nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({wgRows, p.blockN}, b.getF32Type()));
   // This warpgroup's rows of the A stage (128-byte rows, so a multiple of 1 KB).
   Value wgAOffset = mul(arith::DivUIOp::create(b, loc, tid, c(128)), c(wgRows * p.blockK * p.elemBytes));
-  Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
+  Value acc0 = p.int8 ? (Value)LLVM::ZeroOp::create(b, loc, int8AccType())
+                     : (Value)nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
   auto forOp = scf::ForOp::create(b, loc, c(0), numIters, c(1), ValueRange{acc0});
   {
     OpBuilder::InsertionGuard g(b);
@@ -280,7 +343,10 @@ LogicalResult Emitter::mainLoop() {
     Value slot = arith::RemUIOp::create(b, loc, i, c(p.stages));
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, parity(i), c(10000000), slot);
     Value acc;
-    if (p.fp8) {
+    if (p.int8) {
+      acc = int8Mma(forOp.getRegionIterArgs()[0], add(mul(slot, c(aStageBytes)), wgAOffset),
+                    add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
+    } else if (p.fp8) {
       acc = fp8Mma(forOp.getRegionIterArgs()[0], accT, add(mul(slot, c(aStageBytes)), wgAOffset),
                    add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
     } else {
@@ -329,13 +395,17 @@ void Emitter::epilogue(Value acc) {
   gpu::BarrierOp::create(b, loc);
   int64_t ld = p.blockN + kEpiloguePad;
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  Value scratch = view(MemRefType::get({p.blockM, ld}, b.getF32Type(), AffineMap(), wg), c(0));
+  Value scratch = view(MemRefType::get({p.blockM, ld}, accElem, AffineMap(), wg), c(0));
   // The store's lowering adds 16 rows per warp index (tid / 32), so every
   // warpgroup stores through the same view of the first wgRows rows and
   // warpgroup w's rows land at wgRows w of the scratch tile.
-  Value tileView = memref::SubViewOp::create(b, loc, scratch, ArrayRef<int64_t>{0, 0},
-                                             ArrayRef<int64_t>{wgRows, p.blockN}, ArrayRef<int64_t>{1, 1});
-  nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, tileView);
+  if (p.int8) {
+    storeInt8Acc(acc, scratch);
+  } else {
+    Value tileView = memref::SubViewOp::create(b, loc, scratch, ArrayRef<int64_t>{0, 0},
+                                               ArrayRef<int64_t>{wgRows, p.blockN}, ArrayRef<int64_t>{1, 1});
+    nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, tileView);
+  }
   gpu::BarrierOp::create(b, loc);
   // 8 columns per thread and step: one 16-byte store of f16/bf16 C.
   Type outElem = cast<MemRefType>(out.getType()).getElementType();
@@ -347,8 +417,8 @@ void Emitter::epilogue(Value acc) {
   Value chunk = add(mul(loopOp.getInductionVar(), c(threads)), tid);
   Value r = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
   Value col = mul(arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)), c(8));
-  Value v = vector::LoadOp::create(b, loc, VectorType::get({8}, b.getF32Type()), scratch, ValueRange{r, col});
-  if (!outElem.isF32())
+  Value v = vector::LoadOp::create(b, loc, VectorType::get({8}, accElem), scratch, ValueRange{r, col});
+  if (outElem != accElem)
     v = arith::TruncFOp::create(b, loc, VectorType::get({8}, outElem), v);
   Value gr = add(rowOff, r), gc = add(colOff, col);
   Value rowOk = ult(gr, rows);
@@ -411,6 +481,8 @@ LogicalResult Emitter::run(unsigned firstDescArg) {
 static StringRef dtypeName(Type t) {
   if (isFp8(t))
     return isa<Float8E4M3FNType>(t) ? "float8_e4m3" : "float8_e5m2";
+  if (t.isInteger(8))
+    return "int8";
   return t.isBF16() ? "bfloat16" : "float16";
 }
 
@@ -443,7 +515,7 @@ FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::Laun
          bld.getNamedAttr("swizzle", bld.getI64IntegerAttr(128))}));
   };
   describe(plan->loadA, plan->blockK, plan->blockM);
-  if (plan->fp8)
+  if (plan->kMajor())
     describe(plan->loadB, plan->blockK, plan->blockN);
   else
     describe(plan->loadB, kBoxN, plan->blockK);

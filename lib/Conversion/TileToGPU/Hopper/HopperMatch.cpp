@@ -17,7 +17,7 @@ bool tilec::hopper::isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>
 
 /// The operand types the path takes: 16-bit floats, and fp8 (e4m3/e5m2,
 /// stored as bytes on the CUDA target) when B is stored N x K.
-static bool isWgmmaOperandType(Type t) { return t.isF16() || t.isBF16() || isFp8(t); }
+static bool isWgmmaOperandType(Type t) { return t.isF16() || t.isBF16() || isFp8(t) || t.isInteger(8); }
 
 /// A rank-2 global memref whose row stride is static and a multiple of 16
 /// bytes (TMA's stride rule).
@@ -70,7 +70,7 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
       continue;
     }
     if (auto fill = dyn_cast<tile::FillOp>(op)) {
-      if (plan.fill || plan.loop || !matchPattern(fill.getValue(), m_AnyZeroFloat()))
+      if (plan.fill || plan.loop || !(matchPattern(fill.getValue(), m_AnyZeroFloat()) || matchPattern(fill.getValue(), m_Zero())))
         return std::nullopt;
       plan.fill = fill;
       continue;
@@ -121,7 +121,8 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
       gemm.getC() != plan.fill.getBuffer())
     return std::nullopt;
   plan.fp8 = isFp8(cast<MemRefType>(gemm.getA().getType()).getElementType());
-  if (gemm.getTransposeB() != plan.fp8)
+  plan.int8 = cast<MemRefType>(gemm.getA().getType()).getElementType().isInteger(8);
+  if (gemm.getTransposeB() != plan.kMajor())
     return std::nullopt;
   for (tile::CopyOp l : loads) {
     if (l.getDst() == gemm.getA())
@@ -142,22 +143,23 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   auto bT = cast<MemRefType>(gemm.getB().getType());
   auto cT = cast<MemRefType>(gemm.getC().getType());
   Type elem = aT.getElementType();
-  if (!isWgmmaOperandType(elem) || bT.getElementType() != elem || !cT.getElementType().isF32())
+  if (!isWgmmaOperandType(elem) || bT.getElementType() != elem ||
+      !(plan.int8 ? cT.getElementType().isInteger(32) : cT.getElementType().isF32()))
     return std::nullopt;
   if (cast<MemRefType>(plan.loadA.getSrc().getType()).getElementType() != elem ||
       cast<MemRefType>(plan.loadB.getSrc().getType()).getElementType() != elem)
     return std::nullopt;
   plan.blockM = aT.getDimSize(0);
   plan.blockK = aT.getDimSize(1);
-  plan.blockN = bT.getDimSize(plan.fp8 ? 0 : 1);
+  plan.blockN = bT.getDimSize(plan.kMajor() ? 0 : 1);
   plan.elemBytes = elem.getIntOrFloatBitWidth() / 8;
-  if (bT.getDimSize(plan.fp8 ? 1 : 0) != plan.blockK || cT.getDimSize(0) != plan.blockM ||
+  if (bT.getDimSize(plan.kMajor() ? 1 : 0) != plan.blockK || cT.getDimSize(0) != plan.blockM ||
       cT.getDimSize(1) != plan.blockN)
     return std::nullopt;
   int64_t wgRows = plan.blockM / plan.warpgroups;
-  // fp8: one 64-row wgmma block per warpgroup (the emitter issues one
+  // fp8 / int8: one 64-row wgmma block per warpgroup (the emitter issues one
   // k32 wgmma per 32-byte column of the 128-byte swizzled rows).
-  if (plan.fp8 && wgRows != 64)
+  if (plan.kMajor() && wgRows != 64)
     return std::nullopt;
   if (plan.blockK * plan.elemBytes != 128 || plan.blockM % (64 * plan.warpgroups) != 0 || plan.blockN % 64 != 0 ||
       plan.blockN > 256 || wgRows * plan.blockN / 128 > 128 || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)))
@@ -169,7 +171,7 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
       !llvm::equal(st.getSrcSizes(), cT.getShape()) || !llvm::equal(st.getDstSizes(), cT.getShape()))
     return std::nullopt;
   Type outElem = outT.getElementType();
-  if (!outElem.isF16() && !outElem.isBF16() && !outElem.isF32())
+  if (plan.int8 ? !outElem.isInteger(32) : (!outElem.isF16() && !outElem.isBF16() && !outElem.isF32()))
     return std::nullopt;
   auto outArg = dyn_cast<BlockArgument>(st.getDst());
   if (!outArg || outArg.getOwner() != &kernel.getBody().front())

@@ -31,6 +31,11 @@ struct HopperGemmPlan {
   /// fp8 operands (e4m3/e5m2): B is N x K (transpose_B), both operands
   /// K-major in shared memory, one k32 wgmma per 32 bytes of K.
   bool fp8 = false;
+  /// int8 operands: as fp8 (K-major, byte tiles, k32 steps), int32
+  /// accumulator through nvvm.wgmma.mma_async (s32 += s8 * s8), int32 C.
+  bool int8 = false;
+  /// Both operands K-major byte tiles (fp8 or int8).
+  bool kMajor() const { return fp8 || int8; }
 };
 
 /// float8_e4m3 / float8_e5m2.
