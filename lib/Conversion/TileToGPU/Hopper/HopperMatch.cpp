@@ -132,6 +132,21 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   }
   if (!plan.loadA || !plan.loadB)
     return std::nullopt;
+  // wgmma's 8-bit integer path here is signed (s8): uint8 operands, which
+  // share the signless i8 type, keep the generic path.
+  if (plan.int8) {
+    auto isUnsigned = [&](Value v) {
+      StringAttr dtype;
+      if (Operation *def = v.getDefiningOp())
+        dtype = def->getAttrOfType<StringAttr>(tile::TileDialect::kArgDtypeAttrName);
+      else if (auto arg = dyn_cast<BlockArgument>(v))
+        dtype = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), tile::TileDialect::kArgDtypeAttrName);
+      return dtype && dtype.getValue().starts_with("u");
+    };
+    if (isUnsigned(gemm.getA()) || isUnsigned(gemm.getB()) || isUnsigned(plan.loadA.getSrc()) ||
+        isUnsigned(plan.loadB.getSrc()))
+      return std::nullopt;
+  }
   // 4. Shapes and types wgmma and 128-byte swizzled TMA boxes take: A is
   //    M x K with 128-byte rows, B is K x N in 64-column boxes, each
   //    warpgroup's rows a multiple of 64, and its accumulator at most 128
