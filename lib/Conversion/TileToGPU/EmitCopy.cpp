@@ -346,8 +346,8 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
     b.setInsertionPoint(loop.getBody()->getTerminator());
     body(loop.getInductionVar(), checked);
   };
-  if (!useAsync) {
-    emitAll(true);
+  if (!useAsync || asyncBounds != AsyncBounds::PerCopy) {
+    emitAll(!useAsync || asyncBounds != AsyncBounds::Unchecked);
     return success();
   }
   // cp.async: one block-uniform check of the source tile's first and last

@@ -140,7 +140,8 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
   // B (K x N): k = (j % 2) * 8 + lane % 8, n = (j / 2) * 8;  B (N x K): n = (j / 2) * 8 + lane % 8, k = (j % 2) * 8.
   Value bK = tb ? e.mul(jLow, 8) : e.add(e.mul(jLow, 8), l8);
   Value bN = tb ? e.add(e.mul(jHigh, 8), l8) : e.mul(jHigh, 8);
-  if (op.getClearAccum())
+  KernelEmitter::MmaHandoff *h = e.mmaHandoff;
+  if (op.getClearAccum() && !(h && h->prologue))
     for (int64_t r = 0; r < c.layout.numRegs; ++r)
       memref::StoreOp::create(b, loc, e.zeroOf(c.elementType), c.regs, ValueRange{e.cIdx(r)});
   e.noteAccess({op.getA(), op.getB()}, {});
@@ -157,27 +158,67 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
   OperandAddress bAddr2 = tb ? OperandAddress(e, op.getB(), e.add(nBase, l8), bK)
                              : OperandAddress(e, op.getB(), bK, nBase);
   using Frags = llvm::SmallVector<llvm::SmallVector<Value>>;
-  // The fragments of one 16-wide K step.
-  auto loadStep = [&](int64_t kk, Frags &aFrag, Frags &bFrag) {
+  // The fragments of one 16-wide K step, at stage offsets `as` / `bs`.
+  auto loadStepAt = [&](int64_t kk, Frags &aFrag, Frags &bFrag, OperandAddress &aA, OperandAddress &bA,
+                        OperandAddress &bA2, Value as, Value bs) {
     for (int64_t mi = 0; mi < mTiles; ++mi) {
-      auto lin = ta ? aAddr.address(kk * 16, mi * 16, aStage) : aAddr.address(mi * 16, kk * 16, aStage);
+      auto lin = ta ? aA.address(kk * 16, mi * 16, as) : aA.address(mi * 16, kk * 16, as);
       aFrag.push_back(ldmatrix(e, lin, 4, ta));
     }
     for (int64_t ni = 0; ni < nTiles; ni += 2) {
       int tiles = ni + 1 < nTiles ? 4 : 2;
-      OperandAddress &ba = tiles == 2 ? bAddr2 : bAddr;
-      auto lin = tb ? ba.address(ni * 8, kk * 16, bStage) : ba.address(kk * 16, ni * 8, bStage);
+      OperandAddress &ba = tiles == 2 ? bA2 : bA;
+      auto lin = tb ? ba.address(ni * 8, kk * 16, bs) : ba.address(kk * 16, ni * 8, bs);
       bFrag.push_back(ldmatrix(e, lin, tiles, !tb));
     }
   };
-  // Fragments double-buffered across the K steps: step kk + 1 is loaded
-  // before the mma of step kk, so shared-memory latency overlaps the mma.
+  auto loadStep = [&](int64_t kk, Frags &aFrag, Frags &bFrag) {
+    loadStepAt(kk, aFrag, bFrag, aAddr, bAddr, bAddr2, aStage, bStage);
+  };
+  // Hand-off: the fragments carried between the calls of a pipelined loop.
+  auto carry = [&](Frags &aF, Frags &bF, bool store) {
+    int64_t r = 0;
+    for (Frags *fs : {&aF, &bF})
+      for (int64_t g = 0; g < (fs == &aF ? mTiles : (nTiles + 1) / 2); ++g) {
+        int tiles = fs == &aF || g * 2 + 1 < nTiles ? 4 : 2;
+        if (!store)
+          fs->emplace_back();
+        for (int t = 0; t < tiles; ++t, ++r) {
+          if (store)
+            memref::StoreOp::create(b, loc, (*fs)[g][t], h->carry, ValueRange{e.cIdx(r)});
+          else
+            (*fs)[g].push_back(memref::LoadOp::create(b, loc, h->carry, ValueRange{e.cIdx(r)}));
+        }
+      }
+  };
   Frags aCur, bCur;
-  loadStep(0, aCur, bCur);
+  if (h && h->prologue) {
+    loadStep(0, aCur, bCur);
+    carry(aCur, bCur, /*store=*/true);
+    return success();
+  }
+  // Fragments double-buffered across the K steps: step kk + 1 is loaded
+  // before the mma of step kk, so shared-memory latency overlaps the mma;
+  // with a hand-off the last step loads the next tile's first step.
+  if (h)
+    carry(aCur, bCur, /*store=*/false);
+  else
+    loadStep(0, aCur, bCur);
   for (int64_t kk = 0; kk < k / 16; ++kk) {
     Frags aNext, bNext;
-    if (kk + 1 < k / 16)
+    if (kk + 1 < k / 16) {
       loadStep(kk + 1, aNext, bNext);
+    } else if (h) {
+      h->sync();
+      Value as = h->nextStage.lookup(op.getA()), bs = h->nextStage.lookup(op.getB());
+      OperandAddress aNA = ta ? OperandAddress(e, op.getA(), aK, e.add(mBase, aM))
+                             : OperandAddress(e, op.getA(), e.add(mBase, aM), aK);
+      OperandAddress bNA = tb ? OperandAddress(e, op.getB(), e.add(nBase, bN), bK)
+                             : OperandAddress(e, op.getB(), bK, e.add(nBase, bN));
+      OperandAddress bNA2 = tb ? OperandAddress(e, op.getB(), e.add(nBase, l8), bK)
+                              : OperandAddress(e, op.getB(), bK, nBase);
+      loadStepAt(0, aNext, bNext, aNA, bNA, bNA2, as, bs);
+    }
     Frags &aFrag = aCur, &bFrag = bCur;
     for (int64_t mi = 0; mi < mTiles; ++mi)
       for (int64_t ni = 0; ni < nTiles; ++ni) {
@@ -201,6 +242,8 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
     aCur = std::move(aNext);
     bCur = std::move(bNext);
   }
+  if (h)
+    carry(aCur, bCur, /*store=*/true);
   return success();
 }
 
@@ -269,6 +312,69 @@ LogicalResult KernelEmitter::emitGemm(tile::GemmOp op) {
   return success();
 }
 
+/// How `v` (a value of the source loop `op`'s body or above) depends on the
+/// loop's induction variable: 0 not at all, 1 affinely, -1 otherwise.
+static int affineKind(tile::ForOp op, Value v) {
+  if (v == op.getInductionVar())
+    return 1;
+  if (!op.getRegion().isAncestor(v.getParentRegion()))
+    return 0;
+  Operation *def = v.getDefiningOp();
+  if (!def || !isPure(def))
+    return -1;
+  llvm::SmallVector<int> kinds;
+  for (Value o : def->getOperands())
+    kinds.push_back(affineKind(op, o));
+  if (llvm::is_contained(kinds, -1))
+    return -1;
+  int most = kinds.empty() ? 0 : *llvm::max_element(kinds);
+  if (most == 0)
+    return 0;
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return 1;
+  if (isa<arith::MulIOp>(def) && kinds[0] + kinds[1] == 1)
+    return 1;
+  return -1;
+}
+
+/// i1, block-uniform: every staged copy's source tile is in bounds in every
+/// iteration of `op` (offsets affine in the induction variable, so the tiles
+/// of the first and the last iteration bound all others); null when an offset
+/// is not affine.
+static Value wholeFootprintInBounds(KernelEmitter &e, tile::ForOp op, ArrayRef<tile::CopyOp> copies, Operation *lastCopy,
+                                    Value lb, Value ub, Value step) {
+  for (tile::CopyOp c : copies)
+    for (Value o : c.getSrcOffsets())
+      if (affineKind(op, o) < 0)
+        return Value();
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  // The last iteration: lb + (ub - lb - 1) / step * step (unused when there is none).
+  Value span = arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), e.cIdx(1));
+  Value kLast = e.add(lb, arith::MulIOp::create(b, loc, arith::DivSIOp::create(b, loc, span, step), step));
+  Value all;
+  for (Value kv : {lb, kLast}) {
+    e.map.map(op.getInductionVar(), kv);
+    for (Operation &inner : *op.getBodyBlock()) {
+      if (&inner == lastCopy)
+        break;
+      if (!isa<tile::CopyOp>(inner))
+        b.clone(inner, e.map);
+    }
+    for (tile::CopyOp c : copies) {
+      Value mem = e.globals.lookup(c.getSrc());
+      llvm::SmallVector<Value> first, last;
+      for (auto [o, size] : llvm::zip(c.getSrcOffsets(), c.getSrcSizes())) {
+        first.push_back(e.map.lookup(o));
+        last.push_back(e.addc(first.back(), size - 1));
+      }
+      Value in = arith::AndIOp::create(b, loc, e.inBounds(mem, first), e.inBounds(mem, last));
+      all = all ? (Value)arith::AndIOp::create(b, loc, all, in) : in;
+    }
+  }
+  return all;
+}
+
 LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
   int64_t stages = *op.getNumStages();
   // The staged copies, and whether everything before the last is pure.
@@ -289,7 +395,8 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
   if (!ok)
     return emitFor(op);
   Value lb = map.lookup(op.getLowerBound()), ub = map.lookup(op.getUpperBound()), step = map.lookup(op.getStep());
-  // Issues iteration `kv`'s copies into stage `slot`.
+  // Issues iteration `kv`'s copies into stage `slot`, cp.async bounds as `mode`.
+  AsyncBounds mode = AsyncBounds::PerCopy;
   auto issue = [&](Value kv, Value slot) -> LogicalResult {
     map.map(op.getInductionVar(), kv);
     for (Operation &inner : *op.getBodyBlock()) {
@@ -297,7 +404,10 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
         break;
       if (auto c = dyn_cast<tile::CopyOp>(inner)) {
         stageBase[c.getDst()] = arith::MulIOp::create(b, loc, slot, cIdx(shared[c.getDst()].numel));
-        if (failed(emitCopy(c, /*async=*/true)))
+        asyncBounds = mode;
+        LogicalResult r = emitCopy(c, /*async=*/true);
+        asyncBounds = AsyncBounds::PerCopy;
+        if (failed(r))
           return failure();
         continue;
       }
@@ -307,50 +417,119 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
   };
   for (tile::CopyOp c : copies)
     untracked.insert(c.getDst());
-  for (int64_t s = 0; s + 1 < stages; ++s) {
-    Value kv = add(lb, arith::MulIOp::create(b, loc, step, cIdx(s)));
-    Value cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kv, ub);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      beginIf(cond);
-      if (failed(issue(kv, cIdx(s))))
-        return failure();
-    }
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  // An mma.sync gemm of two staged buffers right after the last copy, ending
+  // the body: its next tile's first fragments are loaded during the last k
+  // step (the wait and the barrier move there from the top of the loop).
+  tile::GemmOp hg = dyn_cast_or_null<tile::GemmOp>(lastCopy->getNextNode());
+  if (hg && !(isa<tile::YieldOp>(hg->getNextNode()) && plan.gemms.count(hg) && plan.gemms[hg].mma && stages >= 2 &&
+              llvm::any_of(copies, [&](tile::CopyOp c) { return c.getDst() == hg.getA(); }) &&
+              llvm::any_of(copies, [&](tile::CopyOp c) { return c.getDst() == hg.getB(); })))
+    hg = nullptr;
+  Value carryRegs;
+  if (hg) {
+    const GemmPlan &gp = plan.gemms[hg];
+    auto ct = cast<MemRefType>(hg.getC().getType());
+    int64_t mTiles = ct.getDimSize(0) / gp.warpsM / 16, nTiles = ct.getDimSize(1) / gp.warpsN / 8;
+    carryRegs = memref::AllocaOp::create(b, loc, MemRefType::get({mTiles * 4 + nTiles * 2}, b.getI32Type()));
   }
-  auto loop = scf::ForOp::create(b, loc, lb, ub, step);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    Value k = loop.getInductionVar();
-    Value it = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, k, lb), step);
+  MmaHandoff handoff;
+  handoff.carry = carryRegs;
+  handoff.sync = [&] {
     NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
     barrier();
-    Value kn = add(k, arith::MulIOp::create(b, loc, step, cIdx(stages - 1)));
-    Value slotNext = arith::RemUIOp::create(b, loc, addc(it, stages - 1), cIdx(stages));
+  };
+  // The prologue, the loop and the final wait, with the copies' bounds handled as `mode`.
+  auto version = [&](AsyncBounds m) -> LogicalResult {
+    mode = m;
+    for (int64_t s = 0; s + 1 < stages; ++s) {
+      Value kv = add(lb, arith::MulIOp::create(b, loc, step, cIdx(s)));
+      Value cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kv, ub);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        beginIf(cond);
+        if (failed(issue(kv, cIdx(s))))
+          return failure();
+      }
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    }
+    if (hg) {
+      handoff.sync();
+      for (tile::CopyOp c : copies)
+        stageBase[c.getDst()] = cIdx(0);
+      handoff.prologue = true;
+      mmaHandoff = &handoff;
+      LogicalResult r = emitOp(hg);
+      mmaHandoff = nullptr;
+      handoff.prologue = false;
+      if (failed(r))
+        return failure();
+    }
+    auto loop = scf::ForOp::create(b, loc, lb, ub, step);
     {
-      OpBuilder::InsertionGuard guard2(b);
-      beginIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kn, ub));
-      if (failed(issue(kn, slotNext)))
-        return failure();
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      Value k = loop.getInductionVar();
+      Value it = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, k, lb), step);
+      if (!hg) {
+        NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+        barrier();
+      }
+      Value kn = add(k, arith::MulIOp::create(b, loc, step, cIdx(stages - 1)));
+      Value slotNext = arith::RemUIOp::create(b, loc, addc(it, stages - 1), cIdx(stages));
+      {
+        OpBuilder::InsertionGuard guard2(b);
+        beginIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kn, ub));
+        if (failed(issue(kn, slotNext)))
+          return failure();
+      }
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+      Value slot = arith::RemUIOp::create(b, loc, it, cIdx(stages));
+      Value slotAfter = arith::RemUIOp::create(b, loc, addc(it, 1), cIdx(stages));
+      for (tile::CopyOp c : copies) {
+        stageBase[c.getDst()] = arith::MulIOp::create(b, loc, slot, cIdx(shared[c.getDst()].numel));
+        handoff.nextStage[c.getDst()] = arith::MulIOp::create(b, loc, slotAfter, cIdx(shared[c.getDst()].numel));
+      }
+      map.map(op.getInductionVar(), k);
+      for (Operation &inner : *op.getBodyBlock()) {
+        if (isa<tile::YieldOp>(inner) || llvm::is_contained(copies, dyn_cast<tile::CopyOp>(inner)))
+          continue;
+        if (&inner == hg.getOperation())
+          mmaHandoff = &handoff;
+        LogicalResult r = emitOp(&inner);
+        mmaHandoff = nullptr;
+        if (failed(r))
+          return failure();
+      }
     }
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    Value slot = arith::RemUIOp::create(b, loc, it, cIdx(stages));
-    for (tile::CopyOp c : copies)
-      stageBase[c.getDst()] = arith::MulIOp::create(b, loc, slot, cIdx(shared[c.getDst()].numel));
-    map.map(op.getInductionVar(), k);
-    for (Operation &inner : *op.getBodyBlock()) {
-      if (isa<tile::YieldOp>(inner) || llvm::is_contained(copies, dyn_cast<tile::CopyOp>(inner)))
-        continue;
-      if (failed(emitOp(&inner)))
-        return failure();
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+    barrier();
+    return success();
+  };
+  auto finish = [&]() -> LogicalResult {
+    for (tile::CopyOp c : copies) {
+      stageBase.erase(c.getDst());
+      untracked.erase(c.getDst());
     }
+    return success();
+  };
+  // A block whose source tiles are in bounds for every iteration runs a loop
+  // with only unchecked cp.async; other blocks run the zero-filling one. The
+  // test is block-uniform and made once, so each loop has one copy form live.
+  Value allIn = wholeFootprintInBounds(*this, op, copies, lastCopy, lb, ub, step);
+  if (!allIn)
+    return failed(version(AsyncBounds::PerCopy)) ? failure() : finish();
+  auto ifOp = scf::IfOp::create(b, loc, allIn, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto reads = pendingReads, writes = pendingWrites;
+    int half = scratchPendingHalf;
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    if (failed(version(AsyncBounds::Unchecked)))
+      return failure();
+    pendingReads = reads, pendingWrites = writes, scratchPendingHalf = half;
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    if (failed(version(AsyncBounds::Checked)))
+      return failure();
   }
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  barrier();
-  for (tile::CopyOp c : copies) {
-    stageBase.erase(c.getDst());
-    untracked.erase(c.getDst());
-  }
-  return success();
+  return finish();
 }

@@ -22,6 +22,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include <functional>
 
 namespace tilec::gpu_lowering {
 
@@ -121,6 +122,21 @@ public:
   llvm::DenseMap<mlir::Value, mlir::Value> globals; ///< kernel arguments
   llvm::DenseMap<mlir::Value, mlir::Value> stageBase; ///< pipelined buffers: element offset of the current stage
   llvm::DenseSet<mlir::Value> untracked; ///< buffers whose barriers a pipelined loop manages
+  /// Bounds handling of cp.async tile copies: PerCopy tests each copy's
+  /// source tile (unchecked or zero-filling form); Unchecked / Checked when
+  /// the pipelined loop decided once per block (EmitGemm.cpp).
+  enum class AsyncBounds { PerCopy, Unchecked, Checked } asyncBounds = AsyncBounds::PerCopy;
+  /// A pipelined loop's hand-off to its mma.sync gemm (EmitGemm.cpp): the
+  /// fragments of the next tile's first k step are loaded before the mma of
+  /// the last k step (after `sync`: the cp.async wait and the barrier) and
+  /// kept in `carry` (i32 registers) across iterations; `prologue` loads only
+  /// those of the first tile.
+  struct MmaHandoff {
+    mlir::Value carry;
+    std::function<void()> sync;
+    llvm::DenseMap<mlir::Value, mlir::Value> nextStage;
+    bool prologue = false;
+  } *mmaHandoff = nullptr;
   mlir::IRMapping map;
   LayoutPlan plan;
   int64_t scratchOffset = 0; ///< byte offset of the reduction scratch
