@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets everything up on a fresh Debian 12 machine, builds tilec and compiles
-# every example as far as the pipeline goes today (the verified tile IR).
+# every example for every target that takes it: tile IR, the host object +
+# header, an sm_80/sm_90a fatbin object + header, and Vulkan SPIR-V + header
+# (examples the Vulkan target does not support are listed with its diagnostic).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -13,10 +15,22 @@ for f in "$root"/examples/*/*.tile; do
   name=$(basename "$f" .tile)
   defs=()
   case "$name" in gemm_bf16) defs=(-D M=4096 -D N=4096 -D K=4096) ;; esac
-  if "$tilec" "$f" "${defs[@]}" --emit=tile -o "$out/$name.mlir"; then
-    echo "compiled examples/${f#$root/examples/} -> out/examples/$name.mlir"
+  for t in tile host cuda; do
+    case $t in
+      tile) args=(--emit=tile -o "$out/$name.mlir") ;;
+      host) args=(-target=host -o "$out/$name.host.o") ;;
+      cuda) args=(-target=sm_80,sm_90a -o "$out/$name.cuda.o") ;;
+    esac
+    if "$tilec" "$f" "${defs[@]}" "${args[@]}"; then
+      echo "compiled ${f#$root/} [$t] -> ${args[-1]#$root/}"
+    else
+      echo "FAILED: ${f#$root/} [$t]"; status=1
+    fi
+  done
+  if msg=$("$tilec" "$f" "${defs[@]}" -target=vulkan -o "$out/$name.spv" 2>&1); then
+    echo "compiled ${f#$root/} [vulkan] -> out/examples/$name.spv"
   else
-    echo "FAILED: $f"; status=1
+    echo "not for vulkan: ${f#$root/}: $(grep -m1 'error:' <<<"$msg" | sed 's/.*error: //')"
   fi
 done
 exit $status
