@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Frontend/ConstEval.h"
+#include "tilec/Frontend/Diagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -314,6 +315,21 @@ static ConstResult binaryInts(BinaryOp op, int64_t a, int64_t b) {
     return ok(ConstValue::ofInt(b >= 64 ? (a < 0 ? -1 : 0) : (a >> b)));
   }
   return fail("unsupported operator");
+}
+
+bool tilec::checkBinaryResult(const ConstResult &r, DiagnosticEmitter &diags, llvm::SMRange opRange,
+                              llvm::SMRange range) {
+  if (r.isIntTrueDiv) {
+    diags.emit(DiagID::sema_int_true_div, opRange);
+    return false;
+  }
+  if (r.error.empty())
+    return true;
+  if (llvm::StringRef(r.error).contains("by zero"))
+    diags.emit(DiagID::sema_division_by_zero, range);
+  else
+    diags.emit(DiagID::sema_const_error, range, r.error);
+  return false;
 }
 
 ConstResult tilec::applyBinary(BinaryOp op, const ConstValue &lhs, const ConstValue &rhs) {

@@ -325,18 +325,7 @@ ConstValue ConstEvaluator::evalBinary(const BinaryExpr *e) {
       return ConstValue();
     }
   ConstResult r = applyBinary(e->getOp(), lhs, rhs);
-  if (r.isIntTrueDiv) {
-    diags.emit(DiagID::sema_int_true_div, e->getOpRange());
-    return ConstValue();
-  }
-  if (!r.error.empty()) {
-    if (llvm::StringRef(r.error).contains("by zero"))
-      diags.emit(DiagID::sema_division_by_zero, e->getRange());
-    else
-      diags.emit(DiagID::sema_const_error, e->getRange(), r.error);
-    return ConstValue();
-  }
-  return r.value;
+  return checkBinaryResult(r, diags, e->getOpRange(), e->getRange()) ? r.value : ConstValue();
 }
 
 ConstValue ConstEvaluator::evalCompare(const CompareExpr *e) {

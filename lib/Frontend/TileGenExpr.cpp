@@ -353,15 +353,7 @@ TValue KernelGen::binaryOp(BinaryOp op, TValue lhs, TValue rhs, llvm::SMRange op
   llvm::StringRef opName = spelling(op);
   if (lhs.isConst() && rhs.isConst()) {
     ConstResult r = applyBinary(op, lhs.cst, rhs.cst);
-    if (r.isIntTrueDiv) {
-      diags.emit(DiagID::sema_int_true_div, opRange);
-      return TValue();
-    }
-    if (!r.error.empty()) {
-      diags.emit(DiagID::sema_const_error, range, r.error);
-      return TValue();
-    }
-    return TValue::ofConst(r.value);
+    return checkBinaryResult(r, diags, opRange, range) ? TValue::ofConst(r.value) : TValue();
   }
   std::optional<LinearForm> ll = linOf(lhs), rl = linOf(rhs);
   // Integer `**` with a constant exponent expands to multiplications.

@@ -145,6 +145,9 @@ struct ConstResult {
   bool isIntTrueDiv = false; // the error is `/` on two integers
 };
 ConstResult applyBinary(ast::BinaryOp op, const ConstValue &lhs, const ConstValue &rhs);
+/// Reports a failed binary result (`/` on integers at `opRange`, division by
+/// zero or another error at `range`); true when `r` holds a value.
+bool checkBinaryResult(const ConstResult &r, DiagnosticEmitter &diags, llvm::SMRange opRange, llvm::SMRange range);
 ConstResult applyUnary(ast::UnaryOp op, const ConstValue &v);
 /// One comparison `lhs op rhs`; error for unsupported operand kinds.
 ConstResult applyCompare(ast::CompareOp op, const ConstValue &lhs, const ConstValue &rhs);
