@@ -157,6 +157,8 @@ public:
   bool evalRegion(const ast::Expr *e, Region &out);
   void genCopy(const BoundCall &call);
   void genGemm(const BoundCall &call);
+  /// `dim` made non-negative (Python style) and checked against `rank`.
+  std::optional<int64_t> normalizeDim(const BoundCall &call, int64_t dim, int64_t rank);
   void genReduce(const BoundCall &call);
   void genCumSum(const BoundCall &call);
   void genAtomicAdd(const BoundCall &call);

@@ -248,6 +248,15 @@ void KernelGen::genGemm(const BoundCall &call) {
                        uint64_t(*kPack));
 }
 
+std::optional<int64_t> KernelGen::normalizeDim(const BoundCall &call, int64_t dim, int64_t rank) {
+  int64_t d = dim < 0 ? dim + rank : dim;
+  if (d < 0 || d >= rank) {
+    diags.emit(DiagID::sema_dim_out_of_range, call.rangeOf("dim"), dim, rank);
+    return std::nullopt;
+  }
+  return d;
+}
+
 void KernelGen::genReduce(const BoundCall &call) {
   argFailed = false;
   BufferInfo *src = bufferArg(call, "buffer");
@@ -256,12 +265,10 @@ void KernelGen::genReduce(const BoundCall &call) {
   std::optional<bool> clear = constBoolArg(call, "clear");
   if (argFailed || !src || !dst || !dim || !clear)
     return;
-  int64_t rank = src->rank();
-  int64_t d = *dim < 0 ? *dim + rank : *dim;
-  if (d < 0 || d >= rank) {
-    diags.emit(DiagID::sema_dim_out_of_range, call.rangeOf("dim"), *dim, rank);
+  std::optional<int64_t> nd = normalizeDim(call, *dim, src->rank());
+  if (!nd)
     return;
-  }
+  int64_t d = *nd;
   llvm::SmallVector<int64_t, 4> expected(src->shape.begin(), src->shape.end());
   expected.erase(expected.begin() + d);
   if (llvm::ArrayRef<int64_t>(expected) != llvm::ArrayRef<int64_t>(dst->shape)) {
@@ -294,12 +301,10 @@ void KernelGen::genCumSum(const BoundCall &call) {
   std::optional<bool> reverse = constBoolArg(call, "reverse");
   if (argFailed || !src || !dst || !dim || !reverse)
     return;
-  int64_t rank = src->rank();
-  int64_t d = *dim < 0 ? *dim + rank : *dim;
-  if (d < 0 || d >= rank) {
-    diags.emit(DiagID::sema_dim_out_of_range, call.rangeOf("dim"), *dim, rank);
+  std::optional<int64_t> nd = normalizeDim(call, *dim, src->rank());
+  if (!nd)
     return;
-  }
+  int64_t d = *nd;
   if (src->shape != dst->shape) {
     diags.emit(DiagID::sema_copy_shape_mismatch, call.call->getRange(), src->shapeStr(), dst->shapeStr());
     return;
