@@ -9,8 +9,10 @@ inputs (TF32 off), ragged M, N and K. Timing: CUDA events, median of the
 repetitions after a warm-up; torch._scaled_mm (scales 1.0, bf16 out) timed
 in the same process on the same operands, right after tilec.
 """
-import ctypes, math, os, sys, statistics
+import math, os, sys
 import torch
+import gemmlib as G
+from gemmlib import timeit
 
 torch.backends.cuda.matmul.allow_tf32 = False
 LIBDIR = sys.argv[1]
@@ -18,22 +20,13 @@ FP8 = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}
 OUT = {"bf16": torch.bfloat16, "f32": torch.float32}
 CONFIGS = open(os.path.join(LIBDIR, "configs.txt")).read().split()
 SHAPES = [(m, n, k) for m in (128, 1024, 4096) for n, k in ((4096, 4096), (8192, 8192))] + [(8192, 8192, 8192)]
-_libs = {}
 
 
 def lib(name):
-    if name not in _libs:
-        l = ctypes.CDLL(os.path.join(LIBDIR, name + ".so"))
-        l.gemm_fp8.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int64, ctypes.c_void_p]
-        l.gemm_fp8.restype = ctypes.c_int
-        _libs[name] = l
-    return _libs[name]
+    return G.load(LIBDIR, name, "gemm_fp8")
 
 
-def call(l, a, b, c, m):
-    rc = l.gemm_fp8(a.data_ptr(), b.data_ptr(), c.data_ptr(), m, torch.cuda.current_stream().cuda_stream)
-    if rc != 0:
-        raise RuntimeError(f"launcher returned {rc}")
+call = G.call
 
 
 def operands(fp8, m, n, k):
@@ -48,22 +41,10 @@ def check(fp8, out, n, k, cfg, m):
     c = torch.full((m, n), float("nan"), device="cuda", dtype=OUT[out])
     call(lib(name), a, b, c, m)
     torch.cuda.synchronize()
-    ref = a.float() @ b.float().t()
-    err = ((c.float() - ref).abs().max() / ref.abs().max()).item()
-    ok = err < 1e-2 and not torch.isnan(c).any().item()
+    err, nan = G.rel_err(c, a.float() @ b.float().t())
+    ok = err < 1e-2 and not nan
     print(f"check {name:40s} M={m:5d} rel.err={err:.2e} {'ok' if ok else 'FAIL'}", flush=True)
     return ok
-
-
-def timeit(fn, reps):
-    for _ in range(3):
-        fn()
-    ts = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record(); fn(); e.record(); e.synchronize()
-        ts.append(s.elapsed_time(e))
-    return statistics.median(ts)
 
 
 def tflops(fn, m, n, k):

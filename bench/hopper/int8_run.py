@@ -7,26 +7,18 @@ against an int32 reference (torch int64 matmul on the CPU for the small cases,
 torch._int_mm otherwise; ragged M, N, K). Timing: CUDA events around 5 launches,
 rounds alternating tilec and baseline (tilec, baseline, tilec, ...), median per side.
 """
-import ctypes, math, os, sys, statistics
+import sys, statistics
 import torch
+import gemmlib as G
 
 LIBDIR = sys.argv[1]
-_libs = {}
 
 
 def lib(name, fn):
-    if name not in _libs:
-        l = ctypes.CDLL(os.path.join(LIBDIR, name + ".so"))
-        getattr(l, fn).argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int64, ctypes.c_void_p]
-        getattr(l, fn).restype = ctypes.c_int
-        _libs[name] = getattr(l, fn)
-    return _libs[name]
+    return G.load(LIBDIR, name, fn)
 
 
-def call(f, a, b, c, m):
-    rc = f(a.data_ptr(), b.data_ptr(), c.data_ptr(), m, torch.cuda.current_stream().cuda_stream)
-    if rc != 0:
-        raise RuntimeError(f"launcher returned {rc}")
+call = G.call
 
 
 def i8(*shape):
@@ -99,7 +91,7 @@ def main():
     for kind in ("int8", "fp8"):
         r = [x[4] / x[5] for x in rows if x[0] == kind]
         if r:
-            print(f"geomean {kind} tilec/baseline over {len(r)} shapes: {math.exp(sum(map(math.log, r)) / len(r)):.3f}")
+            print(f"geomean {kind} tilec/baseline over {len(r)} shapes: {G.geomean(r):.3f}")
 
 
 main()

@@ -10,30 +10,23 @@ inputs, C poisoned with NaN, float32 reference, ragged shapes. Timing: CUDA
 events, median of the repetitions after a warm-up; cuBLAS timed in the same
 process right after tilec on the same buffers.
 """
-import ctypes, math, os, sys, statistics
+import sys, statistics
 import torch
+import gemmlib as G
+from gemmlib import geomean, timeit
 
 LIBDIR = sys.argv[1]
 DT = {"float16": torch.float16, "bfloat16": torch.bfloat16}
 NK = [(4096, 4096), (8192, 8192), (28672, 8192), (8192, 28672)]
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 SHAPES += [(m, n, k) for m in (128, 1024, 4096) for n, k in NK]
-_libs = {}
 
 
 def lib(name):
-    if name not in _libs:
-        l = ctypes.CDLL(os.path.join(LIBDIR, name + ".so"))
-        l.gemm.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int64, ctypes.c_void_p]
-        l.gemm.restype = ctypes.c_int
-        _libs[name] = l
-    return _libs[name]
+    return G.load(LIBDIR, name, "gemm")
 
 
-def call(l, a, b, c, m):
-    rc = l.gemm(a.data_ptr(), b.data_ptr(), c.data_ptr(), m, torch.cuda.current_stream().cuda_stream)
-    if rc != 0:
-        raise RuntimeError(f"launcher returned {rc}")
+call = G.call
 
 
 def check(name, dt, m, n, k):
@@ -42,9 +35,8 @@ def check(name, dt, m, n, k):
     c = torch.full((m, n), float("nan"), device="cuda", dtype=DT[dt])
     call(lib(name), a, b, c, m)
     torch.cuda.synchronize()
-    ref = a.float() @ b.float()
-    err = ((c.float() - ref).abs().max() / ref.abs().max()).item()
-    ok = err < 1e-2 and not torch.isnan(c).any().item()
+    err, nan = G.rel_err(c, a.float() @ b.float())
+    ok = err < 1e-2 and not nan
     print(f"check {name:36s} M={m:5d} N={n:5d} K={k:5d} rel.err={err:.2e} {'ok' if ok else 'FAIL'}", flush=True)
     return ok
 
@@ -61,17 +53,6 @@ def check_config(cfg):
     return ok
 
 
-def timeit(fn, reps):
-    for _ in range(3):
-        fn()
-    ts = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record(); fn(); e.record(); e.synchronize()
-        ts.append(s.elapsed_time(e))
-    return statistics.median(ts)
-
-
 def operands(dt, m, n, k):
     a = torch.randn(m, k, device="cuda").to(DT[dt])
     b = torch.randn(k, n, device="cuda").to(DT[dt])
@@ -81,10 +62,6 @@ def operands(dt, m, n, k):
 def tflops(fn, m, n, k):
     reps = 10 if m * n * k > 1e11 else 30
     return 2.0 * m * n * k / timeit(fn, reps) / 1e9
-
-
-def geomean(xs):
-    return math.exp(sum(map(math.log, xs)) / len(xs))
 
 
 def bench(cfgs):

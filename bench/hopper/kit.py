@@ -1,0 +1,257 @@
+"""Issue #6 (Hopper GEMM speed), one consolidated device run: tilec's sm_90a GEMMs in fp16,
+bf16 (examples/gemm/gemm.tile) and fp8 e4m3 -> bf16 (bench/hopper/gemm_fp8.tile) against
+torch.matmul (cuBLAS) and torch._scaled_mm (cuBLASLt) at the 14 shapes of the issue.
+
+Usage (GPU machine, repository root, after bench/hopper/kit_build.sh here):
+  python3 bench/hopper/kit.py LIBDIR check [[FAMILY:]CONFIG..]  numerics; appends "family config PASS|FAIL"
+                                                       lines to $KIT_PASS (default $OUT/kit-pass.txt)
+  python3 bench/hopper/kit.py LIBDIR bench             sweep + final tables over the passed configs
+bench/hopper/kit.sh runs both (checks under a timeout, per configuration after a hang).
+
+Numerics: fresh random inputs (fp8: rounded to e4m3), C poisoned with NaN, float32
+reference (TF32 off), max |C - ref| / max |ref| < 1e-2 and no NaN left; ragged M (77,
+200, 1000), ragged N and K (200 x 136, fp8 200 x 400) and M = 200 at every benchmark (N, K).
+Timing: CUDA events around back-to-back launches behind a sleep kernel (host launch cost
+excluded), ~1 ms samples, candidates sampled in rotated order, median per candidate.
+1. sweep: the candidate configurations of each shape (those that won before, see
+   CANDIDATES) and the baseline, 5 rotated rounds; the fastest tilec config is "chosen".
+2. final: fresh operands; chosen config, the source's default config and the baseline
+   (fp8 also the plain-raster build p1) in 11 rotated rounds; ratios and geomeans from here.
+"""
+import json, os, sys, time
+import torch
+import gemmlib as G
+
+torch.backends.cuda.matmul.allow_tf32 = False
+torch.backends.cudnn.allow_tf32 = False
+LIBDIR = sys.argv[1]
+NK = [(4096, 4096), (8192, 8192), (28672, 8192), (8192, 28672)]
+# The issue's 14 shapes: 4096^3, 8192^3, then M in {128, 1024, 4096} x NK (4096^3 comes
+# twice, as the square case and as M = 4096 of the LLM set: timed twice, counted twice).
+SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)] + [(m, n, k) for m in (128, 1024, 4096) for n, k in NK]
+DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "fp8": torch.float8_e4m3fn}
+RAGGED_NK = {"fp16": (200, 136), "fp8": (200, 400)}
+PASSFILE = os.environ.get("KIT_PASS") or os.path.join(os.environ.get("OUT", "/tmp"), "kit-pass.txt")
+
+
+def family(dt):
+    return "fp8" if dt == "fp8" else "fp16"
+
+
+def read_configs():
+    cfgs = {"fp16": [], "fp8": []}
+    for line in open(os.path.join(LIBDIR, "configs.txt")):
+        fam, spec = line.split()
+        cfgs[fam].append(spec.split(":")[0])
+    return cfgs
+
+
+CONFIGS = read_configs()
+DEFAULT = {fam: c[0] for fam, c in CONFIGS.items()}  # the source files' own tile constants
+
+
+def candidates(dt, m, n, k):
+    """Configurations swept per shape: the winners of the earlier sweeps
+    (bench/hopper/device-log-3-sweep.txt, device-log-5-fp8.txt) and their runners-up."""
+    if dt == "fp8":
+        if m <= 128:
+            return ["m64n256w1s4", "m64n128w1s6", "m128n256w2s4", "m128n128w2s5"]
+        return ["m128n256w2s4", "m128n256w2s4p16", "m128n128w2s5"]
+    if m <= 128:
+        return ["m64n128w1s4", "m64n64w1s6", "m128n256w2s4", "m128n128w1s3"]
+    return ["m128n256w2s4", "m128n128w1s3"] + (["m64n256w1s4"] if k > 8192 else [])
+
+
+def libname(dt, n, k, cfg):
+    return f"fp8_e4m3_bf16_{n}_{k}_{cfg}" if dt == "fp8" else f"gemm_{dt}_{n}_{k}_{cfg}"
+
+
+def launcher(dt, n, k, cfg):
+    return G.load(LIBDIR, libname(dt, n, k, cfg), "gemm_fp8" if dt == "fp8" else "gemm")
+
+
+def operands(dt, m, n, k):
+    """A (M x K); B (K x N) for fp16/bf16, (N x K) for fp8; C (M x N) in bf16 for fp8."""
+    if dt == "fp8":
+        a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+        b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
+        return a, b, torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    a = torch.randn(m, k, device="cuda").to(DTYPES[dt])
+    b = torch.randn(k, n, device="cuda").to(DTYPES[dt])
+    return a, b, torch.empty(m, n, device="cuda", dtype=DTYPES[dt])
+
+
+def baseline(dt, a, b, c):
+    if dt == "fp8":
+        one, bt = torch.ones((), device="cuda"), b.t()
+        return lambda: torch._scaled_mm(a, bt, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+    return lambda: torch.matmul(a, b, out=c)
+
+
+# ----------------------------------------------------------------------------- numerics
+
+def check_one(dt, cfg, m, n, k):
+    a, b, c = operands(dt, m, n, k)
+    c.fill_(float("nan"))
+    G.call(launcher(dt, n, k, cfg), a, b, c, m)
+    torch.cuda.synchronize()
+    ref = a.float() @ (b.float().t() if dt == "fp8" else b.float())
+    err, nan = G.rel_err(c, ref)
+    ok = err < 1e-2 and not nan
+    print(f"check {dt:8s} {cfg:16s} M={m:5d} N={n:5d} K={k:5d} rel.err={err:.2e}{' NaN' if nan else ''} "
+          f"{'ok' if ok else 'FAIL'}", flush=True)
+    return ok
+
+
+def check(only):
+    for fam, cfgs in CONFIGS.items():
+        for cfg in cfgs:
+            if only and cfg not in only and f"{fam}:{cfg}" not in only:
+                continue
+            rn, rk = RAGGED_NK[fam]
+            ok = True
+            for dt in (("fp8",) if fam == "fp8" else ("float16", "bfloat16")):
+                try:
+                    for m in (77, 1000):
+                        ok &= check_one(dt, cfg, m, rn, rk)
+                    for n, k in NK:
+                        ok &= check_one(dt, cfg, 200, n, k)
+                except Exception as e:  # a failed launch: the config is out, the others go on
+                    print(f"check {dt} {cfg}: {e}", flush=True)
+                    ok = False
+            print(f"numerics {fam} {cfg}: {'PASS' if ok else 'FAIL'}", flush=True)
+            with open(PASSFILE, "a") as f:
+                f.write(f"{fam} {cfg} {'PASS' if ok else 'FAIL'}\n")
+
+
+# ----------------------------------------------------------------------------- timing
+
+def measure(fns, m, n, k, rounds):
+    per = G.launches_per_sample(fns[-1])
+    return [G.tflops(m, n, k, t) for t in G.rotated(fns, rounds, per)]
+
+
+def bench(passed):
+    t0 = time.time()
+    # Settle the clocks under load before the first figure (a fixed 2 s of bf16 GEMMs).
+    x = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    end = time.time() + 2.0
+    while time.time() < end:
+        for _ in range(10):
+            torch.matmul(x, x)
+        torch.cuda.synchronize()
+    del x
+    results = {}
+    for dt in DTYPES:
+        rows = []
+        for m, n, k in SHAPES:
+            try:
+                row = bench_shape(dt, m, n, k, passed)
+            except Exception as e:  # a failed launch: report it, go on with the next shape
+                print(f"bench {dt} {m} {n} {k}: {e}", flush=True)
+                row = None
+            if row:
+                rows.append(row)
+        results[dt] = rows
+    print(f"\nbench time {time.time() - t0:.1f} s")
+    tables(results)
+    out = os.environ.get("OUT")
+    if out:
+        with open(os.path.join(out, "kit-results.json"), "w") as f:
+            json.dump(results, f, indent=1)
+
+
+def bench_shape(dt, m, n, k, passed):
+    """Sweep, then final re-timing, of one shape; the row of the final table."""
+    fam = family(dt)
+    base_name = "_scaled_mm" if dt == "fp8" else "cuBLAS"
+    default = DEFAULT[fam]
+    # 1. sweep
+    cands = [c for c in candidates(dt, m, n, k) if c in passed[fam]]
+    if not cands:
+        print(f"sweep {dt} {m} {n} {k}: no candidate passed the numerics", flush=True)
+        return None
+    a, b, c = operands(dt, m, n, k)
+    fns = [lambda f=launcher(dt, n, k, cfg): G.call(f, a, b, c, m) for cfg in cands] + [baseline(dt, a, b, c)]
+    got = measure(fns, m, n, k, 5)
+    sweep = dict(zip(cands, got[:-1]))
+    chosen = max(sweep, key=sweep.get)
+    print(f"sweep {dt:8s} {m:5d} {n:5d} {k:5d} {base_name} {got[-1]:7.1f} " +
+          " ".join(f"{cfg}={t:7.1f}" for cfg, t in sweep.items()) + f"  -> {chosen}", flush=True)
+    del a, b, c, fns
+    # 2. final: fresh operands, chosen + default (+ fp8 plain raster) + baseline, rotated
+    a, b, c = operands(dt, m, n, k)
+    names = [chosen] + ([default] if default != chosen and default in passed[fam] else [])
+    if dt == "fp8" and m > 128 and "m128n256w2s4p1" in passed[fam]:
+        names.append("m128n256w2s4p1")
+    fns = [lambda f=launcher(dt, n, k, cfg): G.call(f, a, b, c, m) for cfg in names] + [baseline(dt, a, b, c)]
+    got = measure(fns, m, n, k, 11)
+    res = dict(zip(names, got[:-1]))
+    tb = got[-1]
+    row = {"dtype": dt, "M": m, "N": n, "K": k, "chosen": chosen, "tilec": res[chosen], "base": tb,
+           "default": res.get(default), "raster": res.get("m128n256w2s4p1"), "sweep": sweep}
+    print(f"final {dt:8s} {m:5d} {n:5d} {k:5d} {chosen:16s} {res[chosen]:7.1f} {base_name} {tb:7.1f} "
+          f"ratio {res[chosen] / tb:.3f}" +
+          (f"  default {row['default']:7.1f} ({row['default'] / tb:.3f})" if row["default"] else "") +
+          (f"  raster-p1 {row['raster']:7.1f} ({row['raster'] / tb:.3f})" if row["raster"] else ""),
+          flush=True)
+    return row
+
+
+def tables(results):
+    for dt, rows in results.items():
+        if not rows:
+            continue
+        fam = family(dt)
+        base = "torch._scaled_mm (cuBLASLt)" if dt == "fp8" else "torch.matmul (cuBLAS)"
+        d = DEFAULT[fam]
+        raster = dt == "fp8"
+        print(f"\n### {dt}{' e4m3 -> bf16' if dt == 'fp8' else ''} vs {base}\n")
+        print(f"| M | N | K | chosen config | tilec TFLOP/s | baseline TFLOP/s | ratio | default {d} TFLOP/s | default ratio |"
+              + (" raster p1 TFLOP/s | raster ratio |" if raster else ""))
+        print("|---|---|---|---|---|---|---|---|---|" + ("---|---|" if raster else ""))
+        for r in rows:
+            dflt = r["default"] if r["default"] is not None else (r["tilec"] if r["chosen"] == d else None)
+            cells = [r["M"], r["N"], r["K"], r["chosen"], f"{r['tilec']:.1f}", f"{r['base']:.1f}",
+                     f"{r['tilec'] / r['base']:.3f}",
+                     f"{dflt:.1f}" if dflt else "n/a", f"{dflt / r['base']:.3f}" if dflt else "n/a"]
+            if raster:
+                cells += [f"{r['raster']:.1f}", f"{r['raster'] / r['base']:.3f}"] if r["raster"] else ["", ""]
+            print("| " + " | ".join(map(str, cells)) + " |")
+        gc = G.geomean(r["tilec"] / r["base"] for r in rows)
+        dv = [(r["default"] if r["default"] is not None else r["tilec"]) / r["base"]
+              for r in rows if r["default"] is not None or r["chosen"] == d]
+        goal = 0.9 if dt == "fp8" else 0.95
+        print(f"\ngeomean {dt} over {len(rows)} shapes: chosen configs {gc:.3f} "
+              f"({'meets' if gc >= goal and len(rows) == len(SHAPES) else 'MISSES'} the {goal}x goal), "
+              f"default {d} alone {G.geomean(dv):.3f} over {len(dv)} shapes")
+        if raster:
+            rr = [r for r in rows if r["raster"]]
+            if rr:
+                print(f"  fp8 M >= 1024: chosen {G.geomean(r['tilec'] / r['base'] for r in rr):.3f} vs plain raster "
+                      f"order (p1) {G.geomean(r['raster'] / r['base'] for r in rr):.3f} over {len(rr)} shapes")
+        used = {}
+        for r in rows:
+            used.setdefault(r["chosen"], []).append(f"{r['M']}x{r['N']}x{r['K']}")
+        for cfg, shapes in used.items():
+            print(f"  {cfg}: {', '.join(shapes)}")
+
+
+def read_passed():
+    passed = {"fp16": set(), "fp8": set()}
+    if os.path.exists(PASSFILE):
+        for line in open(PASSFILE):
+            fam, cfg, verdict = line.split()
+            if verdict == "PASS":
+                passed[fam].add(cfg)
+    return passed
+
+
+if __name__ == "__main__":
+    print(torch.cuda.get_device_name(), "torch", torch.__version__, flush=True)
+    if sys.argv[2] == "check":
+        check(set(sys.argv[3:]))
+    else:
+        p = read_passed()
+        print("configs that passed the numerics:", {f: sorted(c) for f, c in p.items()}, flush=True)
+        bench(p)

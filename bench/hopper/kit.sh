@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Issue #6 device kit (GPU machine, repository root), after bench/hopper/kit_build.sh here:
+#   bash bench/hopper/kit.sh [LIBDIR]            (default build/hopper-kit; carry it)
+# 1. GPU state, HGMMA / QGMMA / HMMA counts of every configuration's cubin (cuobjdump);
+# 2. numerics of every configuration (kit.py check) under a timeout; after a hang, the
+#    configurations without a verdict again one by one, each under its own timeout;
+# 3. sweep + rotated final timing + tables (kit.py bench) over the configurations that passed.
+# Everything goes to stdout and to $OUT/kit-log.txt; $OUT/kit-results.json holds the final
+# rows, $OUT/kit-pass.txt the numerics verdicts. Expected wall time ~60-90 s (cap ~400 s).
+set -u
+libs=${1:-build/hopper-kit}
+out=${OUT:-/tmp/hopper-kit-out}
+mkdir -p "$out"
+export OUT=$out KIT_PASS=$out/kit-pass.txt
+here=$(dirname "$0")
+
+main() {
+  local t0=$SECONDS
+  nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu,driver_version --format=csv
+  echo "kit: $(cat "$libs/built-from.txt" 2>/dev/null), $(ls "$libs"/*.so | wc -l) .so"
+  echo "== SASS (cuobjdump --dump-sass, instruction lines per cubin)"
+  for f in "$libs"/*.cubin; do
+    sass=$(cuobjdump --dump-sass "$f")
+    printf '%-28s HGMMA %3d  QGMMA %3d  HMMA %3d\n' "$(basename "$f" .cubin)" \
+      "$(grep -c HGMMA <<<"$sass")" "$(grep -c QGMMA <<<"$sass")" "$(grep -c 'HMMA\.' <<<"$sass")"
+  done
+  echo "== numerics"
+  : >"$KIT_PASS"
+  timeout 120 python3 "$here/kit.py" "$libs" check
+  echo "check rc $?"
+  while read -r fam spec; do
+    cfg=${spec%%:*}
+    grep -q "^$fam $cfg " "$KIT_PASS" && continue
+    echo "re-checking $fam $cfg alone (no verdict yet: the run above hung or died)"
+    timeout 40 python3 "$here/kit.py" "$libs" check "$fam:$cfg" || { echo "check $cfg rc $?"; grep -q "^$fam $cfg " "$KIT_PASS" || echo "$fam $cfg FAIL" >>"$KIT_PASS"; }
+  done <"$libs/configs.txt"
+  cat "$KIT_PASS"
+  echo "== timing"
+  timeout 300 python3 "$here/kit.py" "$libs" bench
+  echo "bench rc $?"
+  nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active --format=csv
+  echo "kit wall time $((SECONDS - t0)) s"
+}
+
+main 2>&1 | tee "$out/kit-log.txt"

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Builds the consolidated sm_90a GEMM kit (issue #6) into $1 (default build/hopper-kit/,
+# ignored by git; carried to the GPU machine, where bench/hopper/kit.sh runs it):
+#   fp16, bf16: examples/gemm/gemm.tile (B K x N, M dynamic) with -D tile constants, every
+#               configuration of CONFIGS16 at the benchmark's (N, K) and at N=200, K=136
+#               (ragged N and K tiles): gemm_<dtype>_<N>_<K>_<config>.so
+#   fp8:        bench/hopper/gemm_fp8.tile (e4m3 -> bf16, B N x K, M dynamic), CONFIGS8 at the
+#               same (N, K) and at N=200, K=400: fp8_e4m3_bf16_<N>_<K>_<config>.so
+#   one cubin per configuration for the HGMMA / QGMMA count: <family>_<config>.cubin
+# Usage: bench/hopper/kit_build.sh [outdir] [tilec binary]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:-$root/build/hopper-kit}
+tilec=${2:-$root/build/bin/tilec}
+# name:block_M:block_N:threads:num_stages[:panel] (block_K = 64 for fp16/bf16, 128 for fp8).
+# The first entry of each list is the source file's own defaults (the "default" column).
+CONFIGS16=${CONFIGS16:-"m128n128w1s3:128:128:128:3 m128n256w2s4:128:256:256:4 m64n128w1s4:64:128:128:4 m64n64w1s6:64:64:128:6 m64n256w1s4:64:256:128:4"}
+# fp8: panel = T.use_swizzle panel size (the file's default is 8; p1 = plain raster order,
+# kept to measure what the rasterisation buys at N = 28672).
+CONFIGS8=${CONFIGS8:-"m128n256w2s4:128:256:256:4:8 m128n256w2s4p16:128:256:256:4:16 m128n256w2s4p1:128:256:256:4:1 m128n128w2s5:128:128:256:5:8 m64n128w1s6:64:128:128:6:8 m64n256w1s4:64:256:128:4:8"}
+NK="4096x4096 8192x8192 28672x8192 8192x28672"
+rm -rf "$out"
+mkdir -p "$out"
+log=$out/build-errors.txt
+: >"$log"
+build() { # output, then tilec arguments; a failure is recorded with its diagnostics
+  local o=$1 e; shift
+  e=$(mktemp)
+  if ! "$tilec" "$@" -o "$o" 2>"$e"; then { echo "FAILED: tilec $* -o $o"; cat "$e"; } >>"$log"; fi
+  rm -f "$e"
+}
+jobs=${JOBS:-2}
+n=0
+throttle() { n=$((n + 1)); if ((n % jobs == 0)); then wait; fi; }
+src16=$root/examples/gemm/gemm.tile
+for cfg in $CONFIGS16; do
+  IFS=: read -r name bm bn th st <<<"$cfg"
+  flags=(-target=sm_90a -D block_M=$bm -D block_N=$bn -D threads=$th -D num_stages=$st)
+  for dt in float16 bfloat16; do
+    for nk in $NK 200x136; do
+      build "$out/gemm_${dt}_${nk%x*}_${nk#*x}_${name}.so" "$src16" "${flags[@]}" -D dtype=T.$dt -D N=${nk%x*} -D K=${nk#*x} -shared &
+      throttle
+    done
+  done
+  build "$out/gemm_${name}.cubin" "$src16" "${flags[@]}" --emit=cubin &
+  throttle
+done
+src8=$root/bench/hopper/gemm_fp8.tile
+for cfg in $CONFIGS8; do
+  IFS=: read -r name bm bn th st panel <<<"$cfg"
+  flags=(-target=sm_90a -D 'M=T.dynamic("M")' -D block_M=$bm -D block_N=$bn -D threads=$th -D num_stages=$st -D panel=$panel)
+  for nk in $NK 200x400; do
+    build "$out/fp8_e4m3_bf16_${nk%x*}_${nk#*x}_${name}.so" "$src8" "${flags[@]}" -D N=${nk%x*} -D K=${nk#*x} -shared &
+    throttle
+  done
+  build "$out/fp8_${name}.cubin" "$src8" "${flags[@]}" -D N=4096 -D K=4096 --emit=cubin &
+  throttle
+done
+wait
+rm -f "$out"/*.h
+{
+  echo "$CONFIGS16" | tr ' ' '\n' | sed 's/^/fp16 /'
+  echo "$CONFIGS8" | tr ' ' '\n' | sed 's/^/fp8 /'
+} >"$out/configs.txt"
+# Which compiler made the kit: the binary's time and the tree it was built in.
+echo "tilec binary of $(date -u -r "$tilec" '+%F %T UTC'), tree HEAD $(git -C "$root" log -1 --format=%h) with" \
+  "$(git -C "$root" status --porcelain -- lib include tools | wc -l) uncommitted lib/include/tools files" >"$out/built-from.txt"
+if [ -s "$log" ]; then cat "$log"; echo "kit_build: $(wc -l <"$log") builds FAILED" >&2; exit 1; fi
+rm -f "$log"
+echo "kit_build: $(ls "$out"/*.so | wc -l) .so, $(ls "$out"/*.cubin | wc -l) cubins, $(du -sh "$out" | cut -f1) in $out"
