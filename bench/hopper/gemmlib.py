@@ -64,7 +64,7 @@ def _sample(fn, per):
     so the host's launch cost (ctypes or torch dispatch) stays out of the figure."""
     s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     if hasattr(torch.cuda, "_sleep"):
-        torch.cuda._sleep(min(40_000 * per, 4_000_000))  # ~20 us of GPU time per launch to enqueue
+        torch.cuda._sleep(min(60_000 * per, 6_000_000))  # ~30 us of GPU time per launch to enqueue
     s.record()
     for _ in range(per):
         fn()

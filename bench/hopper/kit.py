@@ -5,7 +5,8 @@ torch.matmul (cuBLAS) and torch._scaled_mm (cuBLASLt) at the 14 shapes of the is
 Usage (GPU machine, repository root, after bench/hopper/kit_build.sh here):
   python3 bench/hopper/kit.py LIBDIR check [[FAMILY:]CONFIG..]  numerics; appends "family config PASS|FAIL"
                                                        lines to $KIT_PASS (default $OUT/kit-pass.txt)
-  python3 bench/hopper/kit.py LIBDIR bench             sweep + final tables over the passed configs
+  python3 bench/hopper/kit.py LIBDIR bench [DTYPE..]   sweep + final tables over the passed configs
+                                                       (DTYPE: float16, bfloat16, fp8; default all)
 bench/hopper/kit.sh runs both (checks under a timeout, per configuration after a hang).
 
 Numerics: fresh random inputs (fp8: rounded to e4m3), C poisoned with NaN, float32
@@ -137,12 +138,19 @@ def check(only):
                         ok &= check_one(dt, cfg, m, rn, rk)
                     for n, k in NK:
                         ok &= check_one(dt, cfg, 200, n, k)
-                except Exception as e:  # a failed launch: the config is out, the others go on
+                except Exception as e:
+                    # A failed launch may leave the CUDA context unusable: record this
+                    # config as failed and stop; kit.sh checks the rest in fresh processes.
                     print(f"check {dt} {cfg}: {e}", flush=True)
-                    ok = False
-            print(f"numerics {fam} {cfg}: {'PASS' if ok else 'FAIL'}", flush=True)
-            with open(PASSFILE, "a") as f:
-                f.write(f"{fam} {cfg} {'PASS' if ok else 'FAIL'}\n")
+                    verdict(fam, cfg, False)
+                    sys.exit(3)
+            verdict(fam, cfg, ok)
+
+
+def verdict(fam, cfg, ok):
+    print(f"numerics {fam} {cfg}: {'PASS' if ok else 'FAIL'}", flush=True)
+    with open(PASSFILE, "a") as f:
+        f.write(f"{fam} {cfg} {'PASS' if ok else 'FAIL'}\n")
 
 
 # ----------------------------------------------------------------------------- timing
@@ -152,7 +160,7 @@ def measure(fns, m, n, k, rounds):
     return [G.tflops(m, n, k, t) for t in G.rotated(fns, rounds, per)]
 
 
-def bench(passed):
+def bench(passed, dtypes):
     t0 = time.time()
     # Settle the clocks under load before the first figure (a fixed 2 s of bf16 GEMMs).
     x = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
@@ -163,7 +171,7 @@ def bench(passed):
         torch.cuda.synchronize()
     del x
     results = {}
-    for dt in DTYPES:
+    for dt in dtypes:
         rows = []
         for m, n, k in SHAPES:
             try:
@@ -178,7 +186,7 @@ def bench(passed):
     tables(results)
     out = os.environ.get("OUT")
     if out:
-        with open(os.path.join(out, "kit-results.json"), "w") as f:
+        with open(os.path.join(out, f"kit-results-{'-'.join(dtypes)}.json"), "w") as f:
             json.dump(results, f, indent=1)
 
 
@@ -286,4 +294,4 @@ if __name__ == "__main__":
     else:
         p = read_passed()
         print("configs that passed the numerics:", {f: sorted(c) for f, c in p.items()}, flush=True)
-        bench(p)
+        bench(p, sys.argv[3:] or list(DTYPES))

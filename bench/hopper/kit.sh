@@ -5,8 +5,8 @@
 # 2. numerics of every configuration (kit.py check) under a timeout; after a hang, the
 #    configurations without a verdict again one by one, each under its own timeout;
 # 3. sweep + rotated final timing + tables (kit.py bench) over the configurations that passed.
-# Everything goes to stdout and to $OUT/kit-log.txt; $OUT/kit-results.json holds the final
-# rows, $OUT/kit-pass.txt the numerics verdicts. Expected wall time ~60-90 s (cap ~400 s).
+# Everything goes to stdout and to $OUT/kit-log.txt; $OUT/kit-results-<dtype>.json hold the
+# final rows, $OUT/kit-pass.txt the numerics verdicts. Expected wall time ~60-100 s.
 set -u
 libs=${1:-build/hopper-kit}
 out=${OUT:-/tmp/hopper-kit-out}
@@ -35,11 +35,19 @@ main() {
     timeout 40 python3 "$here/kit.py" "$libs" check "$fam:$cfg" || { echo "check $cfg rc $?"; grep -q "^$fam $cfg " "$KIT_PASS" || echo "$fam $cfg FAIL" >>"$KIT_PASS"; }
   done <"$libs/configs.txt"
   cat "$KIT_PASS"
-  echo "== timing"
-  timeout 300 python3 "$here/kit.py" "$libs" bench
-  echo "bench rc $?"
+  echo "== timing (one process per dtype: a broken CUDA context cannot take the others along)"
+  for dt in float16 bfloat16 fp8; do
+    timeout 150 python3 "$here/kit.py" "$libs" bench $dt
+    echo "bench $dt rc $?"
+  done
   nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active --format=csv
   echo "kit wall time $((SECONDS - t0)) s"
 }
 
 main 2>&1 | tee "$out/kit-log.txt"
+# The reply carries only the end of the output: repeat what matters there.
+echo
+echo "==================== SUMMARY (full log: \$OUT/kit-log.txt)"
+grep -E 'GMMA|HMMA' "$out/kit-log.txt" | grep -v '^check' | sed 's/^/sass: /'
+echo "numerics: $(grep -c ' PASS$' "$KIT_PASS") configs PASS, failed: $(grep ' FAIL$' "$KIT_PASS" | cut -d' ' -f1,2 | tr '\n' ' ')"
+grep -E '^(###|\||geomean|  |bench .* rc|kit wall)' "$out/kit-log.txt" | grep -v '^  sweep'
