@@ -12,7 +12,7 @@ tilec=${TILEC:-$root/build/bin/tilec}
 arch=${GPU_ARCH:-sm_90a}
 rm -rf "$out"
 mkdir -p "$out/suite" "$out/cubin"
-cp "$root/test/gpu/run.py" "$root/test/gpu/run_suite.py" "$out/"
+cp "$root/test/gpu/run.py" "$root/test/gpu/run_suite.py" "$root/test/gpu/timing.py" "$out/"
 build() { # name source [tilec args...]
   local name=$1 src=$2; shift 2
   "$tilec" "$root/$src" -target=$arch -shared -o "$out/$name.so" "$@"

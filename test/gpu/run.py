@@ -2,13 +2,17 @@
 """GPU kit, run on the device: loads the -shared builds of the examples with
 ctypes, checks numerics against torch references (fresh random inputs,
 poisoned outputs, regular and ragged shapes), then times tilec against
-torch (cuBLAS, torch softmax/layer_norm) and the device copy rate.
+torch (cuBLAS, torch softmax/layer_norm) and the device copy rate (1 GiB and
+at the bandwidth kernels' byte count), every contender the same way (timing.py:
+rotated rounds, back-to-back launches; the old one-launch figure beside it).
 Usage: python3 run.py [--sanitize] [--no-timing]   (in the kit folder)"""
-import ctypes, os, sys, statistics
+import ctypes, os, sys
 import torch
 import torch.nn.functional as F
 
 here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+from timing import Contender, measure  # noqa: E402
 SAN = "--sanitize" in sys.argv
 TIMING = not SAN and "--no-timing" not in sys.argv
 torch.backends.cuda.matmul.allow_tf32 = False
@@ -53,18 +57,6 @@ def call(fn, *args):
     if rc != 0:
         raise RuntimeError(f"launcher returned {rc}")
     torch.cuda.synchronize()
-
-
-def bench(f, reps=50):
-    for _ in range(5):
-        f()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record(); f(); e.record(); e.synchronize()
-        ts.append(s.elapsed_time(e))
-    return statistics.median(ts) / 1e3
 
 
 def poison(*shape, dtype):
@@ -141,64 +133,65 @@ for r in rows:
 if SAN or not TIMING:
     sys.exit(0 if all(r[3] == "PASS" for r in rows) else 1)
 
-# ---- timing ----------------------------------------------------------------
-tim = []
+# ---- timing (timing.py: every contender the same way, in rotated rounds) ----
 n = 4096
 flop = 2 * n ** 3
-for dt, name in ((torch.float16, "fp16"), (torch.bfloat16, "bf16")):
-    A = torch.randn(n, n, device=dev, dtype=dt)
-    B = torch.randn(n, n, device=dev, dtype=dt)
-    C = torch.empty(n, n, device=dev, dtype=dt)
-    if dt == torch.float16:
-        t = bench(lambda: g(P(A), P(B), P(C), I(n), stream()))
-        tb = bench(lambda: torch.matmul(A, B, out=C))
-    else:
-        f = lib("gemm_bf16_4096").gemm_bf16
-        t = bench(lambda: f(P(A), P(B), P(C), stream()))
-        tb = bench(lambda: torch.matmul(A, B.T, out=C))
-    tim.append((f"GEMM {name} 4096^3", f"{flop / t / 1e12:.0f} TFLOP/s", f"{flop / tb / 1e12:.0f} TFLOP/s (cuBLAS)",
-                f"{tb / t * 100:.0f}%"))
-# GEMM tile-shape variants (bf16, B^T; timing only, checked once at 4096^3).
-A = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
-B = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
-C = torch.empty(n, n, device=dev, dtype=torch.bfloat16)
-tb = bench(lambda: torch.matmul(A, B.T, out=C))
-ref = A.float() @ B.float().T
+tim = []
+A = torch.randn(n, n, device=dev, dtype=torch.float16)
+B = torch.randn(n, n, device=dev, dtype=torch.float16)
+C = torch.empty(n, n, device=dev, dtype=torch.float16)
+Ab, Bb, Cb = A.bfloat16(), B.bfloat16(), C.bfloat16()
+fb = lib("gemm_bf16_4096").gemm_bf16
+gemm_rows = [(Contender("GEMM fp16 4096^3", lambda: g(P(A), P(B), P(C), I(n), stream()), flop),
+              Contender("cuBLAS fp16", lambda: torch.matmul(A, B, out=C), flop)),
+             (Contender("GEMM bf16 4096^3", lambda: fb(P(Ab), P(Bb), P(Cb), stream()), flop),
+              Contender("cuBLAS bf16 (B^T)", lambda: torch.matmul(Ab, Bb.T, out=Cb), flop))]
+# GEMM tile-shape variants (bf16, B^T; checked once at 4096^3 before timing).
+ref = Ab.float() @ Bb.float().T
 for f_ in sorted(os.listdir(here)):
     if not f_.startswith("gemmv_") or not f_.endswith(".so"):
         continue
     f = lib(f_[:-3]).gemm_bf16
-    C.fill_(float("nan"))
-    call(f, P(A), P(B), P(C), stream())
-    err = rel(C, ref)
-    t = bench(lambda: f(P(A), P(B), P(C), stream()))
-    tim.append((f"GEMM bf16 4096^3 {f_[6:-3]} (err {err:.1e})", f"{flop / t / 1e12:.0f} TFLOP/s",
-                f"{flop / tb / 1e12:.0f} TFLOP/s (cuBLAS)", f"{tb / t * 100:.0f}%"))
-src = torch.empty(2 ** 29, device=dev, dtype=torch.float16)
+    Cb.fill_(float("nan"))
+    call(f, P(Ab), P(Bb), P(Cb), stream())
+    gemm_rows.append((Contender(f"GEMM bf16 4096^3 {f_[6:-3]} (err {rel(Cb, ref):.1e})",
+                                lambda f=f: f(P(Ab), P(Bb), P(Cb), stream()), flop), gemm_rows[1][1]))
+del ref
+src = torch.randn(2 ** 29, device=dev, dtype=torch.float16)
 dst = torch.empty_like(src)
-tc = bench(lambda: dst.copy_(src), 20)
-copy_rate = 2 * src.numel() * 2 / tc / 1e9
-tim.append(("device copy 1 GiB", f"{copy_rate:.0f} GB/s", "torch copy_", "100%"))
-M = 65536
-X = torch.randn(M, 1024, device=dev, dtype=torch.float16)
-Y = torch.empty_like(X)
-t = bench(lambda: sm(P(X), P(Y), I(M), stream()))
-tb = bench(lambda: torch.softmax(X, -1, out=Y) if False else torch.softmax(X, -1))
-by = 2 * X.numel() * 2
-tim.append(("softmax 65536x1024 fp16", f"{by / t / 1e9:.0f} GB/s", f"{by / tb / 1e9:.0f} GB/s (torch)",
-            f"{by / t / 1e9 / copy_rate * 100:.0f}% of copy"))
-M = 16384
-X = torch.randn(M, 4096, device=dev, dtype=torch.float16)
-G = torch.randn(4096, device=dev, dtype=torch.float16)
-Bt = torch.randn(4096, device=dev, dtype=torch.float16)
-Y = torch.empty_like(X)
-t = bench(lambda: ln(P(X), P(G), P(Bt), P(Y), I(M), stream()))
-tb = bench(lambda: F.layer_norm(X, (4096,), G, Bt, 1e-5))
-by = 2 * X.numel() * 2
-tim.append(("layernorm 16384x4096 fp16", f"{by / t / 1e9:.0f} GB/s", f"{by / tb / 1e9:.0f} GB/s (torch)",
-            f"{by / t / 1e9 / copy_rate * 100:.0f}% of copy"))
-print("\n| workload | tilec | baseline | ratio |\n| --- | --- | --- | --- |")
+Xs = torch.randn(65536, 1024, device=dev, dtype=torch.float16)
+Ys = torch.empty_like(Xs)
+Xl = torch.randn(16384, 4096, device=dev, dtype=torch.float16)
+Gl = torch.randn(4096, device=dev, dtype=torch.float16)
+Bl = torch.randn(4096, device=dev, dtype=torch.float16)
+Yl = torch.empty_like(Xl)
+by = 2 * Xs.numel() * 2  # input read once + output written once; the same for both kernels
+src_s = torch.randn(by // 4, device=dev, dtype=torch.float16)
+dst_s = torch.empty_like(src_s)
+copy1g = Contender("device copy 1 GiB", lambda: dst.copy_(src), 2 * src.numel() * 2)
+copys = Contender(f"device copy {by >> 21} MiB", lambda: dst_s.copy_(src_s), by)
+bw_rows = [(Contender("softmax 65536x1024 fp16", lambda: sm(P(Xs), P(Ys), I(65536), stream()), by),
+            Contender("torch softmax", lambda: torch.softmax(Xs, -1), by)),
+           (Contender("layernorm 16384x4096 fp16", lambda: ln(P(Xl), P(Gl), P(Bl), P(Yl), I(16384), stream()), by),
+            Contender("torch layer_norm", lambda: F.layer_norm(Xl, (4096,), Gl, Bl, 1e-5), by))]
+everyone = [c for r in gemm_rows for c in r[:1]] + [gemm_rows[0][1], gemm_rows[1][1], copy1g, copys] + \
+    [c for r in bw_rows for c in r]
+measure(everyone, rounds=10)
+pct = lambda a, b: f"{a.rate('b2b') / b.rate('b2b') * 100:.0f}%"
+pct1 = lambda a, b: f"{a.rate('single') / b.rate('single') * 100:.0f}%"
+for t, base in gemm_rows:
+    tim.append((t.name, f"{t.rate('b2b') / 1e12:.0f} TFLOP/s", f"{base.rate('b2b') / 1e12:.0f} TFLOP/s ({base.name})",
+                pct(t, base), pct1(t, base)))
+tim.append(("device copy 1 GiB", f"{copy1g.rate('b2b') / 1e9:.0f} GB/s", "torch copy_", "100%", "100%"))
+tim.append((copys.name + " (the kernels' bytes)", f"{copys.rate('b2b') / 1e9:.0f} GB/s", "torch copy_",
+            f"{pct(copys, copy1g)} of 1 GiB copy", f"{pct1(copys, copy1g)} of 1 GiB copy"))
+for t, base in bw_rows:
+    tim.append((t.name, f"{t.rate('b2b') / 1e9:.0f} GB/s", f"{base.rate('b2b') / 1e9:.0f} GB/s ({base.name})",
+                f"{pct(t, copy1g)} of 1 GiB copy, {pct(t, copys)} of {by >> 21} MiB copy",
+                f"{pct1(t, copy1g)} of 1 GiB copy"))
+print("\n| workload | tilec | baseline | ratio (back-to-back launches) | ratio (one launch between events, old) |"
+      "\n| --- | --- | --- | --- | --- |")
 for r in tim:
     print("| " + " | ".join(r) + " |")
-print(torch.cuda.get_device_name(), torch.__version__)
+print(torch.cuda.get_device_name(), torch.__version__, "timing: median of 10 rotated rounds (timing.py)")
 sys.exit(0 if all(r[3] == "PASS" for r in rows) else 1)
