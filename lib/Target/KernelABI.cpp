@@ -156,6 +156,7 @@ void tilec::writeCHeader(llvm::ArrayRef<KernelSignature> kernels, llvm::StringRe
   w.line("#define TILEC_ERROR_BAD_DIMENSION 2");
   w.line("#define TILEC_ERROR_MISALIGNED 3");
   w.line("#define TILEC_ERROR_LAUNCH_FAILED 4");
+  w.line("#define TILEC_ERROR_NO_IMAGE 5 /* CUDA objects for several archs: no image fits the device */");
   w.line("#endif").line();
   for (const KernelSignature &k : kernels) {
     w.line("/* " + k.name + ": block of " + llvm::Twine(k.threads[0]) + "x" + llvm::Twine(k.threads[1]) + "x" +

@@ -55,6 +55,7 @@ enum class LaunchStatus : int {
   BadDimension = 2,
   Misaligned = 3,
   LaunchFailed = 4,
+  NoImage = 5, ///< CUDA objects for several archs: no image fits the device
 };
 
 /// Header flavours: what each target appends to the C signature.
