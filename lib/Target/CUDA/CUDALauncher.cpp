@@ -4,13 +4,16 @@
 // 1. `int k(tensors..., int64_t dims..., scalars..., CUstream stream)`:
 //    checks null pointers, alignment and dimensions > 0;
 // 2. finds the CUfunction of the current context in a 16-entry cache; on a
-//    miss takes a spin lock, loads the embedded fatbin (cuModuleLoadData),
-//    gets the function, raises its dynamic shared memory limit to what it
-//    needs (always: the static part ptxas adds can push exactly 48 KB of
-//    dynamic memory over the default limit), and publishes the entry
-//    (release store);
-// 3. computes the grid with `__tilec_k_grid`, builds the memref descriptors
-//    the kernel takes (pointer, pointer, offset, sizes, strides) and calls
+//    miss takes a spin lock, picks the image (objects for several lowerings:
+//    `__tilec_image` tests the context's device against imageRules; none
+//    fitting returns TILEC_ERROR_NO_IMAGE), loads that fatbin
+//    (cuModuleLoadData), gets the function, raises its dynamic shared memory
+//    limit to what it needs (always: the static part ptxas adds can push
+//    exactly 48 KB of dynamic memory over the default limit), and publishes
+//    the entry with its image (release store);
+// 3. with the chosen image's launch facts: computes the grid with its grid
+//    function, builds the memref descriptors the kernel takes (pointer,
+//    pointer, offset, sizes, strides) and its CUtensorMaps, and calls
 //    cuLaunchKernel on the stream.
 //
 //===----------------------------------------------------------------------===//
@@ -25,6 +28,9 @@ using llvm::Value;
 namespace {
 constexpr int kCacheEntries = 16;
 constexpr int kFuncAttrMaxDynamicShared = 8; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+constexpr int kDevAttrCCMajor = 75;           // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+constexpr int kDevAttrCCMinor = 76;           // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+constexpr int kNoImage = -1, kDriverError = -2; // what __tilec_image returns besides an index
 
 struct Builder {
   llvm::Module &m;
@@ -59,12 +65,79 @@ static llvm::Type *scalarType(llvm::LLVMContext &ctx, llvm::StringRef dtype) {
   return llvm::Type::getInt32Ty(ctx);
 }
 
+namespace {
+/// The embedded fatbins as the launchers reach them.
+struct Images {
+  llvm::GlobalVariable *single = nullptr; ///< the fatbin, when there is one
+  llvm::GlobalVariable *table = nullptr;  ///< [n x ptr] of the fatbins, when several
+  llvm::Function *select = nullptr;       ///< `__tilec_image`, when several
+  bool several() const { return table != nullptr; }
+};
+} // namespace
+
+/// Emits `int __tilec_image(void)`: the index of the image for the current
+/// context's device (the first of `rules` that matches its compute
+/// capability), kNoImage when none does, kDriverError when the driver fails.
+static llvm::Function *emitImageSelection(Builder &bd, llvm::ArrayRef<ImageRule> rules) {
+  auto *fn = llvm::Function::Create(llvm::FunctionType::get(bd.i32, false), llvm::GlobalValue::InternalLinkage,
+                                    "__tilec_image", bd.m);
+  auto *entry = llvm::BasicBlock::Create(bd.ctx, "entry", fn);
+  auto *error = llvm::BasicBlock::Create(bd.ctx, "error", fn);
+  IRBuilder<> b(entry);
+  auto check = [&](Value *rc) {
+    auto *ok = llvm::BasicBlock::Create(bd.ctx, "ok", fn);
+    b.CreateCondBr(b.CreateICmpNE(rc, b.getInt32(0)), error, ok);
+    b.SetInsertPoint(ok);
+  };
+  Value *devSlot = b.CreateAlloca(bd.i32);
+  Value *majorSlot = b.CreateAlloca(bd.i32);
+  Value *minorSlot = b.CreateAlloca(bd.i32);
+  check(b.CreateCall(bd.cu("cuCtxGetDevice", {bd.ptr}), {devSlot}));
+  Value *dev = b.CreateLoad(bd.i32, devSlot);
+  llvm::FunctionCallee attr = bd.cu("cuDeviceGetAttribute", {bd.ptr, bd.i32, bd.i32});
+  check(b.CreateCall(attr, {majorSlot, b.getInt32(kDevAttrCCMajor), dev}));
+  check(b.CreateCall(attr, {minorSlot, b.getInt32(kDevAttrCCMinor), dev}));
+  Value *major = b.CreateLoad(bd.i32, majorSlot, "major");
+  Value *minor = b.CreateLoad(bd.i32, minorSlot, "minor");
+  for (const ImageRule &r : rules) {
+    Value *sameMajor = b.CreateICmpEQ(major, b.getInt32(r.major));
+    Value *cond = nullptr;
+    switch (r.kind) {
+    case ImageRule::Kind::SameMajor:
+      cond = b.CreateAnd(sameMajor, b.CreateICmpSGE(minor, b.getInt32(r.minor)));
+      break;
+    case ImageRule::Kind::Exact:
+      cond = b.CreateAnd(sameMajor, b.CreateICmpEQ(minor, b.getInt32(r.minor)));
+      break;
+    case ImageRule::Kind::AtLeast:
+      cond = b.CreateOr(b.CreateICmpSGT(major, b.getInt32(r.major)),
+                        b.CreateAnd(sameMajor, b.CreateICmpSGE(minor, b.getInt32(r.minor))));
+      break;
+    }
+    auto *hit = llvm::BasicBlock::Create(bd.ctx, "image." + llvm::Twine(r.image), fn);
+    auto *next = llvm::BasicBlock::Create(bd.ctx, "next", fn);
+    b.CreateCondBr(cond, hit, next);
+    b.SetInsertPoint(hit);
+    b.CreateRet(b.getInt32(r.image));
+    b.SetInsertPoint(next);
+  }
+  b.CreateRet(b.getInt32(kNoImage));
+  b.SetInsertPoint(error);
+  b.CreateRet(b.getInt32(kDriverError));
+  return fn;
+}
+
 /// Emits the cached lookup of the kernel's CUfunction for the current
-/// context; returns the function (null pointer on failure).
-static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, llvm::GlobalVariable *fatbin) {
+/// context; returns the function (null pointer on failure). With several
+/// images, `image` receives the index of the image the function comes from
+/// (kNoImage or kDriverError beside a null function).
+static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, const Images &images,
+                          Value *&image) {
   llvm::LLVMContext &ctx = bd.ctx;
   llvm::Function *fn = b.GetInsertBlock()->getParent();
-  auto *entryTy = llvm::StructType::get(ctx, {bd.ptr, bd.ptr});
+  bool several = images.several();
+  auto *entryTy = several ? llvm::StructType::get(ctx, {bd.ptr, bd.ptr, bd.i32})
+                          : llvm::StructType::get(ctx, {bd.ptr, bd.ptr});
   auto *cacheTy = llvm::ArrayType::get(entryTy, kCacheEntries);
   std::string base = "__tilec_" + k.signature.name;
   auto *cache = new llvm::GlobalVariable(bd.m, cacheTy, false, llvm::GlobalValue::InternalLinkage,
@@ -79,6 +152,11 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   Value *modSlot = b.CreateAlloca(bd.ptr);
   Value *fnSlot = b.CreateAlloca(bd.ptr);
   b.CreateStore(llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(bd.ptr)), fnSlot);
+  Value *imageSlot = nullptr;
+  if (several) {
+    imageSlot = b.CreateAlloca(bd.i32);
+    b.CreateStore(b.getInt32(kDriverError), imageSlot);
+  }
   Value *rc = b.CreateCall(bd.cu("cuCtxGetCurrent", {bd.ptr}), {ctxSlot});
   Value *cur = b.CreateLoad(bd.ptr, ctxSlot);
   auto *done = llvm::BasicBlock::Create(ctx, "fn.done", fn);
@@ -107,6 +185,8 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
       b.CreateCondBr(b.CreateAnd(valid, b.CreateICmpEQ(ec, cur)), hit, next);
       b.SetInsertPoint(hit);
       b.CreateStore(b.CreateLoad(bd.ptr, b.CreateStructGEP(entryTy, ep, 1)), fnSlot);
+      if (several)
+        b.CreateStore(b.CreateLoad(bd.i32, b.CreateStructGEP(entryTy, ep, 2)), imageSlot);
       b.CreateBr(onHit);
       b.SetInsertPoint(next);
     }
@@ -133,10 +213,22 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   b.CreateBr(again);
   Value *entries = emitSearch(again, unlock, "slow", /*acquire=*/false);
   b.CreateCondBr(b.CreateICmpSLT(entries, b.getInt32(kCacheEntries)), load, unlock);
-  // Load the module, get the function, set the shared memory limit, publish.
+  // Pick the image, load the module, get the function, set the shared
+  // memory limit, publish.
   b.SetInsertPoint(load);
   auto *fail = unlock;
   auto *got = llvm::BasicBlock::Create(ctx, "fn.got", fn);
+  Value *fatbin = images.single;
+  Value *chosen = nullptr;
+  if (several) {
+    chosen = b.CreateCall(images.select, {}, "image");
+    b.CreateStore(chosen, imageSlot);
+    auto *fits = llvm::BasicBlock::Create(ctx, "fn.fits", fn);
+    b.CreateCondBr(b.CreateICmpSLT(chosen, b.getInt32(0)), fail, fits);
+    b.SetInsertPoint(fits);
+    fatbin = b.CreateLoad(bd.ptr, b.CreateInBoundsGEP(images.table->getValueType(), images.table,
+                                                      {b.getInt32(0), chosen}));
+  }
   Value *lrc = b.CreateCall(bd.cu("cuModuleLoadData", {bd.ptr, bd.ptr}), {modSlot, fatbin});
   auto *loaded = llvm::BasicBlock::Create(ctx, "fn.loaded", fn);
   b.CreateCondBr(b.CreateICmpEQ(lrc, b.getInt32(0)), loaded, fail);
@@ -147,10 +239,18 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   b.CreateCondBr(b.CreateICmpEQ(grc, b.getInt32(0)), got, fail);
   b.SetInsertPoint(got);
   Value *f = b.CreateLoad(bd.ptr, tmpFn);
-  if (k.sharedBytes > 0) {
+  // The dynamic shared memory the chosen image's kernel needs.
+  Value *sharedBytes = b.getInt32(k.launches.front().sharedBytes);
+  bool anyShared = k.launches.front().sharedBytes > 0;
+  for (unsigned i = 1; i < k.launches.size(); ++i) {
+    sharedBytes = b.CreateSelect(b.CreateICmpEQ(chosen, b.getInt32(i)), b.getInt32(k.launches[i].sharedBytes),
+                                 sharedBytes);
+    anyShared |= k.launches[i].sharedBytes > 0;
+  }
+  if (anyShared) {
     auto *attrOk = llvm::BasicBlock::Create(ctx, "fn.attr", fn);
     Value *arc = b.CreateCall(bd.cu("cuFuncSetAttribute", {bd.ptr, bd.i32, bd.i32}),
-                              {f, b.getInt32(kFuncAttrMaxDynamicShared), b.getInt32(k.sharedBytes)});
+                              {f, b.getInt32(kFuncAttrMaxDynamicShared), sharedBytes});
     b.CreateCondBr(b.CreateICmpEQ(arc, b.getInt32(0)), attrOk, fail);
     b.SetInsertPoint(attrOk);
   }
@@ -158,6 +258,8 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   Value *ep = b.CreateInBoundsGEP(cacheTy, cache, {b.getInt32(0), n});
   b.CreateStore(cur, b.CreateStructGEP(entryTy, ep, 0));
   b.CreateStore(f, b.CreateStructGEP(entryTy, ep, 1));
+  if (several)
+    b.CreateStore(chosen, b.CreateStructGEP(entryTy, ep, 2));
   b.CreateStore(f, fnSlot);
   auto *pub = b.CreateStore(b.CreateAdd(n, b.getInt32(1)), count);
   pub->setAtomic(llvm::AtomicOrdering::Release);
@@ -169,16 +271,116 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   rel->setAlignment(llvm::Align(4));
   b.CreateBr(done);
   b.SetInsertPoint(done);
-  return b.CreateLoad(bd.ptr, fnSlot);
+  Value *result = b.CreateLoad(bd.ptr, fnSlot);
+  image = several ? b.CreateLoad(bd.i32, imageSlot) : nullptr;
+  return result;
 }
 
-void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelInfo> kernels, llvm::StringRef fatbin) {
+/// Emits, at `b`'s insertion point, the grid computation, the kernel
+/// parameters and cuLaunchKernel of one image's `launch`, then returns.
+static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const KernelSignature &sig,
+                       const CUDAKernelLaunch &launch, Value *cuFn, const llvm::StringMap<Value *> &dims) {
+  llvm::LLVMContext &ctx = bd.ctx;
+  llvm::Module &module = bd.m;
+  llvm::SmallVector<Value *> hostArgs;
+  for (unsigned i = 0; i < sig.args.size(); ++i)
+    if (sig.args[i].kind != KernelArg::Kind::Tensor)
+      hostArgs.push_back(fn->getArg(i));
+  llvm::Function *gridFn = module.getFunction(launch.gridFunction);
+  Value *grid[3] = {b.getInt64(1), b.getInt64(1), b.getInt64(1)};
+  if (gridFn) {
+    gridFn->setLinkage(llvm::GlobalValue::InternalLinkage);
+    for (unsigned i = 0; i < hostArgs.size() && i < gridFn->arg_size(); ++i)
+      if (hostArgs[i]->getType() != gridFn->getArg(i)->getType())
+        hostArgs[i] = b.CreateBitCast(hostArgs[i], gridFn->getArg(i)->getType());
+    Value *g = b.CreateCall(gridFn, hostArgs);
+    for (unsigned i = 0; i < 3; ++i)
+      grid[i] = b.CreateExtractValue(g, {i});
+  }
+  Value *empty =
+      b.CreateOr(b.CreateOr(b.CreateICmpSLE(grid[0], b.getInt64(0)), b.CreateICmpSLE(grid[1], b.getInt64(0))),
+                 b.CreateICmpSLE(grid[2], b.getInt64(0)));
+  {
+    auto *none = llvm::BasicBlock::Create(ctx, "nowork", fn);
+    auto *go = llvm::BasicBlock::Create(ctx, "go", fn);
+    b.CreateCondBr(empty, none, go);
+    b.SetInsertPoint(none);
+    b.CreateRet(b.getInt32(0));
+    b.SetInsertPoint(go);
+  }
+  llvm::SmallVector<Value *> slots;
+  auto slot = [&](Value *v) {
+    Value *s = b.CreateAlloca(v->getType());
+    b.CreateStore(v, s);
+    slots.push_back(s);
+  };
+  for (unsigned i = 0; i < sig.args.size(); ++i) {
+    const KernelArg &a = sig.args[i];
+    if (a.kind != KernelArg::Kind::Tensor) {
+      slot(fn->getArg(i));
+      continue;
+    }
+    slot(fn->getArg(i)); // allocated
+    slot(fn->getArg(i)); // aligned
+    slot(b.getInt64(0)); // offset
+    llvm::SmallVector<Value *> sizes;
+    for (const std::string &d : a.shape) {
+      int64_t v;
+      sizes.push_back(llvm::StringRef(d).getAsInteger(10, v) ? dims.lookup(d) : b.getInt64(v));
+    }
+    for (Value *s : sizes)
+      slot(s ? s : b.getInt64(1));
+    llvm::SmallVector<Value *> strides(sizes.size());
+    Value *stride = b.getInt64(1);
+    for (int d = sizes.size() - 1; d >= 0; --d) {
+      strides[d] = stride;
+      stride = b.CreateMul(stride, sizes[d] ? sizes[d] : b.getInt64(1));
+    }
+    for (Value *s : strides)
+      slot(s);
+  }
+  for (Value *map : emitTMADescriptors(b, fn, sig, launch.tma))
+    slots.push_back(map);
+  auto *arrTy = llvm::ArrayType::get(bd.ptr, slots.size());
+  Value *paramArray = b.CreateAlloca(arrTy);
+  for (unsigned i = 0; i < slots.size(); ++i)
+    b.CreateStore(slots[i], b.CreateConstInBoundsGEP2_32(arrTy, paramArray, 0, i));
+  llvm::FunctionCallee launchKernel = bd.cu(
+      "cuLaunchKernel", {bd.ptr, bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.ptr, bd.ptr, bd.ptr});
+  Value *rc = b.CreateCall(launchKernel,
+                           {cuFn, b.CreateTrunc(grid[0], bd.i32), b.CreateTrunc(grid[1], bd.i32),
+                            b.CreateTrunc(grid[2], bd.i32), b.getInt32(launch.threads[0]),
+                            b.getInt32(launch.threads[1]), b.getInt32(launch.threads[2]),
+                            b.getInt32(launch.sharedBytes), fn->getArg(sig.args.size()), paramArray,
+                            llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(bd.ptr))});
+  b.CreateRet(b.CreateSelect(b.CreateICmpEQ(rc, b.getInt32(0)), b.getInt32(0),
+                             b.getInt32((int)LaunchStatus::LaunchFailed)));
+}
+
+void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelInfo> kernels,
+                               llvm::ArrayRef<CUDAImage> images) {
   Builder bd(module);
   llvm::LLVMContext &ctx = bd.ctx;
-  auto *blob = llvm::ConstantDataArray::getString(ctx, fatbin, /*AddNull=*/false);
-  auto *image = new llvm::GlobalVariable(module, blob->getType(), true, llvm::GlobalValue::InternalLinkage, blob,
-                                         "__tilec_fatbin");
-  image->setAlignment(llvm::Align(16));
+  Images reach;
+  llvm::SmallVector<llvm::Constant *> fatbins;
+  for (unsigned i = 0; i < images.size(); ++i) {
+    auto *blob = llvm::ConstantDataArray::getString(ctx, images[i].fatbin, /*AddNull=*/false);
+    auto *image = new llvm::GlobalVariable(module, blob->getType(), true, llvm::GlobalValue::InternalLinkage, blob,
+                                           images.size() == 1 ? "__tilec_fatbin" : "__tilec_fatbin_" + llvm::Twine(i));
+    image->setAlignment(llvm::Align(16));
+    fatbins.push_back(image);
+  }
+  if (images.size() == 1) {
+    reach.single = llvm::cast<llvm::GlobalVariable>(fatbins.front());
+  } else {
+    auto *tableTy = llvm::ArrayType::get(bd.ptr, fatbins.size());
+    reach.table = new llvm::GlobalVariable(module, tableTy, true, llvm::GlobalValue::InternalLinkage,
+                                           llvm::ConstantArray::get(tableTy, fatbins), "__tilec_images");
+    std::vector<CUDAImageArchs> archs;
+    for (const CUDAImage &im : images)
+      archs.push_back(im.archs);
+    reach.select = emitImageSelection(bd, imageRules(archs));
+  }
   for (const CUDAKernelInfo &k : kernels) {
     const KernelSignature &sig = k.signature;
     llvm::SmallVector<llvm::Type *> params;
@@ -217,80 +419,33 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
                            b.getInt64(0)),
             (int)LaunchStatus::Misaligned);
     }
-    // 2. The function of this context.
-    Value *cuFn = getFunction(bd, b, k, image);
-    ret(b.CreateIsNull(cuFn), (int)LaunchStatus::LaunchFailed);
-    // 3. Grid, descriptors, launch.
-    llvm::SmallVector<Value *> hostArgs;
-    for (unsigned i = 0; i < sig.args.size(); ++i)
-      if (sig.args[i].kind != KernelArg::Kind::Tensor)
-        hostArgs.push_back(fn->getArg(i));
-    llvm::Function *gridFn = module.getFunction("__tilec_" + sig.name + "_grid");
-    Value *grid[3] = {b.getInt64(1), b.getInt64(1), b.getInt64(1)};
-    if (gridFn) {
-      gridFn->setLinkage(llvm::GlobalValue::InternalLinkage);
-      for (unsigned i = 0; i < hostArgs.size() && i < gridFn->arg_size(); ++i)
-        if (hostArgs[i]->getType() != gridFn->getArg(i)->getType())
-          hostArgs[i] = b.CreateBitCast(hostArgs[i], gridFn->getArg(i)->getType());
-      Value *g = b.CreateCall(gridFn, hostArgs);
-      for (unsigned i = 0; i < 3; ++i)
-        grid[i] = b.CreateExtractValue(g, {i});
+    // 2. The function of this context (and its image).
+    Value *image = nullptr;
+    Value *cuFn = getFunction(bd, b, k, reach, image);
+    if (!image) {
+      ret(b.CreateIsNull(cuFn), (int)LaunchStatus::LaunchFailed);
+    } else {
+      auto *bad = llvm::BasicBlock::Create(ctx, "bad", fn);
+      auto *ok = llvm::BasicBlock::Create(ctx, "ok", fn);
+      b.CreateCondBr(b.CreateIsNull(cuFn), bad, ok);
+      b.SetInsertPoint(bad);
+      b.CreateRet(b.CreateSelect(b.CreateICmpEQ(image, b.getInt32(kNoImage)), b.getInt32((int)LaunchStatus::NoImage),
+                                 b.getInt32((int)LaunchStatus::LaunchFailed)));
+      b.SetInsertPoint(ok);
     }
-    Value *empty = b.CreateOr(b.CreateOr(b.CreateICmpSLE(grid[0], b.getInt64(0)), b.CreateICmpSLE(grid[1], b.getInt64(0))),
-                              b.CreateICmpSLE(grid[2], b.getInt64(0)));
-    {
-      auto *none = llvm::BasicBlock::Create(ctx, "nowork", fn);
-      auto *go = llvm::BasicBlock::Create(ctx, "go", fn);
-      b.CreateCondBr(empty, none, go);
-      b.SetInsertPoint(none);
-      b.CreateRet(b.getInt32(0));
-      b.SetInsertPoint(go);
+    // 3. Per image: grid, descriptors, launch.
+    llvm::SmallVector<llvm::BasicBlock *> perImage;
+    if (image) {
+      for (unsigned i = 0; i < k.launches.size(); ++i)
+        perImage.push_back(llvm::BasicBlock::Create(ctx, "image." + llvm::Twine(i), fn));
+      auto *sw = b.CreateSwitch(image, perImage.front(), k.launches.size() - 1);
+      for (unsigned i = 1; i < k.launches.size(); ++i)
+        sw->addCase(b.getInt32(i), perImage[i]);
     }
-    llvm::SmallVector<Value *> slots;
-    auto slot = [&](Value *v) {
-      Value *s = b.CreateAlloca(v->getType());
-      b.CreateStore(v, s);
-      slots.push_back(s);
-    };
-    for (unsigned i = 0; i < sig.args.size(); ++i) {
-      const KernelArg &a = sig.args[i];
-      if (a.kind != KernelArg::Kind::Tensor) {
-        slot(fn->getArg(i));
-        continue;
-      }
-      slot(fn->getArg(i)); // allocated
-      slot(fn->getArg(i)); // aligned
-      slot(b.getInt64(0)); // offset
-      llvm::SmallVector<Value *> sizes;
-      for (const std::string &d : a.shape) {
-        int64_t v;
-        sizes.push_back(llvm::StringRef(d).getAsInteger(10, v) ? dims.lookup(d) : b.getInt64(v));
-      }
-      for (Value *s : sizes)
-        slot(s ? s : b.getInt64(1));
-      llvm::SmallVector<Value *> strides(sizes.size());
-      Value *stride = b.getInt64(1);
-      for (int d = sizes.size() - 1; d >= 0; --d) {
-        strides[d] = stride;
-        stride = b.CreateMul(stride, sizes[d] ? sizes[d] : b.getInt64(1));
-      }
-      for (Value *s : strides)
-        slot(s);
+    for (unsigned li = 0; li < k.launches.size(); ++li) {
+      if (image)
+        b.SetInsertPoint(perImage[li]);
+      emitLaunch(bd, b, fn, sig, k.launches[li], cuFn, dims);
     }
-    for (Value *map : emitTMADescriptors(b, fn, sig, k.tma))
-      slots.push_back(map);
-    auto *arrTy = llvm::ArrayType::get(bd.ptr, slots.size());
-    Value *paramArray = b.CreateAlloca(arrTy);
-    for (unsigned i = 0; i < slots.size(); ++i)
-      b.CreateStore(slots[i], b.CreateConstInBoundsGEP2_32(arrTy, paramArray, 0, i));
-    llvm::FunctionCallee launch = bd.cu(
-        "cuLaunchKernel", {bd.ptr, bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.ptr, bd.ptr, bd.ptr});
-    Value *rc = b.CreateCall(launch, {cuFn, b.CreateTrunc(grid[0], bd.i32), b.CreateTrunc(grid[1], bd.i32),
-                                      b.CreateTrunc(grid[2], bd.i32), b.getInt32(k.threads[0]),
-                                      b.getInt32(k.threads[1]), b.getInt32(k.threads[2]), b.getInt32(k.sharedBytes),
-                                      fn->getArg(sig.args.size()), paramArray,
-                                      llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(bd.ptr))});
-    b.CreateRet(b.CreateSelect(b.CreateICmpEQ(rc, b.getInt32(0)), b.getInt32(0),
-                               b.getInt32((int)LaunchStatus::LaunchFailed)));
   }
 }

@@ -1,12 +1,13 @@
 //===- CUDALauncher.h - Driver-API launchers in LLVM IR ---------*- C++ -*-===//
 //
-// Builds, with IRBuilder, one exported C launcher per kernel that loads the
+// Builds, with IRBuilder, one exported C launcher per kernel that loads an
 // embedded fatbin through the CUDA driver API and launches the kernel.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_LIB_TARGET_CUDA_CUDALAUNCHER_H
 #define TILEC_LIB_TARGET_CUDA_CUDALAUNCHER_H
 
+#include "tilec/Target/CUDA/ImageSelection.h"
 #include "tilec/Target/CUDA/TMADescriptors.h"
 #include "tilec/Target/KernelABI.h"
 
@@ -17,20 +18,38 @@
 
 namespace tilec {
 
+/// How one image (one lowering) launches a kernel.
+struct CUDAKernelLaunch {
+  int64_t threads[3] = {1, 1, 1};
+  int64_t sharedBytes = 0;
+  /// CUtensorMaps encoded at launch, passed after the arguments.
+  std::vector<TMADescriptor> tma;
+  /// The host function computing the grid (`__tilec_<k>_grid` of image 0).
+  std::string gridFunction;
+};
+
 /// What the launcher of one kernel needs beyond its C signature.
 struct CUDAKernelInfo {
   KernelSignature signature;
-  int64_t threads[3] = {1, 1, 1};
-  int64_t sharedBytes = 0;
   /// Byte alignment each tensor argument must have (vector accesses).
   std::vector<int64_t> alignment;
-  /// CUtensorMaps encoded at launch, passed after the arguments.
-  std::vector<TMADescriptor> tma;
+  /// One entry per image, in the order of the images.
+  std::vector<CUDAKernelLaunch> launches;
 };
 
-/// Adds the fatbin and the launchers to `module`, which already holds the
-/// grid functions `__tilec_<k>_grid` (made internal here).
-void buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelInfo> kernels, llvm::StringRef fatbin);
+/// One fatbin the object embeds, with the archs it holds code for.
+struct CUDAImage {
+  CUDAImageArchs archs;
+  std::string fatbin;
+};
+
+/// Adds the fatbins and the launchers to `module`, which already holds the
+/// grid functions each launch names (made internal here). With one image the
+/// launcher loads it; with several it first picks one from the device's
+/// compute capability (imageRules) and returns LaunchStatus::NoImage when
+/// none fits.
+void buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelInfo> kernels,
+                        llvm::ArrayRef<CUDAImage> images);
 
 } // namespace tilec
 

@@ -1,14 +1,18 @@
 //===- CUDATarget.cpp - The NVIDIA target pipeline ------------------------===//
 //
 // 1. Signatures from the tile kernels; `header` stops here.
-// 2. convert-tile-to-gpu against the first arch's TargetInfo; `gpu` stops.
-// 3. Per arch: MLIR's NVVM lowering and gpu-module-to-binary (format isa:
-//    PTX from LLVM NVPTX in process, libdevice linked); `ptx` stops.
-// 4. ptxas per arch (`cubin` stops), fatbinary of all cubins plus the PTX of
-//    the newest arch (`fatbin` stops).
-// 5. Host side: the grid functions (lowered with the device pipeline's host
-//    half) translated to LLVM IR, launchers added with IRBuilder, x86-64
-//    code generation (`asm`, `obj`, `-shared`).
+// 2. convert-tile-to-gpu against each arch's TargetInfo (in place for one
+//    arch; for several, on clones, archs with identical results grouped);
+//    `gpu` stops.
+// 3. Per arch, on its group's module: MLIR's NVVM lowering and
+//    gpu-module-to-binary (format isa: PTX from LLVM NVPTX in process,
+//    libdevice linked); `ptx` stops.
+// 4. ptxas per arch (`cubin` stops), one fatbinary per group of its cubins
+//    plus the PTX of its last arch (`fatbin` stops).
+// 5. Host side: each group's grid functions (lowered with the device
+//    pipeline's host half) translated to LLVM IR and linked, launchers that
+//    pick a group's image at run time added with IRBuilder, x86-64 code
+//    generation (`asm`, `obj`, `-shared`).
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/CUDA/CUDATarget.h"
@@ -30,6 +34,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -39,6 +44,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cstdlib>
 
@@ -153,6 +159,110 @@ static std::string sourceName(const CompileOptions &opts) {
   return opts.inputFile == "-" ? "<stdin>" : llvm::sys::path::filename(opts.inputFile).str();
 }
 
+namespace {
+/// One thread-level lowering and the archs that share it (every arch whose
+/// TargetInfo lowers the tile module to the same gpu-level module).
+struct ArchGroup {
+  std::vector<unsigned> archs; ///< indices into the arch list, in -target order
+  OwningOpRef<ModuleOp> owned; ///< the lowered clone (unset for the module lowered in place)
+  ModuleOp module;
+  std::vector<CUDAKernelLaunch> launches; ///< per kernel, in signature order
+  OwningOpRef<ModuleOp> host;             ///< the host half after the NVVM pipeline
+  std::string fatbin;
+};
+} // namespace
+
+/// Reads what the launcher needs of each kernel from a lowered module.
+static std::vector<CUDAKernelLaunch> readLaunches(ModuleOp lowered, llvm::ArrayRef<CUDAKernelInfo> kernels) {
+  std::vector<CUDAKernelLaunch> launches(kernels.size());
+  for (auto gm : lowered.getOps<gpu::GPUModuleOp>())
+    for (auto fn : gm.getOps<gpu::GPUFuncOp>())
+      for (unsigned i = 0; i < kernels.size(); ++i)
+        if (kernels[i].signature.name == fn.getName()) {
+          CUDAKernelLaunch &l = launches[i];
+          if (auto t = fn->getAttrOfType<DenseI64ArrayAttr>("tilec.threads"))
+            for (unsigned d = 0; d < 3; ++d)
+              l.threads[d] = t[d];
+          if (auto s = fn->getAttrOfType<IntegerAttr>("tilec.shared_bytes"))
+            l.sharedBytes = s.getInt();
+          l.tma = readTMADescriptors(fn); // TMA descriptors the launcher encodes
+        }
+  for (unsigned i = 0; i < kernels.size(); ++i)
+    launches[i].gridFunction = "__tilec_" + kernels[i].signature.name + "_grid";
+  return launches;
+}
+
+/// The archs of a group, as the user spelled them, joined by ", ".
+static std::string groupArchs(const ArchGroup &g, llvm::ArrayRef<std::string> archs) {
+  std::vector<std::string> names;
+  for (unsigned a : g.archs)
+    names.push_back(archs[a]);
+  return llvm::join(names, ", ");
+}
+
+/// Lowers the tile module once per arch (in place when there is one) and
+/// keeps one group per distinct gpu-level result.
+static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> archs,
+                                  llvm::ArrayRef<CUDAKernelInfo> kernels, std::vector<ArchGroup> &groups) {
+  // fp8 values and packed 4-bit tensors: bytes with software conversions.
+  GPULoweringOptions lowering;
+  lowering.emulateNarrowTypes = true;
+  if (archs.size() == 1) {
+    CUDATargetInfo info(archs.front());
+    if (failed(lowerTileToGPU(module, info, lowering)))
+      return failure();
+    ArchGroup &g = groups.emplace_back();
+    g.archs = {0};
+    g.module = module;
+    g.launches = readLaunches(module, kernels);
+    return success();
+  }
+  // Several archs: lower clones of the untouched tile module, compare the
+  // printed results (the lowering reads the TargetInfo in several places:
+  // the Hopper path, fp8 mma shapes, shared memory limits).
+  std::vector<std::string> texts;
+  for (unsigned a = 0; a < archs.size(); ++a) {
+    OwningOpRef<ModuleOp> clone(module.clone());
+    CUDATargetInfo info(archs[a]);
+    if (failed(lowerTileToGPU(*clone, info, lowering)))
+      return failure();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    clone->print(os);
+    auto same = llvm::find(texts, text);
+    if (same != texts.end()) {
+      groups[same - texts.begin()].archs.push_back(a);
+      continue;
+    }
+    texts.push_back(std::move(text));
+    ArchGroup &g = groups.emplace_back();
+    g.archs = {a};
+    g.module = *clone;
+    g.owned = std::move(clone);
+    g.launches = readLaunches(g.module, kernels);
+  }
+  return success();
+}
+
+/// Runs fatbinary on `images` (cubins, PTX: arch and file) into `fatbin`.
+static LogicalResult makeFatbin(const CompileOptions &opts, llvm::ArrayRef<std::pair<std::string, std::string>> cubins,
+                                llvm::ArrayRef<std::pair<std::string, std::string>> ptx, std::string &fatbin,
+                                llvm::raw_ostream &errs) {
+  llvm::SmallString<128> fatPath;
+  if (llvm::sys::fs::createTemporaryFile("tilec", "fatbin", fatPath))
+    return fail(errs, "cannot create a temporary file");
+  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove(fatPath); });
+  std::vector<std::string> args{"-64", "--create", fatPath.str().str()};
+  auto sm = [](llvm::StringRef arch) { return arch.drop_front(3).str(); };
+  for (auto &[arch, file] : cubins)
+    args.push_back("--image3=kind=elf,sm=" + sm(arch) + ",file=" + file);
+  for (auto &[arch, file] : ptx)
+    args.push_back("--image3=kind=ptx,sm=" + sm(arch) + ",file=" + file);
+  if (failed(runTool(opts, "fatbinary", args, errs)))
+    return failure();
+  return readFile(fatPath, fatbin, errs);
+}
+
 LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
                                      llvm::raw_ostream &errs) {
   // 1. Signatures.
@@ -177,71 +287,71 @@ LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts
   std::vector<std::string> archs = opts.target.archs;
   if (archs.empty())
     archs.push_back("sm_80");
-  // 2. Thread-level lowering.
+  bool severalArchs = archs.size() > 1;
+  // 2. Thread-level lowering, per arch.
   registerEverything(module.getContext());
   // MLIR's NVVM serializer finds libdevice through CUDA_ROOT (it has no
   // option for it in the prebuilt pipeline): point it at the chosen toolkit.
   ::setenv("CUDA_ROOT", cudaRoot(opts).c_str(), 1);
-  CUDATargetInfo info(archs.front());
-  // fp8 values and packed 4-bit tensors: bytes with software conversions.
-  GPULoweringOptions lowering;
-  lowering.emulateNarrowTypes = true;
-  if (failed(lowerTileToGPU(module, info, lowering)))
+  std::vector<ArchGroup> groups;
+  if (failed(lowerPerArch(module, archs, kernels, groups)))
     return failure();
-  for (auto gm : module.getOps<gpu::GPUModuleOp>())
-    for (auto fn : gm.getOps<gpu::GPUFuncOp>())
-      for (CUDAKernelInfo &k : kernels)
-        if (k.signature.name == fn.getName()) {
-          if (auto t = fn->getAttrOfType<DenseI64ArrayAttr>("tilec.threads"))
-            for (unsigned i = 0; i < 3; ++i)
-              k.threads[i] = t[i];
-          if (auto s = fn->getAttrOfType<IntegerAttr>("tilec.shared_bytes"))
-            k.sharedBytes = s.getInt();
-          k.tma = readTMADescriptors(fn); // TMA descriptors the launcher encodes
-        }
   if (opts.emit == EmitStage::GPU) {
-    module.print(out);
+    for (ArchGroup &g : groups) {
+      if (severalArchs)
+        out << "// tilec: the lowering for " << groupArchs(g, archs) << "\n";
+      g.module.print(out);
+    }
     return success();
   }
+  // Which group lowers each arch.
+  std::vector<unsigned> groupOf(archs.size());
+  for (unsigned gi = 0; gi < groups.size(); ++gi)
+    for (unsigned a : groups[gi].archs)
+      groupOf[a] = gi;
   // 3. PTX per arch (device LLVM IR for --emit=llvm).
   if (opts.emit == EmitStage::LLVM) {
-    std::string bitcode;
-    if (failed(lowerForArch(module, archs.front(), "llvm", bitcode)))
-      return failure();
-    llvm::LLVMContext llvmCtx;
-    auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "device"), llvmCtx);
-    if (!parsed)
-      return fail(errs, "cannot read the device bitcode: " + llvm::toString(parsed.takeError()));
-    (*parsed)->print(out, nullptr);
+    for (unsigned a = 0; a < archs.size(); ++a) {
+      std::string bitcode;
+      if (failed(lowerForArch(groups[groupOf[a]].module, archs[a], "llvm", bitcode)))
+        return failure();
+      llvm::LLVMContext llvmCtx;
+      auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "device"), llvmCtx);
+      if (!parsed)
+        return fail(errs, "cannot read the device bitcode: " + llvm::toString(parsed.takeError()));
+      if (severalArchs)
+        out << "; tilec: the device LLVM IR for " << archs[a] << "\n";
+      (*parsed)->print(out, nullptr);
+    }
     return success();
   }
   std::vector<std::string> ptx(archs.size());
-  OwningOpRef<ModuleOp> host;
-  for (unsigned i = 0; i < archs.size(); ++i) {
-    auto lowered = lowerForArch(module, archs[i], "isa", ptx[i]);
+  for (unsigned a = 0; a < archs.size(); ++a) {
+    ArchGroup &g = groups[groupOf[a]];
+    auto lowered = lowerForArch(g.module, archs[a], "isa", ptx[a]);
     if (failed(lowered))
       return failure();
-    if (i == 0)
-      host = std::move(*lowered);
+    if (!g.host)
+      g.host = std::move(*lowered);
   }
   if (opts.emit == EmitStage::PTX) {
     for (const std::string &p : ptx)
       out << p;
     return success();
   }
-  // 4. cubins and the fatbin.
+  if (opts.emit == EmitStage::Cubin && severalArchs)
+    return fail(errs, "--emit=cubin writes one ELF image, but -target names " + llvm::Twine(archs.size()) +
+                          " architectures; name one, or use --emit=fatbin");
+  // 4. cubins and the fatbins: one per group, holding its archs' cubins and
+  // the PTX of its last arch; --emit=fatbin with several groups writes one
+  // fatbin holding everything.
   std::vector<std::string> cubins(archs.size());
   llvm::SmallVector<llvm::SmallString<128>> temps;
   auto cleanup = llvm::make_scope_exit([&] {
     for (auto &t : temps)
       llvm::sys::fs::remove(t);
   });
-  std::vector<std::string> fatArgs{"-64", "--create"};
-  llvm::SmallString<128> fatPath;
-  if (llvm::sys::fs::createTemporaryFile("tilec", "fatbin", fatPath))
-    return fail(errs, "cannot create a temporary file");
-  temps.push_back(fatPath);
-  fatArgs.push_back(fatPath.str().str());
+  std::vector<std::string> ptxPaths(archs.size()), cubinPaths(archs.size());
   for (unsigned i = 0; i < archs.size(); ++i) {
     llvm::SmallString<128> ptxPath, cubinPath;
     if (failed(writeTemp("ptx", ptx[i], ptxPath, errs)))
@@ -255,35 +365,75 @@ LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts
       return failure();
     if (failed(readFile(cubinPath, cubins[i], errs)))
       return failure();
-    std::string sm = llvm::StringRef(archs[i]).drop_front(3).str();
-    fatArgs.push_back("--image3=kind=elf,sm=" + sm + ",file=" + cubinPath.str().str());
-    if (i + 1 == archs.size())
-      fatArgs.push_back("--image3=kind=ptx,sm=" + sm + ",file=" + ptxPath.str().str());
+    ptxPaths[i] = ptxPath.str().str();
+    cubinPaths[i] = cubinPath.str().str();
   }
   if (opts.emit == EmitStage::Cubin) {
     out << cubins.front();
     return success();
   }
-  if (failed(runTool(opts, "fatbinary", fatArgs, errs)))
-    return failure();
-  std::string fatbin;
-  if (failed(readFile(fatPath, fatbin, errs)))
-    return failure();
-  if (opts.emit == EmitStage::Fatbin) {
+  using Image = std::pair<std::string, std::string>; // arch, file
+  auto groupImages = [&](const ArchGroup &g, std::vector<Image> &elf, std::vector<Image> &text) {
+    for (unsigned a : g.archs)
+      elf.push_back({archs[a], cubinPaths[a]});
+    text.push_back({archs[g.archs.back()], ptxPaths[g.archs.back()]});
+  };
+  if (opts.emit == EmitStage::Fatbin && groups.size() > 1) {
+    std::vector<Image> elf, text;
+    for (const ArchGroup &g : groups)
+      groupImages(g, elf, text);
+    std::string fatbin;
+    if (failed(makeFatbin(opts, elf, text, fatbin, errs)))
+      return failure();
     out << fatbin;
+    return success();
+  }
+  for (ArchGroup &g : groups) {
+    std::vector<Image> elf, text;
+    groupImages(g, elf, text);
+    if (failed(makeFatbin(opts, elf, text, g.fatbin, errs)))
+      return failure();
+  }
+  if (opts.emit == EmitStage::Fatbin) {
+    out << groups.front().fatbin;
     return success();
   }
   if (opts.emit != EmitStage::Obj && opts.emit != EmitStage::Asm)
     return fail(errs, "the '" + stageName(opts.emit) + "' stage does not exist for target '" +
                           opts.target.spelling + "'");
-  // 5. Host launchers.
+  // 5. Host launchers: the grid functions of every group (those of later
+  // groups renamed `__tilec_<k>_grid.<group>`), the images, the launchers.
   llvm::LLVMContext llvmCtx;
-  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(*host, llvmCtx, "tilec_cuda_launchers");
-  if (!llvmModule)
-    return fail(errs, "cannot translate the launchers to LLVM IR");
-  llvmModule->setTargetTriple(llvm::Triple("x86_64-unknown-linux-gnu"));
-  llvmModule->setDataLayout("e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128");
-  buildCUDALaunchers(*llvmModule, kernels, fatbin);
+  std::unique_ptr<llvm::Module> llvmModule;
+  std::vector<CUDAImage> images;
+  for (unsigned gi = 0; gi < groups.size(); ++gi) {
+    ArchGroup &g = groups[gi];
+    std::unique_ptr<llvm::Module> part = translateModuleToLLVMIR(*g.host, llvmCtx, "tilec_cuda_launchers");
+    if (!part)
+      return fail(errs, "cannot translate the launchers to LLVM IR");
+    part->setTargetTriple(llvm::Triple("x86_64-unknown-linux-gnu"));
+    part->setDataLayout("e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128");
+    if (gi > 0)
+      for (CUDAKernelLaunch &l : g.launches) {
+        std::string renamed = l.gridFunction + "." + std::to_string(gi);
+        if (llvm::Function *grid = part->getFunction(l.gridFunction))
+          grid->setName(renamed);
+        l.gridFunction = renamed;
+      }
+    if (!llvmModule)
+      llvmModule = std::move(part);
+    else if (llvm::Linker::linkModules(*llvmModule, std::move(part)))
+      return fail(errs, "cannot link the host code of the lowering for " + groupArchs(g, archs));
+    CUDAImage &image = images.emplace_back();
+    for (unsigned a : g.archs)
+      image.archs.cubins.push_back(archs[a]);
+    image.archs.ptx = archs[g.archs.back()];
+    image.fatbin = std::move(g.fatbin);
+  }
+  for (unsigned i = 0; i < kernels.size(); ++i)
+    for (const ArchGroup &g : groups)
+      kernels[i].launches.push_back(g.launches[i]);
+  buildCUDALaunchers(*llvmModule, kernels, images);
   HostOptions hostOpts;
   llvm::SmallVector<char> bytes;
   std::string error;
