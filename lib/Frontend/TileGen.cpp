@@ -253,7 +253,7 @@ void KernelGen::genWith(const WithStmt *s) {
     diags.emit(DiagID::sema_kernel_nested, call->getRange());
     return;
   }
-  if (depth() != 1) {
+  if (depth() != 1 || constBranchDepth) {
     diags.emit(DiagID::sema_kernel_outside_body, call->getRange(), "inside a loop or branch");
     return;
   }
@@ -296,7 +296,10 @@ void KernelGen::bindName(const NameExpr *target, TValue value, llvm::SMRange val
     diags.emit(DiagID::sema_store_global_scalar, target->getRange(), name);
     return;
   }
-  if (LocalVar *var = lookupLocal(name)) {
+  LocalVar *var = lookupLocal(name);
+  if (var && !var->isBound())
+    var = nullptr; // left unusable by an `if`: a fresh binding
+  if (var) {
     // An alloc_var is stored to.
     if (var->value.isBuffer() && var->value.buffer->isVar) {
       BufferInfo *buf = var->value.buffer;
@@ -323,24 +326,30 @@ void KernelGen::bindName(const NameExpr *target, TValue value, llvm::SMRange val
       return;
     }
     if (var->depth < depth()) {
+      // Scalars are SSA values: a loop cannot carry them, but a branch can
+      // (its new value is merged after the `if`, see mergeBranches).
       bool inLoop = false;
       for (unsigned d = var->depth; d < depth(); ++d)
         inLoop |= scopes[d].isLoop;
-      (void)inLoop;
-      auto diag = diags.emit(DiagID::sema_reassign_in_loop, target->getRange(), name);
-      diags.note(diag, DiagID::sema_note_declared_here, var->declRange, name);
+      if (inLoop) {
+        auto diag = diags.emit(DiagID::sema_reassign_in_loop, target->getRange(), name);
+        diags.note(diag, DiagID::sema_note_declared_here, var->declRange, name);
+        return;
+      }
+      LocalVar shadow{value, target->getRange(), depth()};
+      scopes.back().names[name] = shadow;
       return;
     }
     var->value = value;
     return;
   }
-  LocalVar var;
-  var.value = value;
-  var.declRange = target->getRange();
-  var.depth = depth();
+  LocalVar fresh;
+  fresh.value = value;
+  fresh.declRange = target->getRange();
+  fresh.depth = depth();
   if (value.isBuffer() && !value.buffer->isParam && value.buffer->name.empty())
     value.buffer->name = name.str();
-  scopes.back().names[name] = var;
+  scopes.back().names[name] = fresh;
 }
 
 void KernelGen::genAssign(const AssignStmt *s) {
@@ -467,11 +476,12 @@ void KernelGen::genIf(const IfStmt *s) {
     diags.emit(DiagID::sema_not_scalar, s->getCond()->getRange(), cond.describe());
     return;
   }
-  // A constant condition selects its branch at compile time.
+  // A constant condition selects its branch at compile time; as in Python,
+  // the names it binds stay visible after the `if`.
   if (cond.isConst()) {
-    pushScope(false);
+    ++constBranchDepth;
     genBody(cond.cst.truthy() ? s->getThen() : s->getElse());
-    popScope();
+    --constBranchDepth;
     return;
   }
   if (!launch) {
@@ -482,17 +492,23 @@ void KernelGen::genIf(const IfStmt *s) {
   if (!c.isValid())
     return;
   auto ifOp = mlir::scf::IfOp::create(b, loc(s->getRange()), c.value, !s->getElse().empty());
-  mlir::OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-  pushScope(false);
-  genBody(s->getThen());
-  popScope();
-  if (!s->getElse().empty()) {
-    b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+  LocalScope thenScope, elseScope;
+  {
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     pushScope(false);
-    genBody(s->getElse());
+    genBody(s->getThen());
+    thenScope = std::move(scopes.back());
     popScope();
+    if (!s->getElse().empty()) {
+      b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      pushScope(false);
+      genBody(s->getElse());
+      elseScope = std::move(scopes.back());
+      popScope();
+    }
   }
+  mergeBranches(ifOp, s, thenScope, elseScope);
 }
 
 //===----------------------------------------------------------------------===//

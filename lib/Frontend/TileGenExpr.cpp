@@ -279,6 +279,10 @@ TValue KernelGen::eval(const Expr *e) {
 TValue KernelGen::evalName(const NameExpr *e) {
   llvm::StringRef name = e->getName();
   if (LocalVar *var = lookupLocal(name)) {
+    if (!var->isBound()) {
+      reportUnusable(*var, name, e->getRange());
+      return TValue();
+    }
     if (var->value.isBuffer() && var->value.buffer->isVar)
       return TValue::ofScalar(loadElement(var->value.buffer, {}, e->getRange()), var->value.buffer->dtype);
     return var->value;

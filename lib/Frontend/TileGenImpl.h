@@ -15,6 +15,7 @@
 #include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/Sema.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -80,6 +81,13 @@ struct LocalVar {
   TValue value;
   llvm::SMRange declRange;
   unsigned depth = 0; // the region depth where it was bound
+  /// After a runtime `if`, a name that cannot be read: bound on only one path
+  /// (MaybeUnbound) or to values of the two branches that cannot be merged into
+  /// one scalar (Conflict). Reading it reports why; assigning it rebinds it.
+  enum class State { Bound, MaybeUnbound, Conflict } state = State::Bound;
+  llvm::SMRange otherRange = {};       // Conflict: the other path's assignment
+  std::string thenDesc = {}, elseDesc = {}; // Conflict: what each path gives
+  bool isBound() const { return state == State::Bound; }
 };
 
 /// One lexical region (launch body, loop body, branch).
@@ -103,6 +111,12 @@ public:
   void genAugAssign(const ast::AugAssignStmt *s);
   void genWith(const ast::WithStmt *s);
   void genIf(const ast::IfStmt *s);
+  /// Makes the names the branches of a runtime `if` assigned visible after it:
+  /// scalars become results of the scf.if (which is rebuilt with them).
+  void mergeBranches(mlir::scf::IfOp ifOp, const ast::IfStmt *s, const LocalScope &thenScope,
+                     const LocalScope &elseScope);
+  /// Reports a read of a name that a runtime `if` left unusable.
+  void reportUnusable(const LocalVar &var, llvm::StringRef name, llvm::SMRange use);
   void genExprStmt(const ast::ExprStmt *s);
   void bindName(const ast::NameExpr *target, TValue value, llvm::SMRange valueRange);
   void storeElement(const ast::SubscriptExpr *target, TValue value);
@@ -190,6 +204,8 @@ public:
   tile::LaunchOp launch;
   unsigned parallelDepth = 0;
   unsigned loopDepth = 0;
+  /// Nesting of compile-time `if` bodies (generated in the enclosing scope).
+  unsigned constBranchDepth = 0;
   unsigned errorsAtStart = 0;
   /// Set by the argument helpers when they reported an error.
   bool argFailed = false;

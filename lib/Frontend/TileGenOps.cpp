@@ -120,7 +120,7 @@ void KernelGen::genLaunch(const BoundCall &call, const WithStmt *s) {
 
 void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
   llvm::StringRef name = target->getName();
-  if (LocalVar *var = lookupLocal(name)) {
+  if (LocalVar *var = lookupLocal(name); var && var->isBound()) {
     auto diag = diags.emit(DiagID::sema_redefinition, target->getRange(), name, var->value.describe());
     diags.note(diag, DiagID::sema_note_previous_definition, var->declRange, name);
     return;
