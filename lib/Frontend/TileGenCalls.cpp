@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <limits>
@@ -352,12 +353,46 @@ bool KernelGen::elementIndices(BufferInfo *buf, llvm::ArrayRef<Expr *> indices, 
         return false;
       }
     }
+    if (buf->scope == tile::Scope::Fragment && v.isScalar() && !checkParallelIndex(buf, d, v, ie->getRange()))
+      return false;
     mlir::Value idx = toIndex(v, ie->getRange());
     if (!idx)
       return false;
     out.push_back(idx);
   }
   return true;
+}
+
+// A T.Parallel maps its iterations onto the layout of the fragments it
+// indexes, so a fragment index must stay inside the fragment on every
+// iteration (an `if` in the body does not make an outside index valid);
+// covering part of a fragment is fine. Indices that are not linear in the
+// loop variables (or involve other values) are not checked here.
+bool KernelGen::checkParallelIndex(BufferInfo *buf, unsigned d, const TValue &index, llvm::SMRange range) {
+  std::optional<LinearForm> lin = linOf(index);
+  int64_t size = buf->shape[d];
+  if (!lin || lin->isConstant() || mlir::ShapedType::isDynamic(size))
+    return true;
+  int64_t lo = lin->constant, hi = lin->constant;
+  for (auto [id, coef] : lin->terms) {
+    auto it = parallelVars.find(id);
+    if (it == parallelVars.end())
+      return true;
+    // coef * [0, extent - 1] widens the low end when negative, else the high one.
+    int64_t span = 0;
+    int64_t &end = coef < 0 ? lo : hi;
+    if (llvm::MulOverflow(coef, it->second.extent - 1, span) || llvm::AddOverflow(end, span, end))
+      return true;
+  }
+  if (lo >= 0 && hi < size)
+    return true;
+  llvm::StringRef text(range.Start.getPointer(), range.End.getPointer() - range.Start.getPointer());
+  auto diag = diags.emit(DiagID::sema_parallel_index_out_of_bounds, range, text, lo, hi, d, buf->name, size);
+  for (auto [id, coef] : lin->terms) {
+    const ParallelVar &pv = parallelVars.find(id)->second;
+    diags.note(diag, DiagID::sema_note_parallel_extent, pv.extentRange, pv.name, pv.extent);
+  }
+  return false;
 }
 
 mlir::Value KernelGen::loadElement(BufferInfo *buf, llvm::ArrayRef<mlir::Value> idx, llvm::SMRange range) {

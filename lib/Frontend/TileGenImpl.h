@@ -96,6 +96,13 @@ struct LocalScope {
   bool isLoop = false;
 };
 
+/// A T.Parallel loop variable: the range it takes and where that was given.
+struct ParallelVar {
+  int64_t extent = 0;
+  llvm::SMRange extentRange;
+  std::string name;
+};
+
 class KernelGen {
 public:
   KernelGen(DiagnosticEmitter &diags, mlir::OpBuilder &builder, const KernelInfo &info)
@@ -150,6 +157,9 @@ public:
   /// The element indices of `buf[indices]`, checked; false after an error.
   bool elementIndices(BufferInfo *buf, llvm::ArrayRef<ast::Expr *> indices, llvm::SMRange range,
                       llvm::SmallVectorImpl<mlir::Value> &out);
+  /// Checks that a fragment index, linear in enclosing T.Parallel variables,
+  /// stays inside dimension `d` of `buf` for every iteration; false after an error.
+  bool checkParallelIndex(BufferInfo *buf, unsigned d, const TValue &index, llvm::SMRange range);
   mlir::Value loadElement(BufferInfo *buf, llvm::ArrayRef<mlir::Value> idx, llvm::SMRange range);
 
   // Argument helpers.
@@ -203,6 +213,8 @@ public:
   llvm::DenseMap<mlir::Value, unsigned> symbols;
   tile::LaunchOp launch;
   unsigned parallelDepth = 0;
+  /// The enclosing T.Parallel loops' variables, by LinearForm symbol.
+  llvm::DenseMap<unsigned, ParallelVar> parallelVars;
   unsigned loopDepth = 0;
   /// Nesting of compile-time `if` bodies (generated in the enclosing scope).
   unsigned constBranchDepth = 0;

@@ -233,14 +233,20 @@ void KernelGen::genFor(const ForStmt *s) {
     auto par = tile::ParallelOp::create(b, l, extents);
     b.setInsertionPoint(par.getBodyBlock()->getTerminator());
     pushScope(true);
+    llvm::SmallVector<unsigned, 4> symbolIds;
     for (size_t k = 0; k < names.size(); ++k) {
       mlir::Value iv = par.getInductionVars()[k];
+      unsigned id = symbolFor(iv);
+      symbolIds.push_back(id);
+      parallelVars[id] = ParallelVar{extents[k], bound.extra[k]->getRange(), names[k]->getName().str()};
       scopes.back().names[names[k]->getName()] =
-          LocalVar{TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(symbolFor(iv))), names[k]->getRange(), depth()};
+          LocalVar{TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(id)), names[k]->getRange(), depth()};
     }
     ++parallelDepth;
     genBody(s->getBody());
     --parallelDepth;
+    for (unsigned id : symbolIds)
+      parallelVars.erase(id);
     popScope();
     return;
   }
