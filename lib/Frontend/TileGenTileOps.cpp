@@ -8,6 +8,7 @@
 #include "TileGenImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace tilec;
 using namespace tilec::detail;
@@ -271,9 +272,11 @@ void KernelGen::genReduce(const BoundCall &call) {
   int64_t d = *nd;
   llvm::SmallVector<int64_t, 4> expected(src->shape.begin(), src->shape.end());
   expected.erase(expected.begin() + d);
-  if (llvm::ArrayRef<int64_t>(expected) != llvm::ArrayRef<int64_t>(dst->shape)) {
+  // tile-lang's usual form of a full 1-D reduction: a (1,) destination.
+  bool unitDst = expected.empty() && dst->rank() == 1 && dst->shape[0] == 1 && !dst->isVar;
+  if (!unitDst && llvm::ArrayRef<int64_t>(expected) != llvm::ArrayRef<int64_t>(dst->shape)) {
     diags.emit(DiagID::sema_reduce_shape_mismatch, call.call->getRange(), call.info->name, src->shapeStr(), d,
-               shapeText(expected), dst->shapeStr());
+               expected.empty() ? "[] (or [1])" : shapeText(expected), dst->shapeStr());
     return;
   }
   if (src->dtype != dst->dtype) {
@@ -289,8 +292,29 @@ void KernelGen::genReduce(const BoundCall &call) {
   case BuiltinID::ReduceAbsSum: kind = tile::ReduceKind::AbsSum; break;
   default: kind = tile::ReduceKind::AbsMax; break;
   }
-  tile::ReduceOp::create(b, loc(call.call->getRange()), kind, src->value,
-                         dst->value, uint64_t(d), *clear);
+  mlir::Location l = loc(call.call->getRange());
+  if (!unitDst) {
+    tile::ReduceOp::create(b, l, kind, src->value, dst->value, uint64_t(d), *clear);
+    return;
+  }
+  // Normalised to the one form the lowerings know, a rank-0 destination: the
+  // reduction goes into a rank-0 buffer of dst's scope, which takes dst's old
+  // value first (clear=False) and gives its result back, element-wise.
+  mlir::Value scalar = createAlloc(l, {}, dst->dtype, dst->scope);
+  // unitCopy(from, to, fromDst): dst[0] -> scalar[] or scalar[] -> dst[0].
+  auto unitCopy = [&](mlir::Value from, mlir::Value to, bool fromDst) {
+    auto par = tile::ParallelOp::create(b, l, llvm::ArrayRef<int64_t>{1});
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(par.getBodyBlock()->getTerminator());
+    mlir::Value element[] = {par.getInductionVars()[0]};
+    mlir::ValueRange dstIdx(element), scalarIdx;
+    mlir::Value v = mlir::memref::LoadOp::create(b, l, from, fromDst ? dstIdx : scalarIdx);
+    mlir::memref::StoreOp::create(b, l, v, to, fromDst ? scalarIdx : dstIdx);
+  };
+  if (!*clear)
+    unitCopy(dst->value, scalar, true);
+  tile::ReduceOp::create(b, l, kind, src->value, scalar, uint64_t(d), *clear);
+  unitCopy(scalar, dst->value, false);
 }
 
 void KernelGen::genCumSum(const BoundCall &call) {
