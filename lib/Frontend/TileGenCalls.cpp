@@ -386,7 +386,9 @@ bool KernelGen::checkParallelIndex(BufferInfo *buf, unsigned d, const TValue &in
   }
   if (lo >= 0 && hi < size)
     return true;
-  llvm::StringRef text(range.Start.getPointer(), range.End.getPointer() - range.Start.getPointer());
+  llvm::StringRef text;
+  if (range.Start.isValid() && range.End.isValid() && range.End.getPointer() >= range.Start.getPointer())
+    text = llvm::StringRef(range.Start.getPointer(), range.End.getPointer() - range.Start.getPointer());
   auto diag = diags.emit(DiagID::sema_parallel_index_out_of_bounds, range, text, lo, hi, d, buf->name, size);
   for (auto [id, coef] : lin->terms) {
     const ParallelVar &pv = parallelVars.find(id)->second;
