@@ -299,7 +299,8 @@ LogicalResult KernelEmitter::planBuffers() {
             tile::isBufferInScope(copy.getDst().getType(), tile::Scope::Shared))
           stagesOf[copy.getDst()] = *loop.getNumStages();
   });
-  llvm::SmallVector<std::pair<Value, int64_t>> sharedAllocs;
+  // Views in allocation order (the map's order varies between runs).
+  llvm::SmallVector<Value> sharedOrder;
   for (Operation &op : llvm::make_early_inc_range(*launch.getBodyBlock())) {
     auto alloc = dyn_cast<tile::AllocOp>(op);
     if (!alloc)
@@ -325,6 +326,7 @@ LogicalResult KernelEmitter::planBuffers() {
       sb.byteOffset = offset;
       offset += sb.stages * numel * elemBytes;
       shared[alloc.getResult()] = sb;
+      sharedOrder.push_back(alloc.getResult());
       break;
     }
     case tile::Scope::Fragment: {
@@ -357,8 +359,8 @@ LogicalResult KernelEmitter::planBuffers() {
     return success();
   auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), wg);
   scratchBase = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
-  for (auto &entry : shared) {
-    SharedBuffer &sb = entry.second;
+  for (Value v : sharedOrder) {
+    SharedBuffer &sb = shared[v];
     auto flatType = MemRefType::get({sb.stages * sb.numel}, sb.elementType, AffineMap(), wg);
     sb.flat = memref::ViewOp::create(b, loc, flatType, scratchBase, cIdx(sb.byteOffset), ValueRange{});
   }
