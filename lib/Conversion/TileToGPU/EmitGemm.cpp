@@ -204,21 +204,11 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
     carry(aCur, bCur, /*store=*/false);
   else
     loadStep(0, aCur, bCur);
-  int64_t steps = k / 16, issued = 0;
-  // Issues the deferred copies up to part `upTo` (exclusive).
-  auto issueUpTo = [&](int64_t upTo) -> LogicalResult {
-    for (; h && h->issuePart && issued < std::min(upTo, h->parts); ++issued)
-      if (failed(h->issuePart(issued)))
-        return failure();
-    return success();
-  };
-  for (int64_t kk = 0; kk < steps; ++kk) {
+  for (int64_t kk = 0; kk < k / 16; ++kk) {
     Frags aNext, bNext;
-    if (kk + 1 < steps) {
+    if (kk + 1 < k / 16) {
       loadStep(kk + 1, aNext, bNext);
     } else if (h) {
-      if (failed(issueUpTo(h->parts)))
-        return failure();
       h->sync();
       Value as = h->nextStage.lookup(op.getA()), bs = h->nextStage.lookup(op.getB());
       OperandAddress aNA = ta ? OperandAddress(e, op.getA(), aK, e.add(mBase, aM))
@@ -249,8 +239,6 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
           memref::StoreOp::create(b, loc, LLVM::ExtractValueOp::create(b, loc, d, llvm::ArrayRef<int64_t>{i}), c.regs,
                                   ValueRange{e.cIdx(r0 + i)});
       }
-    if (kk + 1 < steps && failed(issueUpTo(kk + 2 < steps ? kk + 1 : INT64_MAX)))
-      return failure();
     aCur = std::move(aNext);
     bCur = std::move(bNext);
   }
@@ -409,14 +397,12 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
   Value lb = map.lookup(op.getLowerBound()), ub = map.lookup(op.getUpperBound()), step = map.lookup(op.getStep());
   // Issues iteration `kv`'s copies into stage `slot`, cp.async bounds as `mode`.
   AsyncBounds mode = AsyncBounds::PerCopy;
-  auto issue = [&](Value kv, Value slot, tile::CopyOp only = nullptr) -> LogicalResult {
+  auto issue = [&](Value kv, Value slot) -> LogicalResult {
     map.map(op.getInductionVar(), kv);
     for (Operation &inner : *op.getBodyBlock()) {
       if (&inner == lastCopy->getNextNode())
         break;
       if (auto c = dyn_cast<tile::CopyOp>(inner)) {
-        if (only && c != only)
-          continue;
         stageBase[c.getDst()] = arith::MulIOp::create(b, loc, slot, cIdx(shared[c.getDst()].numel));
         asyncBounds = mode;
         LogicalResult r = emitCopy(c, /*async=*/true);
@@ -490,37 +476,13 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       }
       Value kn = add(k, arith::MulIOp::create(b, loc, step, cIdx(stages - 1)));
       Value slotNext = arith::RemUIOp::create(b, loc, addc(it, stages - 1), cIdx(stages));
-      Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kn, ub);
-      if (!hg) {
-        {
-          OpBuilder::InsertionGuard guard2(b);
-          beginIf(more);
-          if (failed(issue(kn, slotNext)))
-            return failure();
-        }
-        NVVM::CpAsyncCommitGroupOp::create(b, loc);
-      } else {
-        // Spread over the gemm's k steps (MmaHandoff); the gemm's reads keep
-        // their stage offsets.
-        handoff.parts = copies.size();
-        handoff.issuePart = [&, kn, slotNext, more, k](int64_t p) -> LogicalResult {
-          llvm::SmallVector<std::pair<Value, Value>> saved;
-          for (tile::CopyOp c : copies)
-            saved.push_back({c.getDst(), stageBase.lookup(c.getDst())});
-          {
-            OpBuilder::InsertionGuard guard2(b);
-            beginIf(more);
-            if (failed(issue(kn, slotNext, copies[p])))
-              return failure();
-          }
-          if (p + 1 == (int64_t)copies.size())
-            NVVM::CpAsyncCommitGroupOp::create(b, loc);
-          for (auto [buf, base] : saved)
-            stageBase[buf] = base;
-          map.map(op.getInductionVar(), k);
-          return success();
-        };
+      {
+        OpBuilder::InsertionGuard guard2(b);
+        beginIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kn, ub));
+        if (failed(issue(kn, slotNext)))
+          return failure();
       }
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
       Value slot = arith::RemUIOp::create(b, loc, it, cIdx(stages));
       Value slotAfter = arith::RemUIOp::create(b, loc, addc(it, 1), cIdx(stages));
       for (tile::CopyOp c : copies) {

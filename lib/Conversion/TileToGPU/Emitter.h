@@ -131,18 +131,11 @@ public:
   /// the last k step (after `sync`: the cp.async wait and the barrier) and
   /// kept in `carry` (i32 registers) across iterations; `prologue` loads only
   /// those of the first tile.
-  /// The copies of the tile S - 1 ahead are spread over the k steps:
-  /// `issuePart(p)` emits the p-th of `parts` copies (the last also commits
-  /// the group); the gemm issues part p after the mma of k step p (the rest
-  /// before the last step's `sync`), so the address arithmetic of one copy
-  /// does not wait on the registers of the one before.
   struct MmaHandoff {
     mlir::Value carry;
     std::function<void()> sync;
     llvm::DenseMap<mlir::Value, mlir::Value> nextStage;
     bool prologue = false;
-    int64_t parts = 0;
-    std::function<mlir::LogicalResult(int64_t)> issuePart;
   } *mmaHandoff = nullptr;
   mlir::IRMapping map;
   LayoutPlan plan;
