@@ -55,6 +55,10 @@ tilec_vk_case(gemm_uint8_int16 test/run/kernels/gemm_general.tile gemm_general
   FLAGS -D in_dtype=T.uint8 -D accum_dtype=T.int32 -D out_dtype=T.int16 -D K=40 ARGS --set M=33)
 tilec_vk_case(reduce_kinds ${CMAKE_BINARY_DIR}/test/run/cases/reduce_kinds/reduce_kinds.tile reduce_kinds
   FLAGS -D M=21 -D N=37 ARGS --range I=-1000:1000)
+tilec_vk_case(reduce_unit_dst ${CMAKE_BINARY_DIR}/test/run/cases/reduce_unit_dst/reduce_unit_dst.tile reduce_unit
+  ARGS --range XI=-1000:1000)
+tilec_vk_case(if_names ${CMAKE_BINARY_DIR}/test/run/cases/if_names/if_names.tile if_names
+  ARGS --set t=2 --range X=-100:100)
 tilec_vk_case(big_buffers ${CMAKE_BINARY_DIR}/test/run/cases/big_buffers/big_buffers.tile big_buffers
   FLAGS -D bM=64 -D N=96 ARGS --set M=100)
 tilec_vk_case(cumsum ${CMAKE_BINARY_DIR}/test/run/cases/cumsum/cumsum.tile cumsum
