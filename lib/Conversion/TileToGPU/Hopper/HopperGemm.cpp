@@ -23,7 +23,16 @@
 // takes only f32 accumulators, so the four steps are nvvm.wgmma.mma_async ops
 // (s32 += s8 * s8) in one wgmma group on an LLVM struct of i32 registers,
 // which the epilogue writes to an i32 shared tile itself (int8Mma,
-// storeInt8Acc).
+// storeAccStruct).
+// fp8 promoted (HopperPlan.h: gemm with clear_accum into C_local, T.Parallel
+// C_acc += C_local): the stage's four k32 steps are nvvm.wgmma.mma_async ops
+// (f32 += e4m3/e5m2 products) on an LLVM struct of f32 registers, the first
+// with scale-d = 0 (the k tile starts from zero, no register clearing); the
+// group is waited for in the same iteration (no wgmma group in flight across
+// iterations, the TMA loads of the next stages still are), the stage is
+// released, and the registers are added into C_acc's registers (the same
+// wgmma m64 layout), which the epilogue stores (promotedMma, storeAccStruct).
+// Registers: two accumulators of wgRows x blockN / 128 f32 each per thread.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
@@ -102,8 +111,10 @@ struct Emitter {
   LogicalResult mainLoop();
   Value fp8Mma(Value acc, nvgpu::WarpgroupAccumulatorType accT, Value aOff, Value bOff);
   Value int8Mma(Value acc, Value aOff, Value bOff);
-  void storeInt8Acc(Value acc, Value scratch);
-  LLVM::LLVMStructType int8AccType();
+  Value promotedMma(Value aOff, Value bOff);
+  Value addAcc(Value total, Value part);
+  void storeAccStruct(Value acc, Value scratch);
+  LLVM::LLVMStructType accStructType();
   void epilogue(Value acc);
   void invalidateBarriers();
   LogicalResult run(unsigned firstDescArg);
@@ -136,7 +147,9 @@ void Emitter::setUpTypes() {
   tmBT = p.kMajor() ? tensorMap(p.blockN, p.blockK) : tensorMap(p.blockK, kBoxN);
   aStageBytes = p.blockM * p.blockK * p.elemBytes;
   bStageBytes = p.blockK * p.blockN * p.elemBytes;
-  lag = p.stages > 1 ? 1 : 0;
+  // The promoted form adds each k tile's product right after its wgmmas:
+  // nothing stays in flight across iterations.
+  lag = p.stages > 1 && !p.promote ? 1 : 0;
 }
 
 /// Block indices, rasterized in panels when the kernel asks (same order as
@@ -269,10 +282,10 @@ Value Emitter::fp8Mma(Value acc, nvgpu::WarpgroupAccumulatorType accT, Value aOf
   return acc;
 }
 
-/// int8: this warpgroup's accumulator, wgRows x blockN / 128 i32 per thread.
-LLVM::LLVMStructType Emitter::int8AccType() {
-  return LLVM::LLVMStructType::getLiteral(
-      ctx, llvm::SmallVector<Type>(wgRows * p.blockN / 128, IntegerType::get(ctx, 32)));
+/// int8 and fp8 promoted: this warpgroup's accumulator, wgRows x blockN / 128
+/// registers (i32 / f32) per thread.
+LLVM::LLVMStructType Emitter::accStructType() {
+  return LLVM::LLVMStructType::getLiteral(ctx, llvm::SmallVector<Type>(wgRows * p.blockN / 128, accElem));
 }
 
 /// int8: the four k32 steps of one stage (32-byte K slices of the K-major A
@@ -305,11 +318,56 @@ Value Emitter::int8Mma(Value acc, Value aOff, Value bOff) {
   return acc;
 }
 
-/// int8: the wgmma m64 accumulator layout into the i32 scratch tile: thread
+/// fp8 promoted: the four k32 steps of one stage as nvvm.wgmma.mma_async
+/// f32 += fp8 * fp8 into fresh registers, the first with scale-d = 0 (its
+/// input registers are undefined and ignored); one fence before, one commit
+/// after, and a wait for the group (lag = 0): the product is read right away.
+Value Emitter::promotedMma(Value aOff, Value bOff) {
+  constexpr int64_t kStep = 32;
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({wgRows, kStep}, elem, AffineMap(), wg));
+  auto descBT =
+      nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({kStep, p.blockN}, elem, AffineMap(), wg));
+  auto aSliceT = MemRefType::get({wgRows, kStep}, storage, AffineMap(), wg);
+  auto bSliceT = MemRefType::get({p.blockN, kStep}, storage, AffineMap(), wg);
+  auto i64 = b.getI64Type();
+  auto toI64 = [&](Value d) { return UnrealizedConversionCastOp::create(b, loc, i64, d).getResult(0); };
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.blockN, kStep);
+  auto fp8T = isa<Float8E4M3FNType>(elem) ? NVVM::WGMMATypes::e4m3 : NVVM::WGMMATypes::e5m2;
+  Value acc = LLVM::UndefOp::create(b, loc, accStructType());
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t k = 0; k < p.blockK / kStep; ++k) {
+    Value descA = toI64(nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, descAT, view(aSliceT, add(aOff, c(k * kStep))), tmA));
+    Value descB = toI64(nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, descBT, view(bSliceT, add(bOff, c(k * kStep))), tmB));
+    acc = NVVM::WgmmaMmaAsyncOp::create(b, loc, acc.getType(), acc, descA, descB, shape, fp8T, fp8T,
+                                        NVVM::WGMMATypes::f32, k == 0 ? NVVM::WGMMAScaleOut::zero
+                                                                      : NVVM::WGMMAScaleOut::one,
+                                        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+                                        NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  return acc;
+}
+
+/// fp8 promoted: total + part, register by register (both in the wgmma
+/// accumulator layout, so element e of one is element e of the other).
+Value Emitter::addAcc(Value total, Value part) {
+  for (int64_t e = 0, n = wgRows * p.blockN / 128; e < n; ++e) {
+    Value x = LLVM::ExtractValueOp::create(b, loc, total, ArrayRef<int64_t>{e});
+    Value y = LLVM::ExtractValueOp::create(b, loc, part, ArrayRef<int64_t>{e});
+    total = LLVM::InsertValueOp::create(b, loc, total, arith::AddFOp::create(b, loc, x, y), ArrayRef<int64_t>{e});
+  }
+  return total;
+}
+
+/// int8 and fp8 promoted: the wgmma m64 accumulator layout into the scratch tile: thread
 /// t (lane l, warp t / 32 of the block) holds, for each 8-column group j,
 /// registers 4j..4j+3 at rows 16 (t / 32) + l / 4 (+ 8 for the last two) and
 /// columns 8j + 2 (l % 4) + {0, 1}; warpgroup w's rows land at 64 w.
-void Emitter::storeInt8Acc(Value acc, Value scratch) {
+void Emitter::storeAccStruct(Value acc, Value scratch) {
   Value lane = arith::RemUIOp::create(b, loc, tid, c(32));
   Value row0 = add(mul(arith::DivUIOp::create(b, loc, tid, c(32)), c(16)), arith::DivUIOp::create(b, loc, lane, c(4)));
   Value col0 = mul(arith::RemUIOp::create(b, loc, lane, c(4)), c(2));
@@ -333,7 +391,7 @@ LogicalResult Emitter::mainLoop() {
   auto accT = nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({wgRows, p.blockN}, b.getF32Type()));
   // This warpgroup's rows of the A stage (128-byte rows, so a multiple of 1 KB).
   Value wgAOffset = mul(arith::DivUIOp::create(b, loc, tid, c(128)), c(wgRows * p.blockK * p.elemBytes));
-  Value acc0 = p.int8 ? (Value)LLVM::ZeroOp::create(b, loc, int8AccType())
+  Value acc0 = p.structAcc() ? (Value)LLVM::ZeroOp::create(b, loc, accStructType())
                      : (Value)nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
   auto forOp = scf::ForOp::create(b, loc, c(0), numIters, c(1), ValueRange{acc0});
   {
@@ -342,8 +400,12 @@ LogicalResult Emitter::mainLoop() {
     Value i = forOp.getInductionVar();
     Value slot = arith::RemUIOp::create(b, loc, i, c(p.stages));
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, parity(i), c(10000000), slot);
-    Value acc;
-    if (p.int8) {
+    Value acc, part;
+    if (p.promote) {
+      part = promotedMma(add(mul(slot, c(aStageBytes)), wgAOffset),
+                         add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
+      acc = forOp.getRegionIterArgs()[0];
+    } else if (p.int8) {
       acc = int8Mma(forOp.getRegionIterArgs()[0], add(mul(slot, c(aStageBytes)), wgAOffset),
                     add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
     } else if (p.fp8) {
@@ -376,6 +438,9 @@ LogicalResult Emitter::mainLoop() {
       });
       issueLoads(next, nextSlot);
     });
+    // Promotion, after the stage is released (thread 0 has refilled it).
+    if (part)
+      acc = addAcc(acc, part);
     scf::YieldOp::create(b, loc, acc);
   }
   if (lag)
@@ -399,8 +464,8 @@ void Emitter::epilogue(Value acc) {
   // The store's lowering adds 16 rows per warp index (tid / 32), so every
   // warpgroup stores through the same view of the first wgRows rows and
   // warpgroup w's rows land at wgRows w of the scratch tile.
-  if (p.int8) {
-    storeInt8Acc(acc, scratch);
+  if (p.structAcc()) {
+    storeAccStruct(acc, scratch);
   } else {
     Value tileView = memref::SubViewOp::create(b, loc, scratch, ArrayRef<int64_t>{0, 0},
                                                ArrayRef<int64_t>{wgRows, p.blockN}, ArrayRef<int64_t>{1, 1});

@@ -7,6 +7,7 @@
 #include "HopperPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -45,6 +46,51 @@ static bool isTileLoad(tile::CopyOp copy, tile::KernelOp kernel) {
   if (!dst || !isTMAGlobal(copy.getSrc(), kernel) || !isZeroOffsets(copy.getDstOffsets()))
     return false;
   return llvm::equal(copy.getSrcSizes(), dst.getShape()) && llvm::equal(copy.getDstSizes(), dst.getShape());
+}
+
+/// `par` is `for i, j in T.Parallel(M, N): total[i, j] += local[i, j]` over
+/// the whole of both fragments (same shape, f32): loads of total[i, j] and
+/// local[i, j], one addf of the two (either order), a store to total[i, j].
+static bool isPromotion(tile::ParallelOp par, Value local, Value total) {
+  auto localT = dyn_cast<MemRefType>(local.getType());
+  auto totalT = dyn_cast<MemRefType>(total.getType());
+  if (local == total || !localT || !totalT || localT != totalT || localT.getRank() != 2 ||
+      !localT.getElementType().isF32() || par.getExtents() != localT.getShape())
+    return false;
+  auto ivs = par.getInductionVars();
+  auto atIJ = [&](ValueRange idx) { return idx.size() == 2 && idx[0] == ivs[0] && idx[1] == ivs[1]; };
+  memref::LoadOp loadTotal, loadLocal;
+  arith::AddFOp sum;
+  memref::StoreOp store;
+  for (Operation &op : *par.getBodyBlock()) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    if (auto ld = dyn_cast<memref::LoadOp>(op)) {
+      memref::LoadOp &slot = ld.getMemRef() == total ? loadTotal : loadLocal;
+      if (slot || (ld.getMemRef() != total && ld.getMemRef() != local) || !atIJ(ld.getIndices()))
+        return false;
+      slot = ld;
+      continue;
+    }
+    if (auto add = dyn_cast<arith::AddFOp>(op)) {
+      if (sum)
+        return false;
+      sum = add;
+      continue;
+    }
+    if (auto st = dyn_cast<memref::StoreOp>(op)) {
+      if (store || st.getMemRef() != total || !atIJ(st.getIndices()))
+        return false;
+      store = st;
+      continue;
+    }
+    return false;
+  }
+  if (!loadTotal || !loadLocal || !sum || !store || store.getValue() != sum.getResult())
+    return false;
+  Value x = sum.getLhs(), y = sum.getRhs();
+  return (x == loadTotal.getResult() && y == loadLocal.getResult()) ||
+         (x == loadLocal.getResult() && y == loadTotal.getResult());
 }
 
 std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
@@ -110,6 +156,13 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
       plan.gemm = gemm;
       continue;
     }
+    // The promotion: one T.Parallel after the gemm (checked below).
+    if (auto par = dyn_cast<tile::ParallelOp>(op)) {
+      if (!plan.gemm || plan.promote)
+        return std::nullopt;
+      plan.promote = par;
+      continue;
+    }
     if (op.getDialect() && op.getDialect()->getNamespace() == "arith" && isPure(&op))
       continue;
     return std::nullopt;
@@ -117,11 +170,17 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   tile::GemmOp gemm = plan.gemm;
   // fp8 wgmma reads both operands K-major from shared memory: fp8 takes this
   // path only with transpose_B (B stored N x K); 16-bit types only without.
-  if (!gemm || loads.size() != 2 || gemm.getTransposeA() || gemm.getClearAccum() || gemm.getKPack() != 1 ||
-      gemm.getC() != plan.fill.getBuffer())
+  if (!gemm || loads.size() != 2 || gemm.getTransposeA() || gemm.getKPack() != 1)
     return std::nullopt;
   plan.fp8 = isFp8(cast<MemRefType>(gemm.getA().getType()).getElementType());
   plan.int8 = cast<MemRefType>(gemm.getA().getType()).getElementType().isInteger(8);
+  // Plain form: the gemm accumulates into the filled buffer. Promoted form
+  // (fp8 only): the gemm clears its own fragment, which the T.Parallel adds
+  // into the filled one.
+  if (plan.promote ? !(plan.fp8 && gemm.getClearAccum() && isPromotion(plan.promote, gemm.getC(),
+                                                                        plan.fill.getBuffer()))
+                   : (gemm.getClearAccum() || gemm.getC() != plan.fill.getBuffer()))
+    return std::nullopt;
   if (gemm.getTransposeB() != plan.kMajor())
     return std::nullopt;
   for (tile::CopyOp l : loads) {
@@ -182,7 +241,7 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   // 5. The epilogue stores the whole accumulator into a rank-2 global tensor.
   tile::CopyOp st = plan.store;
   auto outT = dyn_cast<MemRefType>(st.getDst().getType());
-  if (st.getSrc() != gemm.getC() || !outT || outT.getRank() != 2 || !isZeroOffsets(st.getSrcOffsets()) ||
+  if (st.getSrc() != plan.fill.getBuffer() || !outT || outT.getRank() != 2 || !isZeroOffsets(st.getSrcOffsets()) ||
       !llvm::equal(st.getSrcSizes(), cT.getShape()) || !llvm::equal(st.getDstSizes(), cT.getShape()))
     return std::nullopt;
   Type outElem = outT.getElementType();

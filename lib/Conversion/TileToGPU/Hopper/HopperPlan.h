@@ -16,6 +16,11 @@ namespace tilec::hopper {
 /// One launch body of the supported shape:
 ///   fill(C_f, 0); for k pipelined { copy A -> A_s; copy B -> B_s;
 ///   gemm(A_s, B_s, C_f) }; copy C_f -> C.
+/// or, fp8 only, the promoted form (DeepGEMM-style accumulation in f32
+/// registers outside the wgmma accumulator):
+///   fill(C_acc, 0); for k pipelined { copy A -> A_s; copy B -> B_s;
+///   gemm(A_s, B_s, C_local, clear_accum); parallel(i, j) { C_acc[i, j] +=
+///   C_local[i, j] } }; copy C_acc -> C.
 struct HopperGemmPlan {
   tile::UseSwizzleOp swizzle; ///< optional block rasterization
   tile::FillOp fill;
@@ -23,6 +28,9 @@ struct HopperGemmPlan {
   tile::CopyOp loadA, loadB;
   tile::GemmOp gemm;
   tile::CopyOp store;
+  /// The promoted form: the T.Parallel adding the k tile's product (the
+  /// gemm's C, cleared by each gemm) into the total (fill's buffer, stored).
+  tile::ParallelOp promote;
   int64_t blockM = 0, blockN = 0, blockK = 0;
   int64_t elemBytes = 2;
   int64_t stages = 1;
@@ -36,6 +44,9 @@ struct HopperGemmPlan {
   bool int8 = false;
   /// Both operands K-major byte tiles (fp8 or int8).
   bool kMajor() const { return fp8 || int8; }
+  /// The accumulator is an LLVM struct of registers fed to nvvm.wgmma.mma_async
+  /// (int8, and fp8 promoted) rather than nvgpu's accumulator type.
+  bool structAcc() const { return int8 || promote; }
 };
 
 /// float8_e4m3 / float8_e5m2.
