@@ -288,6 +288,9 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
   Value src = op.getSrc(), dst = op.getDst();
   tile::Scope ss = scopeOf(src), ds = scopeOf(dst);
   auto dstType = cast<MemRefType>(dst.getType());
+  if (ss == tile::Scope::Global || ds == tile::Scope::Global)
+    return op.emitOpError("reduces only shared, fragment and local buffers on the GPU; copy the global tensor "
+                          "to or from shared memory or a fragment");
   if (ss != tile::Scope::Fragment) {
     // A shared or local source: every thread reads whole lines.
     if (ss == tile::Scope::Local && ds == tile::Scope::Fragment)

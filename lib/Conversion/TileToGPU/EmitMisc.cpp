@@ -29,6 +29,9 @@ static llvm::SmallVector<Value> delinearize(KernelEmitter &e, Value lin, ArrayRe
 LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
   Value src = op.getSrc(), dst = op.getDst();
   tile::Scope ss = scopeOf(src), ds = scopeOf(dst);
+  if (ss == tile::Scope::Global || ds == tile::Scope::Global)
+    return op.emitOpError("scans only shared, fragment and local buffers on the GPU; copy the global tensor "
+                          "to or from shared memory or a fragment");
   bool local = ss == tile::Scope::Local && ds == tile::Scope::Local;
   if (!local && (ss == tile::Scope::Local || ds == tile::Scope::Local))
     return op.emitOpError("scans between a local buffer and a shared or fragment one; the GPU lowering scans "
