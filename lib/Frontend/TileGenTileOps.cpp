@@ -299,8 +299,11 @@ void KernelGen::genReduce(const BoundCall &call) {
   }
   // Normalised to the one form the lowerings know, a rank-0 destination: the
   // reduction goes into a rank-0 buffer of dst's scope, which takes dst's old
-  // value first (clear=False) and gives its result back, element-wise.
-  mlir::Value scalar = createAlloc(l, {}, dst->dtype, dst->scope);
+  // value first (clear=False) and gives its result back, element-wise. Only
+  // kernel arguments live in global memory: a global dst reduces through a
+  // local buffer.
+  tile::Scope scalarScope = dst->scope == tile::Scope::Global ? tile::Scope::Local : dst->scope;
+  mlir::Value scalar = createAlloc(l, {}, dst->dtype, scalarScope);
   // unitCopy(from, to, fromDst): dst[0] -> scalar[] or scalar[] -> dst[0].
   auto unitCopy = [&](mlir::Value from, mlir::Value to, bool fromDst) {
     auto par = tile::ParallelOp::create(b, l, llvm::ArrayRef<int64_t>{1});
