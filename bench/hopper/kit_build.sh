@@ -6,8 +6,12 @@
 #               (ragged N and K tiles): gemm_<dtype>_<N>_<K>_<config>.so
 #   fp8:        bench/hopper/gemm_fp8.tile (e4m3 -> bf16, B N x K, M dynamic), CONFIGS8 at the
 #               same (N, K) and at N=200, K=400: fp8_e4m3_bf16_<N>_<K>_<config>.so
+#   fp8p:       bench/hopper/gemm_fp8_promoted.tile (the same GEMM with the k tiles' sums promoted
+#               to f32 registers, tile-lang's DeepGEMM form), CONFIGS8P (names prom-*) at the same
+#               (N, K): fp8prom_e4m3_bf16_<N>_<K>_<config without prom->.so
 #   one cubin per configuration for the HGMMA / QGMMA count: <family>_<config>.cubin
-# Usage: bench/hopper/kit_build.sh [outdir] [tilec binary]
+# ONLY=fp8 builds the fp8 and fp8p families alone (kit.sh then checks and times fp8 alone).
+# Usage: [ONLY=fp8] bench/hopper/kit_build.sh [outdir] [tilec binary]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/build/hopper-kit}
@@ -18,6 +22,16 @@ CONFIGS16=${CONFIGS16:-"m128n128w1s3:128:128:128:3 m128n256w2s4:128:256:256:4 m6
 # fp8: panel = T.use_swizzle panel size (the file's default is 8; p1 = plain raster order,
 # kept to measure what the rasterisation buys at N = 28672).
 CONFIGS8=${CONFIGS8:-"m128n256w2s4:128:256:256:4:8 m128n256w2s4p16:128:256:256:4:16 m128n256w2s4p1:128:256:256:4:1 m128n128w2s5:128:128:256:5:8 m64n128w1s6:64:128:128:6:8 m64n256w1s4:64:256:128:4:8"}
+# fp8p: two accumulators (C_local, C_acc) of block_M / warpgroups x block_N / 128 f32 registers
+# per thread each: 64 x 128 per warpgroup (128 registers of accumulators) and 64 x 192 (192) do
+# not spill under ptxas; 64 x 256 per warpgroup (256) does, so no n256 config here.
+CONFIGS8P=${CONFIGS8P:-"prom-m128n128w2s5:128:128:256:5:8 prom-m128n128w2s6:128:128:256:6:8 prom-m64n128w1s6:64:128:128:6:8 prom-m128n192w2s4:128:192:256:4:8"}
+ONLY=${ONLY:-}
+case "$ONLY" in
+  "") ;;
+  fp8) CONFIGS16="" ;;
+  *) echo "kit_build: ONLY=$ONLY: only ONLY=fp8 is known" >&2; exit 2 ;;
+esac
 NK="4096x4096 8192x8192 28672x8192 8192x28672"
 rm -rf "$out"
 mkdir -p "$out"
@@ -56,15 +70,39 @@ for cfg in $CONFIGS8; do
   build "$out/fp8_${name}.cubin" "$src8" "${flags[@]}" -D N=4096 -D K=4096 --emit=cubin &
   throttle
 done
+src8p=$root/bench/hopper/gemm_fp8_promoted.tile
+for cfg in $CONFIGS8P; do
+  IFS=: read -r name bm bn th st panel <<<"$cfg"
+  flags=(-target=sm_90a -D 'M=T.dynamic("M")' -D block_M=$bm -D block_N=$bn -D threads=$th -D num_stages=$st -D panel=$panel)
+  for nk in $NK 200x400; do
+    build "$out/fp8prom_e4m3_bf16_${nk%x*}_${nk#*x}_${name#prom-}.so" "$src8p" "${flags[@]}" -D N=${nk%x*} -D K=${nk#*x} -shared &
+    throttle
+  done
+  build "$out/fp8p_${name}.cubin" "$src8p" "${flags[@]}" -D N=4096 -D K=4096 --emit=cubin &
+  throttle
+done
 wait
 rm -f "$out"/*.h
 {
-  echo "$CONFIGS16" | tr ' ' '\n' | sed 's/^/fp16 /'
-  echo "$CONFIGS8" | tr ' ' '\n' | sed 's/^/fp8 /'
+  for c in $CONFIGS16; do echo "fp16 $c"; done
+  for c in $CONFIGS8; do echo "fp8 $c"; done
+  for c in $CONFIGS8P; do echo "fp8p $c"; done
 } >"$out/configs.txt"
 # Which compiler made the kit: the binary's time and the tree it was built in.
 echo "tilec binary of $(date -u -r "$tilec" '+%F %T UTC'), tree HEAD $(git -C "$root" log -1 --format=%h) with" \
   "$(git -C "$root" status --porcelain -- lib include tools | wc -l) uncommitted lib/include/tools files" >"$out/built-from.txt"
+# Register use and spills of the promoted configs (two accumulators per thread), by ptxas -v
+# here when the toolkit is at hand (the device run repeats it from the cubins, cuobjdump).
+if command -v ptxas >/dev/null; then
+  for cfg in $CONFIGS8P; do
+    IFS=: read -r name bm bn th st panel <<<"$cfg"
+    "$tilec" "$src8p" -target=sm_90a -D 'M=T.dynamic("M")' -D block_M=$bm -D block_N=$bn -D threads=$th \
+      -D num_stages=$st -D panel=$panel -D N=4096 -D K=4096 --emit=ptx -o "$out/usage.ptx" 2>>"$log" || continue
+    echo "$name $(ptxas -v -arch=sm_90a "$out/usage.ptx" -o /dev/null 2>&1 | grep -oE 'Used [0-9]+ registers|[0-9]+ bytes spill (stores|loads)' | paste -sd, -)"
+  done >"$out/ptxas-usage.txt"
+  rm -f "$out/usage.ptx"
+  sed 's/^/kit_build: ptxas /' "$out/ptxas-usage.txt"
+fi
 if [ -s "$log" ]; then cat "$log"; echo "kit_build: $(wc -l <"$log") builds FAILED" >&2; exit 1; fi
 rm -f "$log"
 echo "kit_build: $(ls "$out"/*.so | wc -l) .so, $(ls "$out"/*.cubin | wc -l) cubins, $(du -sh "$out" | cut -f1) in $out"
