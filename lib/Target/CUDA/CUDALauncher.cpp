@@ -10,7 +10,8 @@
 //    (cuModuleLoadData), gets the function, raises its dynamic shared memory
 //    limit to what it needs (always: the static part ptxas adds can push
 //    exactly 48 KB of dynamic memory over the default limit), and publishes
-//    the entry with its image (release store);
+//    the entry with its image (release store); a failure after the load
+//    unloads the module (cuModuleUnload) and publishes nothing;
 // 3. with the chosen image's launch facts: computes the grid with its grid
 //    function, builds the memref descriptors the kernel takes (pointer,
 //    pointer, offset, sizes, strides) and its CUtensorMaps, and calls
@@ -232,6 +233,13 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   Value *lrc = b.CreateCall(bd.cu("cuModuleLoadData", {bd.ptr, bd.ptr}), {modSlot, fatbin});
   auto *loaded = llvm::BasicBlock::Create(ctx, "fn.loaded", fn);
   b.CreateCondBr(b.CreateICmpEQ(lrc, b.getInt32(0)), loaded, fail);
+  // Past the load, a failure unloads the module again (nothing would ever
+  // reach it, and every later call would load another copy).
+  auto *unload = llvm::BasicBlock::Create(ctx, "fn.unload", fn);
+  b.SetInsertPoint(unload);
+  b.CreateCall(bd.cu("cuModuleUnload", {bd.ptr}), {b.CreateLoad(bd.ptr, modSlot)});
+  b.CreateBr(unlock);
+  fail = unload;
   b.SetInsertPoint(loaded);
   Value *tmpFn = b.CreateAlloca(bd.ptr);
   Value *grc = b.CreateCall(bd.cu("cuModuleGetFunction", {bd.ptr, bd.ptr, bd.ptr}),

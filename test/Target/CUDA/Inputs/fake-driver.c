@@ -10,6 +10,7 @@
 
 typedef struct {
   int major, minor;
+  int failAttribute; /* cuFuncSetAttribute fails on this context */
 } FakeContext;
 
 static FakeContext *current;
@@ -76,9 +77,14 @@ CUresult cuModuleGetFunction(CUfunction *fn, CUmodule module, const char *name) 
   return strcmp(name, "gemm") == 0 ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }
 
-CUresult cuFuncSetAttribute(CUfunction fn, CUfunction_attribute attr, int value) {
-  printf("max dynamic shared: %d\n", value);
+CUresult cuModuleUnload(CUmodule module) {
+  printf("unload\n");
   return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction fn, CUfunction_attribute attr, int value) {
+  printf("max dynamic shared: %d%s\n", value, ((FakeContext *)fn)->failAttribute ? " (refused)" : "");
+  return ((FakeContext *)fn)->failAttribute ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *address,
@@ -108,6 +114,7 @@ static void run(FakeContext *ctx) {
 
 int main(void) {
   static FakeContext ampere = {8, 6}, hopper = {9, 0}, turing = {7, 5}, blackwell = {10, 0}, ada = {8, 9};
+  static FakeContext refusing = {8, 0, 1};
   run(&ampere);
   run(&ampere); /* cached: no second load */
   run(&hopper);
@@ -115,5 +122,7 @@ int main(void) {
   run(&turing);
   run(&blackwell);
   run(&ada);
+  run(&refusing); /* a failure after the load unloads the module */
+  run(&refusing); /* and caches nothing: loaded and unloaded again */
   return 0;
 }
