@@ -70,7 +70,10 @@ private:
 std::string defaultOutputName(const CompileOptions &opts) {
   llvm::SmallString<128> path(opts.inputFile == "-" ? "a.tile" : opts.inputFile);
   path = llvm::sys::path::filename(path);
-  llvm::StringRef ext = opts.emit == EmitStage::Header ? ".h" : opts.shared ? ".so" : ".o";
+  llvm::StringRef ext = opts.emit == EmitStage::Header           ? ".h"
+                        : opts.target.kind == TargetKind::Metal ? ".metal"
+                        : opts.shared                           ? ".so"
+                                                                : ".o";
   llvm::sys::path::replace_extension(path, ext);
   return path.str().str();
 }

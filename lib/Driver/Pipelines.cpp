@@ -12,6 +12,7 @@
 #include "tilec/Target/CUDA/CUDATarget.h"
 #include "tilec/Target/Host/HostTarget.h"
 #include "tilec/Target/KernelABI.h"
+#include "tilec/Target/Metal/MetalTarget.h"
 #include "tilec/Target/SPIRV/VulkanTarget.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -140,7 +141,7 @@ mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const Compil
     return runHostPipeline(module, opts, out, errs);
   case TargetKind::CUDA: return runCUDAPipeline(module, opts, out, errs);
   case TargetKind::Vulkan: return runVulkanPipeline(module, opts, out, errs);
-  case TargetKind::Metal:
+  case TargetKind::Metal: return runMetalPipeline(module, opts, out, errs);
   case TargetKind::WebGPU:
   case TargetKind::Ascend:
     return notImplemented(opts, errs);

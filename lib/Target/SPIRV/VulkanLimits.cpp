@@ -51,7 +51,9 @@ bool VulkanTargetOptions::fromPreset(llvm::StringRef preset, llvm::StringRef env
   return true;
 }
 
-std::string VulkanTargetOptions::describe() const { return env + " (" + preset + ")"; }
+std::string VulkanTargetOptions::describe() const {
+  return displayName.empty() ? env + " (" + preset + ")" : displayName;
+}
 
 //===----------------------------------------------------------------------===//
 // Limits
@@ -136,12 +138,12 @@ LogicalResult tilec::vulkan::checkLimits(gpu::GPUFuncOp kernel, const vk::Reflec
     if (r.workgroupSize[d] > o.maxWorkgroupSize[d])
       return kernel.emitError() << "kernel '" << r.kernelName << "' has " << r.workgroupSize[d] << " threads in "
                                 << "xyz"[d] << "; " << target << " allows at most " << o.maxWorkgroupSize[d]
-                                << " (maxComputeWorkGroupSize)";
+                                << " (" << o.workgroupSizeLimit << ")";
   }
   if (invocations > o.maxWorkgroupInvocations)
     return kernel.emitError() << "kernel '" << r.kernelName << "' has " << invocations << " threads per block; "
                               << target << " allows at most " << o.maxWorkgroupInvocations
-                              << " (maxComputeWorkGroupInvocations)";
+                              << " (" << o.invocationsLimit << ")";
   int64_t shared = 0;
   if (auto bytes = kernel->getAttrOfType<IntegerAttr>("tilec.shared_bytes"))
     shared += bytes.getInt();
@@ -156,7 +158,7 @@ LogicalResult tilec::vulkan::checkLimits(gpu::GPUFuncOp kernel, const vk::Reflec
   if (shared > o.maxSharedMemoryBytes)
     return kernel.emitError() << "kernel '" << r.kernelName << "' uses " << shared << " bytes of shared memory; "
                               << target << " allows at most " << o.maxSharedMemoryBytes
-                              << " (maxComputeSharedMemorySize)";
+                              << " (" << o.sharedMemoryLimit << ")";
   // Element types the device must support.
   WalkResult typeCheck = kernel.walk([&](Operation *op) -> WalkResult {
     // Ops built without a source location report on the kernel.

@@ -46,6 +46,12 @@ struct VulkanTargetOptions {
   /// (VK_EXT_shader_atomic_float): float32 `T.atomic_add` as
   /// SPV_EXT_shader_atomic_float_add's OpAtomicFAddEXT.
   bool float32Atomics = true;
+  /// How the limit diagnostics name the target and its limits. The Metal
+  /// target compiles through this path with its own names (lib/Target/Metal).
+  std::string displayName;                                ///< empty: "<env> (<preset>)"
+  std::string workgroupSizeLimit = "maxComputeWorkGroupSize";
+  std::string invocationsLimit = "maxComputeWorkGroupInvocations";
+  std::string sharedMemoryLimit = "maxComputeSharedMemorySize";
 
   /// Limits that fit common desktop GPUs (the default): fp16, int8, int64,
   /// float32 atomic add; no fp64.

@@ -1,0 +1,214 @@
+//===- MetalTarget.cpp - Metal limits, checks and SPIR-V -> MSL ------------===//
+//
+// The Metal target's limits (as Vulkan-path options, so the Vulkan limit
+// checks serve it), the checks for what Metal or SPIRV-Cross 2021.01.15
+// cannot take, and the SPIRV-Cross C API call that writes the MSL.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Target/Metal/MetalTarget.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <spirv_cross_c.h>
+
+using namespace mlir;
+using namespace tilec;
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+VulkanTargetOptions MetalTargetOptions::toVulkanOptions() const {
+  VulkanTargetOptions o;
+  o.env = "vulkan1.1"; // SPIR-V 1.3: what SPIRV-Cross 2021.01.15 reads
+  o.preset = "metal";
+  o.displayName = "metal";
+  o.workgroupSizeLimit = "maxThreadsPerThreadgroup";
+  o.invocationsLimit = "maxTotalThreadsPerThreadgroup";
+  o.sharedMemoryLimit = "maxThreadgroupMemoryLength";
+  o.maxSharedMemoryBytes = maxThreadgroupMemoryBytes;
+  o.maxWorkgroupInvocations = maxThreadsPerThreadgroup;
+  o.maxWorkgroupSize = {maxThreadsPerThreadgroup, maxThreadsPerThreadgroup, maxThreadsPerThreadgroup};
+  o.subgroupSize = simdWidth;
+  o.float16 = true;  // half
+  o.int8 = true;     // char, uchar
+  o.int64 = true;    // long, ulong (MSL 2.2+)
+  o.float64 = false; // Metal has no double
+  o.float32Atomics = false;
+  o.cooperativeMatrix = false;
+  return o;
+}
+
+std::string MetalTargetOptions::mslVersion() const {
+  return "MSL " + std::to_string(mslMajor) + "." + std::to_string(mslMinor);
+}
+
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+/// How diagnostics name an element type: the tile dtype spelling.
+static std::string dtypeName(Type t) {
+  if (t.isF16())
+    return "float16";
+  if (t.isBF16())
+    return "bfloat16";
+  if (t.isF32())
+    return "float32";
+  if (t.isF64())
+    return "float64";
+  if (t.isInteger(1))
+    return "bool";
+  if (t.isInteger())
+    return "int" + std::to_string(t.getIntOrFloatBitWidth());
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
+  std::string name = kernel.getName().str();
+  WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
+    // Ops built without a source location report on the kernel.
+    auto emitError = [&]() { return isa<UnknownLoc>(op->getLoc()) ? kernel.emitError() : op->emitError(); };
+    if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
+      Type t = rmw.getValue().getType();
+      bool add = rmw.getKind() == arith::AtomicRMWKind::addi || rmw.getKind() == arith::AtomicRMWKind::addf;
+      if (!add) {
+        emitError() << "kernel '" << name << "' uses atomic '" << arith::stringifyAtomicRMWKind(rmw.getKind())
+                    << "', which the metal target does not lower";
+        return WalkResult::interrupt();
+      }
+      if (isa<FloatType>(t)) {
+        emitError() << "kernel '" << name << "' uses an atomic add on " << dtypeName(t)
+                    << ", which the metal target does not support (SPIRV-Cross 2021.01.15 emits invalid MSL for "
+                       "float atomic add, and Metal before MSL 3.0 has no atomic<float>; use int32)";
+        return WalkResult::interrupt();
+      }
+      if (!t.isInteger(32)) {
+        emitError() << "kernel '" << name << "' uses an atomic add on " << dtypeName(t)
+                    << ", which the metal target does not support (Metal atomics take 32-bit integers; use int32)";
+        return WalkResult::interrupt();
+      }
+    }
+    auto check = [&](Type t) -> LogicalResult {
+      t = getElementTypeOrSelf(t);
+      if (t.isF64())
+        return emitError() << "kernel '" << name << "' uses float64, which Metal does not have (use float32)";
+      if (t.isBF16())
+        return emitError() << "kernel '" << name
+                           << "' uses bfloat16, which the metal target does not support (it goes through SPIR-V, "
+                              "which has no bfloat16; use float16 or float32)";
+      return success();
+    };
+    for (Type t : op->getResultTypes())
+      if (failed(check(t)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument a : block.getArguments())
+          if (failed(check(a.getType())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult tilec::checkMetalKernels(ModuleOp module, const MetalTargetOptions &) {
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>())
+      if (kernel.isKernel() && failed(checkKernel(kernel)))
+        return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SPIR-V -> MSL
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Owns one spvc_context; SPIRV-Cross frees everything with it.
+struct SpvcContext {
+  spvc_context ctx = nullptr;
+  ~SpvcContext() {
+    if (ctx)
+      spvc_context_destroy(ctx);
+  }
+};
+} // namespace
+
+bool tilec::translateToMSL(const VulkanKernel &kernel, const MetalTargetOptions &options, MetalKernel &out,
+                           std::string &error) {
+  const vk::Reflection &r = kernel.reflection;
+  out.vulkan = kernel;
+  SpvcContext holder;
+  if (spvc_context_create(&holder.ctx) != SPVC_SUCCESS) {
+    error = "cannot create a SPIRV-Cross context";
+    return false;
+  }
+  spvc_context ctx = holder.ctx;
+  spvc_context_set_error_callback(
+      ctx, [](void *user, const char *message) { *static_cast<std::string *>(user) += message; }, &error);
+  auto failed = [&](const char *what) {
+    if (error.empty())
+      error = spvc_context_get_last_error_string(ctx);
+    error = std::string(what) + ": " + error;
+    return false;
+  };
+
+  spvc_parsed_ir ir = nullptr;
+  if (spvc_context_parse_spirv(ctx, kernel.spirv.data(), kernel.spirv.size(), &ir) != SPVC_SUCCESS)
+    return failed("SPIRV-Cross cannot parse the SPIR-V");
+  spvc_compiler compiler = nullptr;
+  if (spvc_context_create_compiler(ctx, SPVC_BACKEND_MSL, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP, &compiler) !=
+      SPVC_SUCCESS)
+    return failed("SPIRV-Cross cannot create an MSL compiler");
+  spvc_compiler_options opts = nullptr;
+  if (spvc_compiler_create_compiler_options(compiler, &opts) != SPVC_SUCCESS ||
+      spvc_compiler_options_set_uint(opts, SPVC_COMPILER_OPTION_MSL_VERSION,
+                                     SPVC_MAKE_MSL_VERSION(options.mslMajor, options.mslMinor, 0)) != SPVC_SUCCESS ||
+      spvc_compiler_options_set_uint(opts, SPVC_COMPILER_OPTION_MSL_PLATFORM, SPVC_MSL_PLATFORM_MACOS) !=
+          SPVC_SUCCESS ||
+      spvc_compiler_install_compiler_options(compiler, opts) != SPVC_SUCCESS)
+    return failed("SPIRV-Cross rejects the MSL options");
+
+  // Buffer indices: tensor binding i -> [[buffer(i)]], the push constants
+  // after the tensors (SPIRV-Cross would otherwise number them by use).
+  auto addBinding = [&](unsigned set, unsigned binding, unsigned buffer) {
+    spvc_msl_resource_binding b;
+    spvc_msl_resource_binding_init(&b);
+    b.stage = SpvExecutionModelGLCompute;
+    b.desc_set = set;
+    b.binding = binding;
+    b.msl_buffer = buffer;
+    return spvc_compiler_msl_add_resource_binding(compiler, &b) == SPVC_SUCCESS;
+  };
+  for (const vk::Binding &b : r.bindings)
+    if (!addBinding(b.set, b.binding, b.binding))
+      return failed("SPIRV-Cross rejects a buffer binding");
+  unsigned pushBuffer = r.bindings.size();
+  if (r.pushConstantSize > 0 &&
+      !addBinding(SPVC_MSL_PUSH_CONSTANT_DESC_SET, SPVC_MSL_PUSH_CONSTANT_BINDING, pushBuffer))
+    return failed("SPIRV-Cross rejects the push-constant binding");
+
+  const char *source = nullptr;
+  if (spvc_compiler_compile(compiler, &source) != SPVC_SUCCESS || !source)
+    return failed("SPIRV-Cross cannot translate the SPIR-V to MSL");
+  out.msl = source;
+  const char *entry = spvc_compiler_get_cleansed_entry_point_name(compiler, r.entryPoint.c_str(),
+                                                                    SpvExecutionModelGLCompute);
+  out.entryPoint = entry ? entry : r.entryPoint;
+  out.bufferUsed.clear();
+  for (const vk::Binding &b : r.bindings)
+    out.bufferUsed.push_back(
+        spvc_compiler_msl_is_resource_used(compiler, SpvExecutionModelGLCompute, b.set, b.binding));
+  out.pushConstantBuffer = -1;
+  if (r.pushConstantSize > 0 &&
+      spvc_compiler_msl_is_resource_used(compiler, SpvExecutionModelGLCompute, SPVC_MSL_PUSH_CONSTANT_DESC_SET,
+                                         SPVC_MSL_PUSH_CONSTANT_BINDING))
+    out.pushConstantBuffer = pushBuffer;
+  return true;
+}
