@@ -1,0 +1,1 @@
+// Stands in for Apple's <simd/simd.h>; the generated code uses nothing from it.
