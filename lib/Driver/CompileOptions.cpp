@@ -85,7 +85,12 @@ std::optional<TargetSpec> tilec::parseTarget(llvm::StringRef text, std::string &
   for (llvm::StringRef part : parts) {
     part = part.trim();
     if (!llvm::is_contained(cudaArchs, part)) {
-      error = "unknown target '" + part.str() + "'; expected one of: " + allTargetNames();
+      std::string ignored;
+      if (parts.size() > 1 && parseTarget(part, ignored))
+        error = "target '" + part.str() + "' cannot be combined with others; a comma list names CUDA "
+                "architectures only (sm_80, sm_86, sm_89, sm_90, sm_90a)";
+      else
+        error = "unknown target '" + part.str() + "'; expected one of: " + allTargetNames();
       return std::nullopt;
     }
     if (!llvm::is_contained(spec.archs, part.str()))
