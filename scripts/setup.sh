@@ -7,6 +7,7 @@ PKGS=(
   cmake ninja-build ccache g++ python3
   libcli11-dev libfmt-dev libspdlog-dev catch2
   mesa-vulkan-drivers libvulkan-dev vulkan-tools vulkan-validationlayers spirv-tools glslang-tools
+  libspirv-cross-c-shared-dev spirv-cross
 )
 
 missing=()

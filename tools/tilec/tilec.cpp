@@ -56,7 +56,8 @@ int main(int argc, char **argv) {
   app.set_version_flag("--version", std::string("tilec ") + TILEC_VERSION + " (LLVM/MLIR " TILEC_LLVM_VERSION ")");
   app.add_option("input", opts.inputFile, "The .tile source file ('-' reads standard input)")->required();
   app.add_option("-o,--output", opts.outputFile,
-                 "Output file; text stages print to stdout without it, binary stages default to the input's name");
+                 "Output file; text stages print to stdout without it, binary stages default to the input's name "
+                 "(-target=metal: MSL source, k.metal, plus the header k.h)");
   app.add_option("--target", targetText,
                  "Target (also -target=): " + allTargetNames() + "; default host");
   app.add_option("--emit", emitText,
