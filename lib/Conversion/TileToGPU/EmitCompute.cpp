@@ -321,13 +321,15 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
     bool perThread = ds == tile::Scope::Local || ss == tile::Scope::Local;
     FragmentLayout out = FragmentLayout::canonical(dstType.getShape(), perThread ? 1 : numThreads, 1);
     out.numThreads = numThreads;
+    // Only the owner of a shared element computes it: a replica reading the
+    // element (clear=False) while the owner stores it would race.
     Value owner = ds == tile::Scope::Shared ? isFirstReplica(out) : Value();
+    OpBuilder::InsertionGuard ownerGuard(b);
+    if (owner)
+      beginIf(owner);
     reduceSerially(
         *this, op, out, /*unrolled=*/false, loadSrc, [&](ArrayRef<Value> idx, Value) { return loadBuf(dst, ds, idx); },
         [&](ArrayRef<Value> idx, Value, Value v) {
-          OpBuilder::InsertionGuard guard(b);
-          if (owner)
-            beginIf(owner);
           if (ds == tile::Scope::Shared)
             memref::StoreOp::create(b, loc, v, shared[dst].flat, ValueRange{sharedIndex(dst, idx)});
           else
