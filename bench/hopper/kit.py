@@ -150,10 +150,18 @@ def check_one(dt, cfg, m, n, k, fam):
         ok = err <= TOL and not nan
         print(f"{line} {'ok' if ok else 'FAIL'}", flush=True)
         return ok
-    # The same operands through cuBLASLt, both accumulation modes, against the same reference.
-    cublas_err, _ = G.rel_err(baseline(dt, a, b, c)(), ref)
-    fast_err = G.rel_err(baseline(dt, a, b, c, fast_accum=True)(), ref)[0] if fast_accum_works(a, b, c) else None
-    line += f"  _scaled_mm {cublas_err:.2e}  fast-accum " + (f"{fast_err:.2e}" if fast_err is not None else "n/a")
+    # The same operands through cuBLASLt, both accumulation modes, against the same reference
+    # (cuBLASLt takes fp8 only with N and K multiples of 16: the ragged shapes keep the plain
+    # bound, their K is small).
+    cublas_err = fast_err = None
+    if n % 16 == 0 and k % 16 == 0:
+        try:
+            cublas_err = G.rel_err(baseline(dt, a, b, c)(), ref)[0]
+            fast_err = G.rel_err(baseline(dt, a, b, c, fast_accum=True)(), ref)[0] if fast_accum_works(a, b, c) else None
+        except RuntimeError as e:  # a shape cuBLASLt refuses: the plain bound
+            print(f"  _scaled_mm refused M={m} N={n} K={k}: {e}", flush=True)
+    fmt = lambda e: f"{e:.2e}" if e is not None else "n/a"
+    line += f"  _scaled_mm {fmt(cublas_err)}  fast-accum {fmt(fast_err)}"
     bound = TOL if fam == PROMOTED else fp8_bound(fast_err)
     ok = err <= bound and not nan
     why = ""
