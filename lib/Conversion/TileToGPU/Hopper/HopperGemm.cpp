@@ -116,6 +116,8 @@ struct Emitter {
   void storeAccStruct(Value acc, Value scratch);
   LLVM::LLVMStructType accStructType();
   void epilogue(Value acc);
+  void red(Value addr, Value x, bool pair);
+  void atomicAddChunk(Value v, Value out, Value gr, Value gc, Value cols, Value rowOk, Value whole);
   void invalidateBarriers();
   LogicalResult run(unsigned firstDescArg);
 };
@@ -449,14 +451,54 @@ LogicalResult Emitter::mainLoop() {
   return success();
 }
 
+/// Split-K: `red.global.add.noftz` of `addr` += `x` (an f16x2/bf16x2 pair as
+/// i32, or one f16/bf16 as i16). LLVM 22's NVPTX backend expands atomicrmw
+/// fadd on <2 x half> / <2 x bfloat> into a compare-and-swap loop, so the
+/// reduction is one inline PTX instruction (relaxed, gpu scope: PTX's default).
+void Emitter::red(Value addr, Value x, bool pair) {
+  bool bf16 = cast<MemRefType>(p.outTensor().getType()).getElementType().isBF16();
+  std::string text = std::string("red.global.add.noftz.") + (bf16 ? "bf16" : "f16") + (pair ? "x2" : "") + " [$0], $1;";
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{addr, x}, text, pair ? "l,r" : "l,h",
+                            /*has_side_effects=*/true, /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+/// Split-K: adds the 8 converted values `v` (f16/bf16) at C[gr, gc..gc+7]
+/// into C: four f16x2/bf16x2 reductions when the chunk lies inside C and
+/// starts at an even element (4-byte aligned pairs), otherwise one 16-bit
+/// reduction per column inside C (ragged N edge, odd offsets).
+void Emitter::atomicAddChunk(Value v, Value out, Value gr, Value gc, Value cols, Value rowOk, Value whole) {
+  auto i64 = b.getI64Type();
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, b.getIndexType(), out);
+  Value elemIdx = add(mul(gr, cols), gc);
+  auto ptrAt = [&](Value idx) {
+    Value a = arith::IndexCastUIOp::create(b, loc, i64, add(base, mul(idx, c(2))));
+    Value generic = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx), a);
+    return LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 1), generic).getResult();
+  };
+  Value even = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, andi(elemIdx, c(1)), c(0));
+  auto ifOp = scf::IfOp::create(b, loc, andi(whole, even), /*withElse=*/true);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value pairs = vector::BitCastOp::create(b, loc, VectorType::get({4}, b.getI32Type()), v);
+  for (int64_t e = 0; e < 4; ++e)
+    red(ptrAt(add(elemIdx, c(2 * e))), vector::ExtractOp::create(b, loc, pairs, ArrayRef<int64_t>{e}), true);
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  ifThen(rowOk, [&] {
+    for (int64_t e = 0; e < 8; ++e)
+      ifThen(ult(add(gc, c(e)), cols), [&] {
+        Value x = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{e});
+        red(ptrAt(add(elemIdx, c(e))), arith::BitcastOp::create(b, loc, b.getI16Type(), x), false);
+      });
+  });
+}
+
 void Emitter::epilogue(Value acc) {
-  tile::CopyOp st = p.store;
   // Offsets of the C tile: the ops between the loop and the store.
-  for (Operation *op = p.loop->getNextNode(); op && op != st.getOperation(); op = op->getNextNode())
+  for (Operation *op = p.loop->getNextNode(); op && op != p.epilogueOp(); op = op->getNextNode())
     if (!isa<tile::TileDialect>(op->getDialect()))
       b.clone(*op, map);
-  Value out = map.lookupOrDefault(st.getDst());
-  Value rowOff = map.lookupOrDefault(st.getDstOffsets()[0]), colOff = map.lookupOrDefault(st.getDstOffsets()[1]);
+  Value out = map.lookupOrDefault(p.outTensor());
+  Value rowOff = map.lookupOrDefault(p.outOffsets()[0]), colOff = map.lookupOrDefault(p.outOffsets()[1]);
   gpu::BarrierOp::create(b, loc);
   int64_t ld = p.blockN + kEpiloguePad;
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -488,6 +530,10 @@ void Emitter::epilogue(Value acc) {
   Value gr = add(rowOff, r), gc = add(colOff, col);
   Value rowOk = ult(gr, rows);
   Value whole = andi(rowOk, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, add(gc, c(8)), cols));
+  if (p.atomic) {
+    atomicAddChunk(v, out, gr, gc, cols, rowOk, whole);
+    return;
+  }
   auto ifOp = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   vector::StoreOp::create(b, loc, v, out, ValueRange{gr, gc}, /*nontemporal=*/false,

@@ -128,16 +128,22 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
       continue;
     }
     if (auto copy = dyn_cast<tile::CopyOp>(op)) {
-      if (!plan.loop || plan.store)
+      if (!plan.loop || plan.store || plan.atomic)
         return std::nullopt;
       plan.store = copy;
+      continue;
+    }
+    if (auto at = dyn_cast<tile::AtomicAddOp>(op)) {
+      if (!plan.loop || plan.store || plan.atomic || !at.isRegionForm())
+        return std::nullopt;
+      plan.atomic = at;
       continue;
     }
     if (op.getDialect() && op.getDialect()->getNamespace() == "arith" && isPure(&op))
       continue;
     return std::nullopt;
   }
-  if (!plan.fill || !plan.loop || !plan.store)
+  if (!plan.fill || !plan.loop || (!plan.store && !plan.atomic))
     return std::nullopt;
   // 3. The loop body: two tile loads feeding one gemm, plus index arithmetic.
   llvm::SmallVector<tile::CopyOp> loads;
@@ -239,15 +245,23 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
       plan.blockN > 256 || wgRows * plan.blockN / 128 > 128 || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)))
     return std::nullopt;
   // 5. The epilogue stores the whole accumulator into a rank-2 global tensor.
-  tile::CopyOp st = plan.store;
-  auto outT = dyn_cast<MemRefType>(st.getDst().getType());
-  if (st.getSrc() != plan.fill.getBuffer() || !outT || outT.getRank() != 2 || !isZeroOffsets(st.getSrcOffsets()) ||
-      !llvm::equal(st.getSrcSizes(), cT.getShape()) || !llvm::equal(st.getDstSizes(), cT.getShape()))
+  //    Or (split-K) adds it atomically into an f16/bf16 one: the whole
+  //    accumulator at two indices (red.global.add.noftz.f16x2 / .bf16x2).
+  auto outT = dyn_cast<MemRefType>(plan.outTensor().getType());
+  if (!outT || outT.getRank() != 2)
     return std::nullopt;
+  if (tile::CopyOp st = plan.store) {
+    if (st.getSrc() != plan.fill.getBuffer() || !isZeroOffsets(st.getSrcOffsets()) ||
+        !llvm::equal(st.getSrcSizes(), cT.getShape()) || !llvm::equal(st.getDstSizes(), cT.getShape()))
+      return std::nullopt;
+  } else if (plan.atomic.getValue() != plan.fill.getBuffer() || plan.atomic.getIndices().size() != 2 || plan.int8) {
+    return std::nullopt;
+  }
   Type outElem = outT.getElementType();
-  if (plan.int8 ? !outElem.isInteger(32) : (!outElem.isF16() && !outElem.isBF16() && !outElem.isF32()))
+  if (plan.atomic ? (!outElem.isF16() && !outElem.isBF16())
+                  : plan.int8 ? !outElem.isInteger(32) : (!outElem.isF16() && !outElem.isBF16() && !outElem.isF32()))
     return std::nullopt;
-  auto outArg = dyn_cast<BlockArgument>(st.getDst());
+  auto outArg = dyn_cast<BlockArgument>(plan.outTensor());
   if (!outArg || outArg.getOwner() != &kernel.getBody().front())
     return std::nullopt;
   // 6. Stages: as many as asked that fit beside the 1 KB alignment slack.

@@ -21,13 +21,23 @@ namespace tilec::hopper {
 ///   fill(C_acc, 0); for k pipelined { copy A -> A_s; copy B -> B_s;
 ///   gemm(A_s, B_s, C_local, clear_accum); parallel(i, j) { C_acc[i, j] +=
 ///   C_local[i, j] } }; copy C_acc -> C.
+/// Either form may end in `atomic_add(C[...], C_f)` instead of the copy
+/// (split-K: the grid's third index picks a K slice in the loads' offsets;
+/// the epilogue adds into C with red.global.add.noftz.f16x2 / .bf16x2).
 struct HopperGemmPlan {
   tile::UseSwizzleOp swizzle; ///< optional block rasterization
   tile::FillOp fill;
   tile::ForOp loop;
   tile::CopyOp loadA, loadB;
   tile::GemmOp gemm;
-  tile::CopyOp store;
+  tile::CopyOp store;      ///< the epilogue's copy of the accumulator, or
+  tile::AtomicAddOp atomic; ///< its atomic add into C (f16/bf16 C only)
+  /// The epilogue's op (store or atomic), its global tensor and offsets.
+  mlir::Operation *epilogueOp() {
+    return store ? store.getOperation() : atomic.getOperation();
+  }
+  mlir::Value outTensor() { return store ? store.getDst() : atomic.getDst(); }
+  mlir::ValueRange outOffsets() { return store ? store.getDstOffsets() : atomic.getIndices(); }
   /// The promoted form: the T.Parallel adding the k tile's product (the
   /// gemm's C, cleared by each gemm) into the total (fill's buffer, stored).
   tile::ParallelOp promote;
