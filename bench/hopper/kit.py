@@ -10,6 +10,9 @@ Usage (GPU machine, repository root, after bench/hopper/kit_build.sh here):
                                                        (DTYPE: float16, bfloat16, fp8; default all)
 bench/hopper/kit.sh runs both (checks under a timeout, per configuration after a hang).
 
+Split-K (bench/hopper/gemm_splitk.tile, family fp16, configs named sk<split>-*, swept for
+M <= 128): every checked or timed call is C.zero_() + the launch (the kernel adds into C);
+C is poisoned with 7.0 instead of NaN, ragged N and K are 200 x 512.
 Numerics: fresh random inputs (fp8: rounded to e4m3), C poisoned with NaN, float32
 reference (TF32 off), err = max |C - ref| / max |ref| and no NaN left; ragged M (77,
 200, 1000), ragged N and K (200 x 136, fp8 200 x 400) and M = 200 at every benchmark (N, K).
@@ -43,7 +46,8 @@ NK = [(4096, 4096), (8192, 8192), (28672, 8192), (8192, 28672)]
 # twice, as the square case and as M = 4096 of the LLM set: timed twice, counted twice).
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)] + [(m, n, k) for m in (128, 1024, 4096) for n, k in NK]
 DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "fp8": torch.float8_e4m3fn}
-RAGGED_NK = {"fp16": (200, 136), "fp8": (200, 400)}
+# split-K: K a multiple of split x block_K (512 for every sk config of kit_build.sh)
+RAGGED_NK = {"fp16": (200, 136), "fp8": (200, 400), "splitk": (200, 512)}
 PASSFILE = os.environ.get("KIT_PASS") or os.path.join(os.environ.get("OUT", "/tmp"), "kit-pass.txt")
 
 
@@ -73,20 +77,45 @@ def candidates(dt, m, n, k):
         if m <= 128:
             return ["m64n256w1s4", "m64n128w1s6", "m128n256w2s4", "m128n128w2s5"]
         return ["m128n256w2s4", "m128n256w2s4p16", "m128n128w2s5"]
-    if m <= 128:
-        return ["m64n128w1s4", "m64n64w1s6", "m128n256w2s4", "m128n128w1s3"]
+    if m <= 128:  # + the split-K configs (sk*) built into this kit
+        return ["m64n128w1s4", "m64n64w1s6", "m128n256w2s4", "m128n128w1s3"] + splitk_configs()
     return ["m128n256w2s4", "m128n128w1s3"] + (["m64n256w1s4"] if k > 8192 else [])
 
 
+def is_splitk(cfg):
+    """bench/hopper/gemm_splitk.tile's configs: they add into C, which must be zeroed first."""
+    return cfg.startswith("sk")
+
+
+def splitk_configs():
+    return [c for c in CONFIGS["fp16"] if is_splitk(c)]
+
+
 def libname(dt, n, k, cfg):
+    if is_splitk(cfg):
+        return f"splitk_{dt}_{n}_{k}_{cfg}"
     if cfg.startswith("prom-"):
         return f"fp8prom_e4m3_bf16_{n}_{k}_{cfg[5:]}"
     return f"fp8_e4m3_bf16_{n}_{k}_{cfg}" if dt == "fp8" else f"gemm_{dt}_{n}_{k}_{cfg}"
 
 
 def launcher(dt, n, k, cfg):
-    sym = "gemm_fp8_promoted" if cfg.startswith("prom-") else "gemm_fp8" if dt == "fp8" else "gemm"
+    sym = ("gemm_fp8_promoted" if cfg.startswith("prom-") else "gemm_fp8" if dt == "fp8" else
+           "gemm_splitk" if is_splitk(cfg) else "gemm")
     return G.load(LIBDIR, libname(dt, n, k, cfg), sym)
+
+
+def tilec_call(dt, n, k, cfg, a, b, c, m):
+    """The function that one timed / checked tilec call runs: the launch, preceded for the
+    split-K configs by C.zero_() (they add into C), so that the comparison with
+    torch.matmul (which writes C) counts the zeroing."""
+    f = launcher(dt, n, k, cfg)
+    if is_splitk(cfg):
+        def run():
+            c.zero_()
+            G.call(f, a, b, c, m)
+        return run
+    return lambda: G.call(f, a, b, c, m)
 
 
 def operands(dt, m, n, k):
@@ -140,8 +169,10 @@ def fp8_bound(fast_err):
 
 def check_one(dt, cfg, m, n, k, fam):
     a, b, c = operands(dt, m, n, k)
-    c.fill_(float("nan"))
-    G.call(launcher(dt, n, k, cfg), a, b, c, m)
+    # Poison C: NaN; split-K configs zero C inside the call and then add into it, so their C
+    # is poisoned with 7.0 (a missing C.zero_() or a block added twice shows in the error).
+    c.fill_(7.0 if is_splitk(cfg) else float("nan"))
+    tilec_call(dt, n, k, cfg, a, b, c, m)()
     torch.cuda.synchronize()
     ref = a.float() @ (b.float().t() if dt == "fp8" else b.float())
     err, nan = G.rel_err(c, ref)
@@ -181,7 +212,7 @@ def check(only):
         for cfg in cfgs:
             if only and cfg not in only and f"{fam}:{cfg}" not in only:
                 continue
-            rn, rk = RAGGED_NK["fp8" if fam.startswith("fp8") else "fp16"]
+            rn, rk = RAGGED_NK["fp8" if fam.startswith("fp8") else "splitk" if is_splitk(cfg) else "fp16"]
             ok = True
             for dt in (("fp8",) if fam.startswith("fp8") else ("float16", "bfloat16")):
                 try:
@@ -258,7 +289,7 @@ def bench_shape(dt, m, n, k, passed):
         print(f"sweep {dt} {m} {n} {k}: no candidate passed the numerics", flush=True)
         return None
     a, b, c = operands(dt, m, n, k)
-    fns = [lambda f=launcher(dt, n, k, cfg): G.call(f, a, b, c, m) for cfg in cands + pcands] + [baseline(dt, a, b, c)]
+    fns = [tilec_call(dt, n, k, cfg, a, b, c, m) for cfg in cands + pcands] + [baseline(dt, a, b, c)]
     got = measure(fns, m, n, k, 5)
     sweep = dict(zip(cands + pcands, got[:-1]))
     chosen = max(cands, key=sweep.get)
@@ -274,7 +305,7 @@ def bench_shape(dt, m, n, k, passed):
         names.append("m128n256w2s4p1")
     if pchosen:
         names.append(pchosen)
-    fns = [lambda f=launcher(dt, n, k, cfg): G.call(f, a, b, c, m) for cfg in names]
+    fns = [tilec_call(dt, n, k, cfg, a, b, c, m) for cfg in names]
     fast = dt == "fp8" and fast_accum_works(a, b, c)
     if fast:
         fns.append(baseline(dt, a, b, c, fast_accum=True))

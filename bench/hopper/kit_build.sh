@@ -10,7 +10,11 @@
 #               to f32 registers, tile-lang's DeepGEMM form), CONFIGS8P (names prom-*) at the same
 #               (N, K): fp8prom_e4m3_bf16_<N>_<K>_<config without prom->.so
 #   one cubin per configuration for the HGMMA / QGMMA count: <family>_<config>.cubin
-# ONLY=fp8 builds the fp8 and fp8p families alone (kit.sh then checks and times fp8 alone).
+#   split-K:    bench/hopper/gemm_splitk.tile (fp16/bf16, B K x N, M dynamic, 3-D grid, atomic adds
+#               into C), CONFIGSK (names sk<split>-*, family fp16) at the same (N, K) and at N=200,
+#               K=512: splitk_<dtype>_<N>_<K>_<config>.so
+# ONLY=fp8 builds the fp8 and fp8p families alone (kit.sh then checks and times fp8 alone);
+# ONLY=fp16 builds fp16/bf16 alone (plain and split-K).
 # Usage: [ONLY=fp8] bench/hopper/kit_build.sh [outdir] [tilec binary]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,12 +29,19 @@ CONFIGS8=${CONFIGS8:-"m128n256w2s4:128:256:256:4:8 m128n256w2s4p16:128:256:256:4
 # fp8p: two accumulators (C_local, C_acc) of block_M / warpgroups x block_N / 128 f32 registers
 # per thread each: 64 x 128 per warpgroup (128 registers of accumulators) and 64 x 192 (192) do
 # not spill under ptxas; 64 x 256 per warpgroup (256) does, so no n256 config here.
+# split-K (family fp16, names sk<split>-*): bench/hopper/gemm_splitk.tile, grid (N / block_N,
+# M / block_M, split), T.atomic_add into C (red.global.add.noftz.f16x2 / .bf16x2 on sm_90a; the
+# caller zeroes C: kit.py times C.zero_() with every call). For M = 128, where the plain kernel has
+# too few blocks (64 of m64n128 at N = 4096 on 132 SMs). name:block_M:block_N:threads:num_stages:split
+# (K of every shape, and the ragged check's 512, is a multiple of split x 64).
+CONFIGSK=${CONFIGSK:-"sk2-m64n128w1s4:64:128:128:4:2 sk4-m64n128w1s4:64:128:128:4:4 sk2-m128n128w1s4:128:128:128:4:2 sk2-m128n256w2s4:128:256:256:4:2 sk4-m128n256w2s4:128:256:256:4:4 sk8-m128n256w2s4:128:256:256:4:8"}
 CONFIGS8P=${CONFIGS8P:-"prom-m128n128w2s5:128:128:256:5:8 prom-m128n128w2s6:128:128:256:6:8 prom-m64n128w1s6:64:128:128:6:8 prom-m128n192w2s4:128:192:256:4:8"}
 ONLY=${ONLY:-}
 case "$ONLY" in
   "") ;;
-  fp8) CONFIGS16="" ;;
-  *) echo "kit_build: ONLY=$ONLY: only ONLY=fp8 is known" >&2; exit 2 ;;
+  fp8) CONFIGS16="" CONFIGSK="" ;;
+  fp16) CONFIGS8="" CONFIGS8P="" ;;  # fp16 and bf16 (plain and split-K) alone
+  *) echo "kit_build: ONLY=$ONLY: only ONLY=fp8 and ONLY=fp16 are known" >&2; exit 2 ;;
 esac
 NK="4096x4096 8192x8192 28672x8192 8192x28672"
 rm -rf "$out"
@@ -59,6 +70,19 @@ for cfg in $CONFIGS16; do
   build "$out/gemm_${name}.cubin" "$src16" "${flags[@]}" --emit=cubin &
   throttle
 done
+srcsk=$root/bench/hopper/gemm_splitk.tile
+for cfg in $CONFIGSK; do
+  IFS=: read -r name bm bn th st split <<<"$cfg"
+  flags=(-target=sm_90a -D 'M=T.dynamic("M")' -D block_M=$bm -D block_N=$bn -D threads=$th -D num_stages=$st -D split_k=$split)
+  for dt in float16 bfloat16; do
+    for nk in $NK 200x512; do
+      build "$out/splitk_${dt}_${nk%x*}_${nk#*x}_${name}.so" "$srcsk" "${flags[@]}" -D dtype=T.$dt -D N=${nk%x*} -D K=${nk#*x} -shared &
+      throttle
+    done
+  done
+  build "$out/gemm_${name}.cubin" "$srcsk" "${flags[@]}" -D N=4096 -D K=4096 --emit=cubin &
+  throttle
+done
 src8=$root/bench/hopper/gemm_fp8.tile
 for cfg in $CONFIGS8; do
   IFS=: read -r name bm bn th st panel <<<"$cfg"
@@ -84,7 +108,7 @@ done
 wait
 rm -f "$out"/*.h
 {
-  for c in $CONFIGS16; do echo "fp16 $c"; done
+  for c in $CONFIGS16 $CONFIGSK; do echo "fp16 $c"; done
   for c in $CONFIGS8; do echo "fp8 $c"; done
   for c in $CONFIGS8P; do echo "fp8p $c"; done
 } >"$out/configs.txt"
