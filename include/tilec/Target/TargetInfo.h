@@ -26,7 +26,7 @@ struct MatrixShape {
 enum class AsyncCopyEngine {
   None,        ///< plain loads and stores through registers
   PerThread,   ///< per-thread asynchronous copies with commit/wait groups
-  TensorBulk,  ///< bulk tensor copies driven by a descriptor (not used yet)
+  TensorBulk,  ///< also bulk tensor copies driven by a descriptor (TMA)
 };
 
 /// Target facts the generic lowering queries. Implementations are cheap value

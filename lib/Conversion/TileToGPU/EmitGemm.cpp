@@ -14,12 +14,15 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -46,6 +49,8 @@ struct OperandAddress {
   Value sharedAddr(Value byteOff) {
     if (!base)
       base = i32(memref::ExtractAlignedPointerAsIndexOp::create(e.b, e.loc, e.scratchBase));
+    if (Value shift = e.shared[buf].shift)
+      byteOff = e.add(byteOff, shift);
     return arith::AddIOp::create(e.b, e.loc, base, i32(byteOff));
   }
 
@@ -375,6 +380,27 @@ static Value wholeFootprintInBounds(KernelEmitter &e, tile::ForOp op, ArrayRef<t
   return all;
 }
 
+/// A staged copy the TMA can do: a whole 2-D tile of a kernel argument
+/// (static row length, rows 16-byte aligned) into a swizzled shared tile of
+/// 128-byte rows (TMA's 128-byte swizzle is the same XOR of 16-byte chunks by
+/// row % 8), on 1 KB boundaries.
+static bool isTMATile(KernelEmitter &e, tile::CopyOp c) {
+  auto arg = dyn_cast<BlockArgument>(c.getSrc());
+  auto src = dyn_cast<MemRefType>(c.getSrc().getType());
+  if (!arg || !isa<tile::KernelOp>(arg.getOwner()->getParentOp()) || !src || src.getRank() != 2 ||
+      ShapedType::isDynamic(src.getDimSize(1)))
+    return false;
+  const SharedBuffer &sb = e.shared[c.getDst()];
+  int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
+  if (sb.shape.size() != 2 || !sb.swizzled || bytes != 2 || sb.shape[1] * bytes != 128 || sb.shape[0] > 256 ||
+      (src.getDimSize(1) * bytes) % 16 != 0 || sb.byteOffset % 1024 != 0 || (sb.numel * bytes) % 1024 != 0)
+    return false;
+  for (Value o : c.getDstOffsets())
+    if (!matchPattern(o, m_Zero()))
+      return false;
+  return llvm::equal(c.getSrcSizes(), sb.shape) && llvm::equal(c.getDstSizes(), sb.shape);
+}
+
 LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
   int64_t stages = *op.getNumStages();
   // The staged copies, and whether everything before the last is pure.
@@ -425,6 +451,42 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
               llvm::any_of(copies, [&](tile::CopyOp c) { return c.getDst() == hg.getA(); }) &&
               llvm::any_of(copies, [&](tile::CopyOp c) { return c.getDst() == hg.getB(); })))
     hg = nullptr;
+  // sm_90+: the staged tiles of such a gemm come in by TMA (one thread issues
+  // them, completion on one mbarrier per stage) instead of 16-byte cp.async
+  // by every thread: no per-thread global address arithmetic in the loop and
+  // bounds handled by the TMA (zero fill).
+  bool useTMA = hg && target.getAsyncCopyEngine() == AsyncCopyEngine::TensorBulk &&
+                sharedBytes + 1024 <= target.getMaxSharedMemoryBytes() &&
+                llvm::all_of(copies, [&](tile::CopyOp c) { return isTMATile(*this, c); });
+  Value tmaGroup, isThread0;
+  llvm::SmallVector<Value> tmaMaps;
+  int64_t tmaBytes = 0;
+  // Thread 0: iteration `kv`'s tiles by TMA into stage `slot`, completing on
+  // that stage's mbarrier.
+  auto issueTMA = [&](Value kv, Value slot) {
+    map.map(op.getInductionVar(), kv);
+    for (Operation &inner : *op.getBodyBlock()) {
+      if (&inner == lastCopy->getNextNode())
+        break;
+      if (!isa<tile::CopyOp>(inner))
+        b.clone(inner, map);
+    }
+    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, tmaGroup, cIdx(tmaBytes), slot, Value());
+    auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+    for (auto [c, m] : llvm::zip(copies, tmaMaps)) {
+      SharedBuffer &sb = shared[c.getDst()];
+      int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
+      Value at = add(add(cIdx(sb.byteOffset), sb.shift), arith::MulIOp::create(b, loc, slot, cIdx(sb.numel * bytes)));
+      Value dst = memref::ViewOp::create(b, loc, MemRefType::get({sb.shape[0], sb.shape[1]}, sb.elementType, AffineMap(), wg),
+                                         scratchBase, at, ValueRange{});
+      auto offs = c.getSrcOffsets();
+      nvgpu::TmaAsyncLoadOp::create(b, loc, dst, tmaGroup, m, ValueRange{map.lookup(offs[1]), map.lookup(offs[0])},
+                                    slot, Value(), Value());
+    }
+  };
+  // The stage and mbarrier phase the next `sync` waits for (TMA), and whether
+  // that tile exists.
+  Value waitSlot, waitParity, waitCond;
   Value carryRegs;
   if (hg) {
     const GemmPlan &gp = plan.gemms[hg];
@@ -432,10 +494,61 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
     int64_t mTiles = ct.getDimSize(0) / gp.warpsM / 16, nTiles = ct.getDimSize(1) / gp.warpsN / 8;
     carryRegs = memref::AllocaOp::create(b, loc, MemRefType::get({mTiles * 4 + nTiles * 2}, b.getI32Type()));
   }
+  // (After the allocas, so that they stay in the entry block: registers.)
+  if (useTMA) {
+    MLIRContext *ctx = b.getContext();
+    isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cIdx(0));
+    // 128-byte swizzled tiles start on a 1 KB boundary of the shared window.
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, b.getIndexType(), scratchBase);
+    Value rem = arith::AndIOp::create(b, loc, base, cIdx(1023));
+    Value pad = arith::AndIOp::create(b, loc, arith::SubIOp::create(b, loc, cIdx(1024), rem), cIdx(1023));
+    sharedBytes += 1024;
+    auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto space3 = IntegerAttr::get(IntegerType::get(ctx, 64), 3);
+    llvm::SmallVector<hopper::TMADescriptorSpec> specs;
+    llvm::SmallVector<Type> mapTypes;
+    for (tile::CopyOp c : copies) {
+      SharedBuffer &sb = shared[c.getDst()];
+      sb.shift = pad;
+      sb.flat = memref::ViewOp::create(b, loc, MemRefType::get({sb.stages * sb.numel}, sb.elementType, AffineMap(), wg),
+                                       scratchBase, add(cIdx(sb.byteOffset), pad), ValueRange{});
+      specs.push_back({cast<BlockArgument>(c.getSrc()).getArgNumber(), sb.shape[1], sb.shape[0], sb.elementType});
+      mapTypes.push_back(nvgpu::TensorMapDescriptorType::get(
+          ctx, MemRefType::get({sb.shape[0], sb.shape[1]}, sb.elementType, AffineMap(), space3),
+          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B, nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+          nvgpu::TensorMapOOBKind::OOB_ZERO, nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE));
+      tmaBytes += sb.numel * (sb.elementType.getIntOrFloatBitWidth() / 8);
+    }
+    FailureOr<unsigned> first = hopper::appendTMADescriptorParams(func, specs);
+    if (failed(first))
+      return failure();
+    for (auto [i, t] : llvm::enumerate(mapTypes))
+      tmaMaps.push_back(
+          UnrealizedConversionCastOp::create(b, loc, t, func.getArgument(*first + i)).getResult(0));
+    tmaGroup = nvgpu::MBarrierCreateOp::create(b, loc, nvgpu::MBarrierGroupType::get(ctx, wg, stages));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      beginIf(isThread0);
+      for (int64_t s = 0; s < stages; ++s)
+        nvgpu::MBarrierInitOp::create(b, loc, tmaGroup, cIdx(1), cIdx(s), Value());
+      // The initialised barriers must be visible to the TMA unit (async proxy).
+      NVVM::FenceMbarrierInitOp::create(b, loc);
+      for (Value m : tmaMaps)
+        nvgpu::TmaPrefetchOp::create(b, loc, m, Value());
+    }
+    barrier();
+  }
   MmaHandoff handoff;
   handoff.carry = carryRegs;
   handoff.sync = [&] {
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    if (useTMA) {
+      // Only for a tile that exists: the last iteration's (and an empty
+      // loop's) next tile was never loaded, and its phase never completes.
+      OpBuilder::InsertionGuard guard(b);
+      beginIf(waitCond);
+      nvgpu::MBarrierTryWaitParityOp::create(b, loc, tmaGroup, waitParity, cIdx(10000000), waitSlot);
+    } else
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
     barrier();
   };
   // The prologue, the loop and the final wait, with the copies' bounds handled as `mode`.
@@ -447,12 +560,20 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       {
         OpBuilder::InsertionGuard guard(b);
         beginIf(cond);
-        if (failed(issue(kv, cIdx(s))))
+        if (useTMA) {
+          beginIf(isThread0);
+          issueTMA(kv, cIdx(s));
+        } else if (failed(issue(kv, cIdx(s)))) {
           return failure();
+        }
       }
-      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+      if (!useTMA)
+        NVVM::CpAsyncCommitGroupOp::create(b, loc);
     }
     if (hg) {
+      waitSlot = cIdx(0);
+      waitParity = arith::ConstantIntOp::create(b, loc, 0, 1);
+      waitCond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
       handoff.sync();
       for (tile::CopyOp c : copies)
         stageBase[c.getDst()] = cIdx(0);
@@ -476,18 +597,33 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       }
       Value kn = add(k, arith::MulIOp::create(b, loc, step, cIdx(stages - 1)));
       Value slotNext = arith::RemUIOp::create(b, loc, addc(it, stages - 1), cIdx(stages));
-      {
+      Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kn, ub);
+      if (useTMA) {
         OpBuilder::InsertionGuard guard2(b);
-        beginIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kn, ub));
-        if (failed(issue(kn, slotNext)))
-          return failure();
+        beginIf(arith::AndIOp::create(b, loc, more, isThread0));
+        issueTMA(kn, slotNext);
+      } else {
+        {
+          OpBuilder::InsertionGuard guard2(b);
+          beginIf(more);
+          if (failed(issue(kn, slotNext)))
+            return failure();
+        }
+        NVVM::CpAsyncCommitGroupOp::create(b, loc);
       }
-      NVVM::CpAsyncCommitGroupOp::create(b, loc);
       Value slot = arith::RemUIOp::create(b, loc, it, cIdx(stages));
       Value slotAfter = arith::RemUIOp::create(b, loc, addc(it, 1), cIdx(stages));
       for (tile::CopyOp c : copies) {
         stageBase[c.getDst()] = arith::MulIOp::create(b, loc, slot, cIdx(shared[c.getDst()].numel));
         handoff.nextStage[c.getDst()] = arith::MulIOp::create(b, loc, slotAfter, cIdx(shared[c.getDst()].numel));
+      }
+      if (useTMA) {
+        // The next tile (it + 1) is in stage slotAfter, in round (it + 1) / S.
+        waitSlot = slotAfter;
+        Value round = arith::DivUIOp::create(b, loc, addc(it, 1), cIdx(stages));
+        waitParity = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                           arith::AndIOp::create(b, loc, round, cIdx(1)), cIdx(0));
+        waitCond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, add(k, step), ub);
       }
       map.map(op.getInductionVar(), k);
       for (Operation &inner : *op.getBodyBlock()) {
@@ -500,6 +636,19 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
         if (failed(r))
           return failure();
       }
+    }
+    if (useTMA) {
+      // Every load completed (each was waited for); thread 0 retires the
+      // mbarriers once no thread waits on them.
+      barrier();
+      OpBuilder::InsertionGuard guard(b);
+      beginIf(isThread0);
+      auto ptrT = LLVM::LLVMPointerType::get(b.getContext(), 3);
+      for (int64_t s = 0; s < stages; ++s) {
+        Value addr = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), tmaGroup, cIdx(s));
+        NVVM::MBarrierInvalOp::create(b, loc, LLVM::IntToPtrOp::create(b, loc, ptrT, addr));
+      }
+      return success();
     }
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
     barrier();
@@ -515,7 +664,7 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
   // A block whose source tiles are in bounds for every iteration runs a loop
   // with only unchecked cp.async; other blocks run the zero-filling one. The
   // test is block-uniform and made once, so each loop has one copy form live.
-  Value allIn = wholeFootprintInBounds(*this, op, copies, lastCopy, lb, ub, step);
+  Value allIn = useTMA ? Value() : wholeFootprintInBounds(*this, op, copies, lastCopy, lb, ub, step);
   if (!allIn)
     return failed(version(AsyncBounds::PerCopy)) ? failure() : finish();
   auto ifOp = scf::IfOp::create(b, loc, allIn, /*withElseRegion=*/true);

@@ -36,6 +36,9 @@ struct SharedBuffer {
   int64_t byteOffset = 0;
   bool swizzled = false; ///< 16-byte chunks XOR-swizzled by row % 8
   mlir::Value flat;      ///< memref<(stages*numel) x T, workgroup>
+  /// Bytes added to `byteOffset` at run time (index; null: none): TMA tiles
+  /// sit on a 1 KB boundary of the shared window (EmitGemm.cpp).
+  mlir::Value shift;
 };
 
 /// A fragment: `layout.numRegs` registers per thread.

@@ -26,7 +26,11 @@ public:
   int64_t getMaxVectorBytes() const override { return 16; }
   llvm::SmallVector<MatrixShape> getMatrixShapes(mlir::Type ab, mlir::Type acc) const override;
   bool hasMatrixLoad(unsigned elementBits) const override { return elementBits == 16; }
-  AsyncCopyEngine getAsyncCopyEngine() const override { return AsyncCopyEngine::PerThread; }
+  /// cp.async from sm_80; the tensor memory accelerator (TMA) from sm_90,
+  /// which the mma.sync path uses for the staged tiles of a pipelined gemm.
+  AsyncCopyEngine getAsyncCopyEngine() const override {
+    return cc >= 90 ? AsyncCopyEngine::TensorBulk : AsyncCopyEngine::PerThread;
+  }
 
   /// The compute capability as a number (80, 86, 89, 90).
   int getComputeCapability() const { return cc; }

@@ -588,15 +588,6 @@ LogicalResult Emitter::run(unsigned firstDescArg) {
   return success();
 }
 
-/// The element type's name as tensor arguments spell it (KernelABI dtype).
-static StringRef dtypeName(Type t) {
-  if (isFp8(t))
-    return isa<Float8E4M3FNType>(t) ? "float8_e4m3" : "float8_e5m2";
-  if (t.isInteger(8))
-    return "int8";
-  return t.isBF16() ? "bfloat16" : "float16";
-}
-
 FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
                                                const TargetInfo &target) {
   std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target);
@@ -605,39 +596,22 @@ FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::Laun
   MLIRContext *ctx = func.getContext();
   ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
   ctx->getOrLoadDialect<NVVM::NVVMDialect>();
-  registerGridConstantTranslation(ctx);
   // 1. The descriptor parameters (after every kernel argument) and what the
-  //    launcher encodes into them; their LLVM-level parameter indices (a
-  //    memref of rank r lowers to 3 + 2r parameters).
-  Builder bld(ctx);
-  unsigned first = func.getNumArguments();
-  int64_t llvmIndex = 0;
-  for (Type t : func.getArgumentTypes())
-    llvmIndex += isa<MemRefType>(t) ? 3 + 2 * cast<MemRefType>(t).getRank() : 1;
-  auto ptrT = LLVM::LLVMPointerType::get(ctx);
+  //    launcher encodes into them.
   Type elem = cast<MemRefType>(plan->gemm.getA().getType()).getElementType();
-  llvm::SmallVector<Attribute> descs;
-  auto describe = [&](tile::CopyOp load, int64_t boxInner, int64_t boxOuter) {
-    unsigned arg = cast<BlockArgument>(load.getSrc()).getArgNumber();
-    descs.push_back(bld.getDictionaryAttr(
-        {bld.getNamedAttr("arg", bld.getI64IntegerAttr(arg)),
-         bld.getNamedAttr("box", bld.getDenseI64ArrayAttr({boxInner, boxOuter})),
-         bld.getNamedAttr("dtype", bld.getStringAttr(dtypeName(elem))),
-         bld.getNamedAttr("swizzle", bld.getI64IntegerAttr(128))}));
-  };
-  describe(plan->loadA, plan->blockK, plan->blockM);
+  auto argOf = [](tile::CopyOp load) { return cast<BlockArgument>(load.getSrc()).getArgNumber(); };
+  llvm::SmallVector<TMADescriptorSpec> specs;
+  specs.push_back({argOf(plan->loadA), plan->blockK, plan->blockM, elem});
   if (plan->kMajor())
-    describe(plan->loadB, plan->blockK, plan->blockN);
+    specs.push_back({argOf(plan->loadB), plan->blockK, plan->blockN, elem});
   else
-    describe(plan->loadB, kBoxN, plan->blockK);
-  for (unsigned i = 0; i < 2; ++i)
-    if (failed(func.insertArgument(first + i, ptrT, DictionaryAttr(), kernel.getLoc())))
-      return func.emitOpError("cannot append the tensor-map parameters");
-  func->setAttr(kTMAAttrName, bld.getArrayAttr(descs));
-  func->setAttr(kGridConstantAttrName, bld.getDenseI64ArrayAttr({llvmIndex, llvmIndex + 1}));
+    specs.push_back({argOf(plan->loadB), kBoxN, plan->blockK, elem});
+  FailureOr<unsigned> first = appendTMADescriptorParams(func, specs);
+  if (failed(first))
+    return failure();
   // 2.-5. The body.
   Emitter e(*plan, kernel, launch, func);
-  if (failed(e.run(first)))
+  if (failed(e.run(*first)))
     return failure();
   return true;
 }

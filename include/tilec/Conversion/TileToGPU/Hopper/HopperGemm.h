@@ -31,6 +31,23 @@ inline constexpr llvm::StringLiteral kGridConstantAttrName = "tile.grid_constant
 mlir::FailureOr<bool> lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, mlir::gpu::GPUFuncOp func,
                                       const TargetInfo &target);
 
+/// One CUtensorMap the launcher encodes for a kernel: the tile kernel's
+/// tensor argument `arg`, a box of `boxInner` x `boxOuter` elements (inner
+/// dimension first), `swizzle` bytes.
+struct TMADescriptorSpec {
+  unsigned arg;
+  int64_t boxInner, boxOuter;
+  mlir::Type elementType;
+  int64_t swizzle = 128;
+};
+
+/// Appends one !llvm.ptr parameter per spec after `func`'s arguments, adds
+/// the specs to `kTMAAttrName` and their LLVM-level indices to
+/// `kGridConstantAttrName` (both accumulate over calls), and returns the
+/// index of the first new argument.
+mlir::FailureOr<unsigned> appendTMADescriptorParams(mlir::gpu::GPUFuncOp func,
+                                                     llvm::ArrayRef<TMADescriptorSpec> specs);
+
 /// Registers, on `ctx`, the LLVM IR translation that turns
 /// `tile.grid_constant_params` into byval + nvvm.grid_constant parameters.
 void registerGridConstantTranslation(mlir::MLIRContext *ctx);
