@@ -34,13 +34,15 @@ done
 # The host suite.
 python3 "$root/test/gpu/suite_list.py" "$root" "$out/suite" >"$out/suite/list.tsv"
 while IFS=$'\t' read -r name tile flags; do
-  # shellcheck disable=SC2086
-  "$tilec" "$tile" -target=host -shared $flags -o "$out/suite/$name.host.so"
-  # shellcheck disable=SC2086
-  "$tilec" "$tile" -target=host --emit=header $flags -o "$out/suite/$name.h"
-  cflags=$(sed -E 's/(^| )-j [0-9]+//g' <<<"$flags")
-  # shellcheck disable=SC2086
-  if ! "$tilec" "$tile" -target=$arch -shared $cflags -o "$out/suite/$name.cuda.so" 2>"$out/suite/$name.cuda.err"; then
+  # The flags are shlex-quoted by suite_list.py (e.g. -D 'M=T.dynamic("M")').
+  eval "fl=($flags)"
+  cfl=()  # the CUDA build takes no -j
+  for ((i = 0; i < ${#fl[@]}; i++)); do
+    if [ "${fl[i]}" = -j ]; then i=$((i + 1)); else cfl+=("${fl[i]}"); fi
+  done
+  "$tilec" "$tile" -target=host -shared "${fl[@]}" -o "$out/suite/$name.host.so"
+  "$tilec" "$tile" -target=host --emit=header "${fl[@]}" -o "$out/suite/$name.h"
+  if ! "$tilec" "$tile" -target=$arch -shared "${cfl[@]}" -o "$out/suite/$name.cuda.so" 2>"$out/suite/$name.cuda.err"; then
     echo "suite: $name rejected by the CUDA target: $(head -c 300 "$out/suite/$name.cuda.err")"
   else
     rm -f "$out/suite/$name.cuda.err"
