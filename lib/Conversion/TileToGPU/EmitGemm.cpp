@@ -68,6 +68,27 @@ struct OperandAddress {
     }
     int64_t key = swz ? cc : 0;
     Value &addr = addrs[key];
+    if (swz && sb.boxCols) {
+      // Box-major rows (TMA boxes of 128 bytes): the box and the chunk from
+      // column col + cc; rows are boxCols elements apart inside a box.
+      if (!addr) {
+        Location loc = e.loc;
+        Value c2 = e.addc(col, cc);
+        Value box = arith::DivUIOp::create(e.b, loc, c2, e.cIdx(sb.boxCols));
+        Value cb = arith::RemUIOp::create(e.b, loc, c2, e.cIdx(sb.boxCols));
+        Value ch = arith::DivUIOp::create(e.b, loc, cb, e.cIdx(chunk));
+        Value sw = arith::XOrIOp::create(e.b, loc, ch, arith::RemUIOp::create(e.b, loc, row, e.cIdx(8)));
+        int64_t rows = sb.numel / inner;
+        Value lane = e.add(e.add(e.mul(box, rows * sb.boxCols), e.mul(row, sb.boxCols)),
+                           e.add(e.mul(sw, chunk), arith::RemUIOp::create(e.b, loc, cb, e.cIdx(chunk))));
+        addr = sharedAddr(e.addc(e.mul(lane, bytes), sb.byteOffset));
+        if (stage)
+          addr = arith::AddIOp::create(e.b, loc, addr,
+                                       arith::MulIOp::create(e.b, loc, i32(stage),
+                                                             arith::ConstantIntOp::create(e.b, loc, bytes, 32)));
+      }
+      return {addr, rc * sb.boxCols * bytes};
+    }
     if (!addr) {
       Location loc = e.loc;
       Value lane;
@@ -383,7 +404,8 @@ static Value wholeFootprintInBounds(KernelEmitter &e, tile::ForOp op, ArrayRef<t
 /// A staged copy the TMA can do: a whole 2-D tile of a kernel argument
 /// (static row length, rows 16-byte aligned) into a swizzled shared tile of
 /// 128-byte rows (TMA's 128-byte swizzle is the same XOR of 16-byte chunks by
-/// row % 8), on 1 KB boundaries.
+/// row % 8) or of rows of several 128 bytes (then stored as boxes of 128-byte
+/// columns, SharedBuffer::boxCols), on 1 KB boundaries.
 static bool isTMATile(KernelEmitter &e, tile::CopyOp c) {
   auto arg = dyn_cast<BlockArgument>(c.getSrc());
   auto src = dyn_cast<MemRefType>(c.getSrc().getType());
@@ -392,7 +414,7 @@ static bool isTMATile(KernelEmitter &e, tile::CopyOp c) {
     return false;
   const SharedBuffer &sb = e.shared[c.getDst()];
   int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
-  if (sb.shape.size() != 2 || !sb.swizzled || bytes != 2 || sb.shape[1] * bytes != 128 || sb.shape[0] > 256 ||
+  if (sb.shape.size() != 2 || !sb.swizzled || bytes != 2 || (sb.shape[1] * bytes) % 128 != 0 || sb.shape[0] > 256 ||
       (src.getDimSize(1) * bytes) % 16 != 0 || sb.byteOffset % 1024 != 0 || (sb.numel * bytes) % 1024 != 0)
     return false;
   for (Value o : c.getDstOffsets())
@@ -476,12 +498,16 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
     for (auto [c, m] : llvm::zip(copies, tmaMaps)) {
       SharedBuffer &sb = shared[c.getDst()];
       int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
+      int64_t boxCols = sb.boxCols ? sb.boxCols : sb.shape[1];
       Value at = add(add(cIdx(sb.byteOffset), sb.shift), arith::MulIOp::create(b, loc, slot, cIdx(sb.numel * bytes)));
-      Value dst = memref::ViewOp::create(b, loc, MemRefType::get({sb.shape[0], sb.shape[1]}, sb.elementType, AffineMap(), wg),
-                                         scratchBase, at, ValueRange{});
       auto offs = c.getSrcOffsets();
-      nvgpu::TmaAsyncLoadOp::create(b, loc, dst, tmaGroup, m, ValueRange{map.lookup(offs[1]), map.lookup(offs[0])},
-                                    slot, Value(), Value());
+      for (int64_t j = 0; j < sb.shape[1] / boxCols; ++j) {
+        Value dst = memref::ViewOp::create(b, loc, MemRefType::get({sb.shape[0], boxCols}, sb.elementType, AffineMap(), wg),
+                                           scratchBase, addc(at, j * sb.shape[0] * boxCols * bytes), ValueRange{});
+        nvgpu::TmaAsyncLoadOp::create(b, loc, dst, tmaGroup, m,
+                                      ValueRange{addc(map.lookup(offs[1]), j * boxCols), map.lookup(offs[0])}, slot,
+                                      Value(), Value());
+      }
     }
   };
   // The stage and mbarrier phase the next `sync` waits for (TMA), and whether
@@ -510,11 +536,15 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
     for (tile::CopyOp c : copies) {
       SharedBuffer &sb = shared[c.getDst()];
       sb.shift = pad;
+      int64_t elemBytes = sb.elementType.getIntOrFloatBitWidth() / 8;
+      if (sb.shape[1] * elemBytes > 128)
+        sb.boxCols = 128 / elemBytes;
+      int64_t boxCols = sb.boxCols ? sb.boxCols : sb.shape[1];
       sb.flat = memref::ViewOp::create(b, loc, MemRefType::get({sb.stages * sb.numel}, sb.elementType, AffineMap(), wg),
                                        scratchBase, add(cIdx(sb.byteOffset), pad), ValueRange{});
-      specs.push_back({cast<BlockArgument>(c.getSrc()).getArgNumber(), sb.shape[1], sb.shape[0], sb.elementType});
+      specs.push_back({cast<BlockArgument>(c.getSrc()).getArgNumber(), boxCols, sb.shape[0], sb.elementType});
       mapTypes.push_back(nvgpu::TensorMapDescriptorType::get(
-          ctx, MemRefType::get({sb.shape[0], sb.shape[1]}, sb.elementType, AffineMap(), space3),
+          ctx, MemRefType::get({sb.shape[0], boxCols}, sb.elementType, AffineMap(), space3),
           nvgpu::TensorMapSwizzleKind::SWIZZLE_128B, nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
           nvgpu::TensorMapOOBKind::OOB_ZERO, nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE));
       tmaBytes += sb.numel * (sb.elementType.getIntOrFloatBitWidth() / 8);

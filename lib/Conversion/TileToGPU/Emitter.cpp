@@ -220,11 +220,20 @@ Value KernelEmitter::sharedIndex(Value buf, ArrayRef<Value> idx) {
       row = add(mul(row, sb.shape[d]), idx[d]);
     int64_t chunkElems = 128 / sb.elementType.getIntOrFloatBitWidth();
     Value col = idx.back();
+    Value boxBase;
+    if (sb.boxCols) {
+      int64_t rows = sb.numel / inner;
+      boxBase = mul(arith::DivUIOp::create(b, loc, col, cIdx(sb.boxCols)), rows * sb.boxCols);
+      col = arith::RemUIOp::create(b, loc, col, cIdx(sb.boxCols));
+      inner = sb.boxCols;
+    }
     Value chunk = arith::DivUIOp::create(b, loc, col, cIdx(chunkElems));
     Value within = arith::RemUIOp::create(b, loc, col, cIdx(chunkElems));
     Value r8 = arith::RemUIOp::create(b, loc, row, cIdx(8));
     Value sw = arith::XOrIOp::create(b, loc, chunk, r8);
     lin = add(add(mul(row, inner), mul(sw, chunkElems)), within);
+    if (boxBase)
+      lin = add(lin, boxBase);
   } else {
     for (unsigned d = 0; d < idx.size(); ++d)
       lin = add(mul(lin, sb.shape[d]), idx[d]);

@@ -39,6 +39,10 @@ struct SharedBuffer {
   /// Bytes added to `byteOffset` at run time (index; null: none): TMA tiles
   /// sit on a 1 KB boundary of the shared window (EmitGemm.cpp).
   mlir::Value shift;
+  /// Non-zero: rows wider than 128 bytes are stored as column boxes of
+  /// `boxCols` elements (128 bytes), box-major ([box][row][boxCols], each box
+  /// swizzled like a 128-byte-row tile): the layout of TMA boxes.
+  int64_t boxCols = 0;
 };
 
 /// A fragment: `layout.numRegs` registers per thread.
