@@ -20,6 +20,9 @@ build() { # name source [tilec args...]
 }
 build gemm examples/gemm/gemm.tile
 build gemm_bf16_4096 examples/gemm/gemm_bf16.tile -D M=4096 -D N=4096 -D K=4096
+# The fp16 example on the mma.sync path (sm_90: TMA loads, ldmatrix, mma.sync; sm_90a takes wgmma).
+"$tilec" "$root/examples/gemm/gemm.tile" -target=sm_90 -shared -o "$out/gemm_mma.so"
+"$tilec" "$root/examples/gemm/gemm.tile" -target=sm_90 --emit=cubin -o "$out/cubin/gemm_mma.cubin"
 build gemm_bf16_ragged examples/gemm/gemm_bf16.tile -D M=1000 -D N=1000 -D K=1000
 build softmax examples/softmax/softmax.tile
 build layernorm examples/layernorm/layernorm.tile

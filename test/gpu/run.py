@@ -73,6 +73,15 @@ for M in ([256, 130] if SAN else [4096, 1000]):
     call(g, P(A), P(B), P(C), I(M), stream())
     check("gemm fp16", f"{M}x4096x4096", C, A.float() @ B.float(), 1e-2)
 
+# ---- GEMM fp16 on the mma.sync path (-target=sm_90: TMA + ldmatrix + mma.sync) --
+gm = lib("gemm_mma").gemm
+for M in ([256, 130] if SAN else [4096, 1000]):
+    A = torch.randn(M, 4096, device=dev, dtype=torch.float16)
+    B = torch.randn(4096, 4096, device=dev, dtype=torch.float16)
+    C = poison(M, 4096, dtype=torch.float16)
+    call(gm, P(A), P(B), P(C), I(M), stream())
+    check("gemm fp16 mma.sync (sm_90)", f"{M}x4096x4096", C, A.float() @ B.float(), 1e-2)
+
 # ---- GEMM bf16, B transposed (factory; -D M N K) ---------------------------
 for name, n in ([("gemm_bf16_ragged", 1000)] if SAN else [("gemm_bf16_4096", 4096), ("gemm_bf16_ragged", 1000)]):
     f = lib(name).gemm_bf16
@@ -146,6 +155,8 @@ gemm_rows = [(Contender("GEMM fp16 4096^3", lambda: g(P(A), P(B), P(C), I(n), st
               Contender("cuBLAS fp16", lambda: torch.matmul(A, B, out=C), flop)),
              (Contender("GEMM bf16 4096^3", lambda: fb(P(Ab), P(Bb), P(Cb), stream()), flop),
               Contender("cuBLAS bf16 (B^T)", lambda: torch.matmul(Ab, Bb.T, out=Cb), flop))]
+gemm_rows.append((Contender("GEMM fp16 4096^3 mma.sync (sm_90)", lambda: gm(P(A), P(B), P(C), I(n), stream()), flop),
+                  gemm_rows[0][1]))
 # GEMM tile-shape variants (bf16, B^T; checked once at 4096^3 before timing).
 ref = Ab.float() @ Bb.float().T
 for f_ in sorted(os.listdir(here)):
