@@ -10,37 +10,12 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/CWriter.h"
 #include "tilec/Target/Metal/MetalTarget.h"
+#include "tilec/Target/SPIRV/VulkanHeaderUtils.h"
 
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tilec;
-
-static std::string upper(llvm::StringRef s) {
-  std::string out;
-  for (char c : s)
-    out += llvm::isAlnum(c) ? llvm::toUpper(c) : '_';
-  return out;
-}
-
-static std::string shapeText(const vk::Reflection &r, const vk::Param &p) {
-  std::vector<std::string> dims;
-  for (const vk::Dim &d : p.shape)
-    dims.push_back(d.param == vk::kNoParam ? std::to_string(d.value) : r.params[d.param].name);
-  return "(" + llvm::join(dims, ", ") + (dims.size() == 1 ? ",)" : ")");
-}
-
-/// The C type of a constant-struct field (the Vulkan push-constant layout).
-static const char *fieldCType(vk::FieldType t) {
-  switch (t) {
-  case vk::FieldType::Int32: return "int32_t";
-  case vk::FieldType::UInt32: return "uint32_t";
-  case vk::FieldType::Float32: return "float";
-  case vk::FieldType::Int64: return "int64_t";
-  case vk::FieldType::Float64: return "double";
-  case vk::FieldType::Float16: return "uint16_t";
-  }
-  return "uint32_t";
-}
+using namespace tilec::vkheader;
 
 void tilec::writeMetalHeader(llvm::ArrayRef<MetalKernel> kernels, llvm::StringRef sourceName,
                              const MetalTargetOptions &options, llvm::raw_ostream &os) {
@@ -52,13 +27,7 @@ void tilec::writeMetalHeader(llvm::ArrayRef<MetalKernel> kernels, llvm::StringRe
   w.line("#include <stdint.h>").line();
   w.line("#ifdef __cplusplus").line("extern \"C\" {").line("#endif").line();
   // The grid expressions are shared with the Vulkan target's header.
-  w.line("#ifndef TILEC_VK_GRID_HELPERS").line("#define TILEC_VK_GRID_HELPERS");
-  w.line("static inline int64_t tilec_vk_floordiv(int64_t a, int64_t b) {");
-  w.line("  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));").line("}");
-  w.line("static inline int64_t tilec_vk_ceildiv(int64_t a, int64_t b) { return -tilec_vk_floordiv(-a, b); }");
-  w.line("static inline int64_t tilec_vk_min(int64_t a, int64_t b) { return a < b ? a : b; }");
-  w.line("static inline int64_t tilec_vk_max(int64_t a, int64_t b) { return a > b ? a : b; }");
-  w.line("#endif").line();
+  writeGridHelpers(w);
 
   for (const MetalKernel &k : kernels) {
     const vk::Reflection &r = k.vulkan.reflection;
@@ -69,20 +38,15 @@ void tilec::writeMetalHeader(llvm::ArrayRef<MetalKernel> kernels, llvm::StringRe
     w.line(" * Buffers (setBuffer:offset:atIndex:):");
     for (size_t i = 0; i < r.bindings.size(); ++i) {
       const vk::Binding &b = r.bindings[i];
-      const vk::Param &p = r.params[b.param];
-      w.line(" *   [[buffer(" + llvm::Twine(b.binding) + ")]] " + p.name + ": " + p.dtype + " tensor of shape " +
-             shapeText(r, p) + ", row-major, " + (b.readOnly ? "read" : "written") +
+      w.line(" *   [[buffer(" + llvm::Twine(b.binding) + ")]] " + tensorText(r, b) +
              (k.bufferUsed[i] ? "" : " (unused by the kernel: binding it is optional)"));
     }
     if (k.pushConstantBuffer >= 0) {
       w.line(" *   [[buffer(" + llvm::Twine(k.pushConstantBuffer) + ")]] struct " + r.kernelName +
              "_mtl_params (" + llvm::Twine(r.pushConstantSize) + " bytes, setBytes:length:atIndex:; a `constant` "
              "struct in the MSL):");
-      for (const vk::PushField &f : r.pushFields) {
-        const vk::Param &p = r.params[f.param];
-        w.line(" *     offset " + llvm::Twine(f.offset) + ": " + p.name + " (" +
-               (p.kind == vk::ParamKind::DynamicDim ? "dynamic dimension, > 0" : p.dtype + " scalar") + ")");
-      }
+      for (const vk::PushField &f : r.pushFields)
+        w.line(" *     " + pushFieldText(r, f));
     } else if (!r.pushFields.empty()) {
       w.line(" *   (the dimensions and scalars are unused by the kernel: no parameter buffer)");
     }
@@ -133,24 +97,7 @@ void tilec::writeMetalHeader(llvm::ArrayRef<MetalKernel> kernels, llvm::StringRe
       w.line("} " + r.kernelName + "_mtl_params;");
     }
 
-    std::vector<std::string> params;
-    for (const vk::Param &p : r.params) {
-      if (p.kind == vk::ParamKind::DynamicDim)
-        params.push_back("int64_t " + p.name);
-      else if (p.kind == vk::ParamKind::Scalar)
-        params.push_back(cElementType(p.dtype).str() + " " + p.name);
-    }
-    params.push_back("uint32_t grid[3]");
-    w.line("/* The dispatch grid (threadgroups in x, y, z) for the given dimensions and scalars. */");
-    w.line("static inline void " + r.kernelName + "_mtl_grid(" + llvm::join(params, ", ") + ") {");
-    w.push();
-    for (const vk::Param &p : r.params)
-      if (p.kind != vk::ParamKind::Tensor)
-        w.line("(void)" + p.name + ";");
-    for (size_t d = 0; d < 3; ++d)
-      w.line("grid[" + llvm::Twine(d) + "] = (uint32_t)(" + k.vulkan.gridC[d] + ");");
-    w.pop();
-    w.line("}").line();
+    writeGridFunction(w, r, r.kernelName + "_mtl_grid", "threadgroups", k.vulkan.gridC);
   }
   w.line("#ifdef __cplusplus").line("} /* extern \"C\" */").line("#endif").line();
   w.line("#endif /* " + guard + " */");

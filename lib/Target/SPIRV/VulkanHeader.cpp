@@ -7,38 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/CWriter.h"
+#include "tilec/Target/SPIRV/VulkanHeaderUtils.h"
 #include "tilec/Target/SPIRV/VulkanTarget.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
 using namespace tilec;
-
-static std::string upper(llvm::StringRef s) {
-  std::string out;
-  for (char c : s)
-    out += llvm::isAlnum(c) ? llvm::toUpper(c) : '_';
-  return out;
-}
-
-static std::string shapeText(const vk::Reflection &r, const vk::Param &p) {
-  std::vector<std::string> dims;
-  for (const vk::Dim &d : p.shape)
-    dims.push_back(d.param == vk::kNoParam ? std::to_string(d.value) : r.params[d.param].name);
-  return "(" + llvm::join(dims, ", ") + (dims.size() == 1 ? ",)" : ")");
-}
-
-static const char *fieldCType(vk::FieldType t) {
-  switch (t) {
-  case vk::FieldType::Int32: return "int32_t";
-  case vk::FieldType::UInt32: return "uint32_t";
-  case vk::FieldType::Float32: return "float";
-  case vk::FieldType::Int64: return "int64_t";
-  case vk::FieldType::Float64: return "double";
-  case vk::FieldType::Float16: return "uint16_t";
-  }
-  return "uint32_t";
-}
+using namespace tilec::vkheader;
 
 /// Writes `words` as the body of a `static const uint32_t NAME[]`.
 static void writeWords(CWriter &w, llvm::StringRef name, llvm::ArrayRef<uint32_t> words) {
@@ -64,13 +40,7 @@ void tilec::writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, llvm::String
   w.line("#include <stdint.h>");
   w.line("#ifndef __cplusplus").line("#include <stdbool.h>").line("#endif").line();
   w.line("#ifdef __cplusplus").line("extern \"C\" {").line("#endif").line();
-  w.line("#ifndef TILEC_VK_GRID_HELPERS").line("#define TILEC_VK_GRID_HELPERS");
-  w.line("static inline int64_t tilec_vk_floordiv(int64_t a, int64_t b) {");
-  w.line("  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));").line("}");
-  w.line("static inline int64_t tilec_vk_ceildiv(int64_t a, int64_t b) { return -tilec_vk_floordiv(-a, b); }");
-  w.line("static inline int64_t tilec_vk_min(int64_t a, int64_t b) { return a < b ? a : b; }");
-  w.line("static inline int64_t tilec_vk_max(int64_t a, int64_t b) { return a > b ? a : b; }");
-  w.line("#endif").line();
+  writeGridHelpers(w);
 
   for (const VulkanKernel &k : kernels) {
     const vk::Reflection &r = k.reflection;
@@ -79,18 +49,12 @@ void tilec::writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, llvm::String
            llvm::Twine(r.workgroupSize[0]) + "x" + llvm::Twine(r.workgroupSize[1]) + "x" +
            llvm::Twine(r.workgroupSize[2]) + ".");
     w.line(" * Storage buffers (descriptor set, binding):");
-    for (const vk::Binding &b : r.bindings) {
-      const vk::Param &p = r.params[b.param];
-      w.line(" *   (" + llvm::Twine(b.set) + ", " + llvm::Twine(b.binding) + ") " + p.name + ": " + p.dtype +
-             " tensor of shape " + shapeText(r, p) + ", row-major, " + (b.readOnly ? "read" : "written"));
-    }
+    for (const vk::Binding &b : r.bindings)
+      w.line(" *   (" + llvm::Twine(b.set) + ", " + llvm::Twine(b.binding) + ") " + tensorText(r, b));
     w.line(" * Push constants (" + llvm::Twine(r.pushConstantSize) + " bytes, struct " + r.kernelName +
            "_vk_push_constants):");
-    for (const vk::PushField &f : r.pushFields) {
-      const vk::Param &p = r.params[f.param];
-      w.line(" *   offset " + llvm::Twine(f.offset) + ": " + p.name + " (" +
-             (p.kind == vk::ParamKind::DynamicDim ? "dynamic dimension, > 0" : p.dtype + " scalar") + ")");
-    }
+    for (const vk::PushField &f : r.pushFields)
+      w.line(" *   " + pushFieldText(r, f));
     w.line(" * Dispatch " + r.kernelName + "_vk_grid(...) workgroups. */");
     w.line("#define " + K + "ENTRY_POINT \"" + r.entryPoint + "\"");
     w.line("#define " + K + "WORKGROUP_SIZE_X " + llvm::Twine(r.workgroupSize[0]));
@@ -122,25 +86,7 @@ void tilec::writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, llvm::String
       w.line("} " + r.kernelName + "_vk_push_constants;");
     }
 
-    // The grid function takes the dimensions and scalars in parameter order.
-    std::vector<std::string> params;
-    for (const vk::Param &p : r.params) {
-      if (p.kind == vk::ParamKind::DynamicDim)
-        params.push_back("int64_t " + p.name);
-      else if (p.kind == vk::ParamKind::Scalar)
-        params.push_back(cElementType(p.dtype).str() + " " + p.name);
-    }
-    params.push_back("uint32_t grid[3]");
-    w.line("/* The dispatch grid (workgroups in x, y, z) for the given dimensions and scalars. */");
-    w.line("static inline void " + r.kernelName + "_vk_grid(" + llvm::join(params, ", ") + ") {");
-    w.push();
-    for (const vk::Param &p : r.params)
-      if (p.kind != vk::ParamKind::Tensor)
-        w.line("(void)" + p.name + ";");
-    for (size_t d = 0; d < 3; ++d)
-      w.line("grid[" + llvm::Twine(d) + "] = (uint32_t)(" + k.gridC[d] + ");");
-    w.pop();
-    w.line("}").line();
+    writeGridFunction(w, r, r.kernelName + "_vk_grid", "workgroups", k.gridC);
 
     writeWords(w, r.kernelName + "_vk_spirv", k.spirv);
     w.line();
