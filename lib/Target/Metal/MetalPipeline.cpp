@@ -11,6 +11,7 @@
 #include "tilec/Driver/CompileOptions.h"
 #include "tilec/Target/Metal/MetalTarget.h"
 #include "tilec/Target/SPIRV/Passes.h"
+#include "tilec/Target/SPIRV/VulkanPipeline.h"
 #include "tilec/Target/SPIRV/VulkanTargetInfo.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
@@ -32,34 +33,21 @@ public:
 };
 } // namespace
 
-static LogicalResult fail(llvm::raw_ostream &errs, const llvm::Twine &message) {
-  errs << "tilec: error: " << message << "\n";
-  return failure();
-}
-
 LogicalResult tilec::runMetalPipeline(ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
                                       llvm::raw_ostream &errs) {
   if (opts.emit != EmitStage::GPU && opts.emit != EmitStage::SPIRV && opts.emit != EmitStage::MSL &&
       opts.emit != EmitStage::Header && opts.emit != EmitStage::Obj)
-    return fail(errs, "the '" + stageName(opts.emit) + "' stage is not available for target '" +
-                          opts.target.spelling + "' (use gpu, spirv, msl or header; the default writes MSL and a header)");
+    return pipelineError(errs, "the '" + stageName(opts.emit) + "' stage is not available for target '" +
+                                   opts.target.spelling +
+                                   "' (use gpu, spirv, msl or header; the default writes MSL and a header)");
   MetalTargetOptions options;
   VulkanTargetOptions vkOptions = options.toVulkanOptions();
 
-  // 1. The C ABI of every kernel, before the tile kernels are lowered away.
-  std::vector<KernelSignature> sigs;
-  if (failed(getKernelSignatures(module, sigs)))
-    return failure();
+  // 1-2. The C ABI of every kernel, the thread-level lowering and the Vulkan
+  //      legalization, under Metal limits.
   llvm::StringMap<KernelSignature> signatures;
-  for (KernelSignature &sig : sigs)
-    signatures[sig.name] = std::move(sig);
-  // 2. The thread-level lowering and Vulkan legalization, under Metal limits.
-  MLIRContext *ctx = module.getContext();
-  ctx->loadDialect<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect,
-                   memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect,
-                   vector::VectorDialect, spirv::SPIRVDialect>();
   MetalTargetInfo target(options);
-  if (failed(lowerTileToGPU(module, target)) || failed(legalizeGPUForVulkan(module, vkOptions)))
+  if (failed(lowerTileForVulkan(module, target, signatures)))
     return failure();
   if (opts.emit == EmitStage::GPU) {
     module.print(out);
@@ -75,7 +63,7 @@ LogicalResult tilec::runMetalPipeline(ModuleOp module, const CompileOptions &opt
     for (const VulkanKernel &k : vkKernels) {
       std::string text, error;
       if (!disassembleSPIRV(k.spirv, text, error))
-        return fail(errs, "cannot disassemble the SPIR-V: " + error);
+        return pipelineError(errs, "cannot disassemble the SPIR-V: " + error);
       out << text;
     }
     return success();
@@ -86,32 +74,24 @@ LogicalResult tilec::runMetalPipeline(ModuleOp module, const CompileOptions &opt
     MetalKernel m;
     std::string error;
     if (!translateToMSL(k, options, m, error))
-      return fail(errs, "kernel '" + k.reflection.kernelName + "': " + error);
+      return pipelineError(errs, "kernel '" + k.reflection.kernelName + "': " + error);
     kernels.push_back(std::move(m));
   }
-  std::string source = opts.inputFile == "-" ? "<stdin>" : llvm::sys::path::filename(opts.inputFile).str();
+  std::string source = headerSourceName(opts);
   if (opts.emit == EmitStage::Header) {
     writeMetalHeader(kernels, source, options, out);
     return success();
   }
   // SPIRV-Cross names each module's types _<id>: two kernels' MSL would clash.
   if (kernels.size() != 1)
-    return fail(errs, "the file has " + llvm::Twine(kernels.size()) +
-                          " kernels; a .metal file holds one: use --emit=header for all kernels' dispatch data, or "
-                          "one file per kernel");
+    return pipelineError(errs, "the file has " + llvm::Twine(kernels.size()) +
+                                   " kernels; a .metal file holds one: use --emit=header for all kernels' "
+                                   "dispatch data, or one file per kernel");
   out << kernels.front().msl;
   // The default stage writes a file (`-o`, else the input's name with
   // .metal) and the header beside it.
   if (opts.emit == EmitStage::MSL || opts.outputFile == "-")
     return success();
-  llvm::SmallString<128> path(opts.outputFile.empty() ? llvm::sys::path::filename(opts.inputFile).str()
-                                                      : opts.outputFile);
-  llvm::sys::path::replace_extension(path, ".h");
-  std::string error;
-  auto file = openOutputFile(path, &error);
-  if (!file)
-    return fail(errs, error);
-  writeMetalHeader(kernels, source, options, file->os());
-  file->keep();
-  return success();
+  return writeHeaderBeside(opts, errs,
+                           [&](llvm::raw_ostream &os) { writeMetalHeader(kernels, source, options, os); });
 }
