@@ -109,7 +109,10 @@ struct Emitter {
   void setUpSharedMemory();
   void issueLoads(Value iter, Value slot);
   LogicalResult mainLoop();
+  Value kSliceDescriptor(bool isB, Value off, int64_t k);
   Value fp8Mma(Value acc, nvgpu::WarpgroupAccumulatorType accT, Value aOff, Value bOff);
+  Value wgmmaAsyncStage(Value acc, Value aOff, Value bOff, NVVM::WGMMATypes ab, NVVM::WGMMATypes d, bool zeroFirst,
+                        int64_t wait);
   Value int8Mma(Value acc, Value aOff, Value bOff);
   Value promotedMma(Value aOff, Value bOff);
   Value addAcc(Value total, Value part);
@@ -255,6 +258,23 @@ void Emitter::issueLoads(Value iter, Value slot) {
   }
 }
 
+/// The K width of the wgmma steps over byte tiles (fp8, int8): 32 elements.
+static constexpr int64_t kSliceK = 32;
+
+/// The k32 steps of one stage (fp8Mma, int8Mma, promotedMma): the wgmma
+/// descriptor of K slice `k` (32 bytes of the 128-byte swizzled rows) of this
+/// warpgroup's 64 A rows at byte `off` (`isB` false) or of the blockN B rows
+/// at `off` (`isB` true), both K-major.
+Value Emitter::kSliceDescriptor(bool isB, Value off, int64_t k) {
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto descT = nvgpu::WarpgroupMatrixDescriptorType::get(
+      ctx, isB ? MemRefType::get({kSliceK, p.blockN}, elem, AffineMap(), wg)
+               : MemRefType::get({wgRows, kSliceK}, elem, AffineMap(), wg));
+  auto sliceT = MemRefType::get({isB ? p.blockN : wgRows, kSliceK}, storage, AffineMap(), wg);
+  return nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descT, view(sliceT, add(off, c(k * kSliceK))),
+                                                      isB ? tmB : tmA);
+}
+
 /// fp8: one k32 wgmma per 32-byte column of the 128-byte swizzled rows of
 /// this warpgroup's 64 A rows (at byte `aOff`) and the blockN B rows (at
 /// `bOff`), both K-major; the descriptors advance 32 bytes a step inside the
@@ -263,19 +283,10 @@ void Emitter::issueLoads(Value iter, Value slot) {
 /// The steps but the last wait for nothing; the last leaves this iteration's
 /// groups in flight (`lag` iterations' worth).
 Value Emitter::fp8Mma(Value acc, nvgpu::WarpgroupAccumulatorType accT, Value aOff, Value bOff) {
-  constexpr int64_t kStep = 32;
-  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({wgRows, kStep}, elem, AffineMap(), wg));
-  auto descBT =
-      nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({kStep, p.blockN}, elem, AffineMap(), wg));
-  auto aSliceT = MemRefType::get({wgRows, kStep}, storage, AffineMap(), wg);
-  auto bSliceT = MemRefType::get({p.blockN, kStep}, storage, AffineMap(), wg);
-  int64_t steps = p.blockK / kStep;
+  int64_t steps = p.blockK / kSliceK;
   for (int64_t k = 0; k < steps; ++k) {
-    Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descAT, view(aSliceT, add(aOff, c(k * kStep))),
-                                                               tmA);
-    Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descBT, view(bSliceT, add(bOff, c(k * kStep))),
-                                                               tmB);
+    Value descA = kSliceDescriptor(/*isB=*/false, aOff, k);
+    Value descB = kSliceDescriptor(/*isB=*/true, bOff, k);
     int64_t wait = k + 1 < steps ? 7 : lag * steps;
     // No transpose_B attribute: B col-major (K-major), the only fp8 form.
     acc = nvgpu::WarpgroupMmaOp::create(b, loc, accT, descA, descB, b.getI64IntegerAttr(wait), UnitAttr(),
@@ -290,68 +301,43 @@ LLVM::LLVMStructType Emitter::accStructType() {
   return LLVM::LLVMStructType::getLiteral(ctx, llvm::SmallVector<Type>(wgRows * p.blockN / 128, accElem));
 }
 
-/// int8: the four k32 steps of one stage (32-byte K slices of the K-major A
-/// and B, as fp8Mma) as nvvm.wgmma.mma_async s32 += s8 * s8, one fence before
-/// and one commit after; `lag` groups stay in flight.
-Value Emitter::int8Mma(Value acc, Value aOff, Value bOff) {
-  constexpr int64_t kStep = 32;
-  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({wgRows, kStep}, elem, AffineMap(), wg));
-  auto descBT =
-      nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({kStep, p.blockN}, elem, AffineMap(), wg));
-  auto aSliceT = MemRefType::get({wgRows, kStep}, storage, AffineMap(), wg);
-  auto bSliceT = MemRefType::get({p.blockN, kStep}, storage, AffineMap(), wg);
+/// int8 and fp8 promoted: the k32 steps of one stage as nvvm.wgmma.mma_async
+/// `acc` += A * B (`ab` operands, `d` accumulator), one fence before and one
+/// commit after, then a wait that leaves `wait` groups in flight; with
+/// `zeroFirst` the first step ignores acc's registers (scale-d = 0).
+Value Emitter::wgmmaAsyncStage(Value acc, Value aOff, Value bOff, NVVM::WGMMATypes ab, NVVM::WGMMATypes d,
+                               bool zeroFirst, int64_t wait) {
   auto i64 = b.getI64Type();
-  auto toI64 = [&](Value d) { return UnrealizedConversionCastOp::create(b, loc, i64, d).getResult(0); };
-  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.blockN, kStep);
+  auto toI64 = [&](Value v) { return UnrealizedConversionCastOp::create(b, loc, i64, v).getResult(0); };
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.blockN, kSliceK);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (int64_t k = 0; k < p.blockK / kStep; ++k) {
-    Value descA = toI64(nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc, descAT, view(aSliceT, add(aOff, c(k * kStep))), tmA));
-    Value descB = toI64(nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc, descBT, view(bSliceT, add(bOff, c(k * kStep))), tmB));
-    acc = NVVM::WgmmaMmaAsyncOp::create(b, loc, acc.getType(), acc, descA, descB, shape, NVVM::WGMMATypes::s8,
-                                        NVVM::WGMMATypes::s8, NVVM::WGMMATypes::s32, NVVM::WGMMAScaleOut::one,
+  for (int64_t k = 0; k < p.blockK / kSliceK; ++k) {
+    Value descA = toI64(kSliceDescriptor(/*isB=*/false, aOff, k));
+    Value descB = toI64(kSliceDescriptor(/*isB=*/true, bOff, k));
+    acc = NVVM::WgmmaMmaAsyncOp::create(b, loc, acc.getType(), acc, descA, descB, shape, ab, ab, d,
+                                        zeroFirst && k == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
                                         NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
                                         NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(lag));
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(wait));
   return acc;
 }
 
-/// fp8 promoted: the four k32 steps of one stage as nvvm.wgmma.mma_async
-/// f32 += fp8 * fp8 into fresh registers, the first with scale-d = 0 (its
-/// input registers are undefined and ignored); one fence before, one commit
-/// after, and a wait for the group (lag = 0): the product is read right away.
+/// int8: the four k32 steps of one stage (32-byte K slices of the K-major A
+/// and B, as fp8Mma) as s32 += s8 * s8; `lag` groups stay in flight.
+Value Emitter::int8Mma(Value acc, Value aOff, Value bOff) {
+  return wgmmaAsyncStage(acc, aOff, bOff, NVVM::WGMMATypes::s8, NVVM::WGMMATypes::s32, /*zeroFirst=*/false, lag);
+}
+
+/// fp8 promoted: the four k32 steps of one stage as f32 += fp8 * fp8 into
+/// fresh registers, the first with scale-d = 0 (its input registers are
+/// undefined and ignored), and a wait for the group (lag = 0): the product is
+/// read right away.
 Value Emitter::promotedMma(Value aOff, Value bOff) {
-  constexpr int64_t kStep = 32;
-  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({wgRows, kStep}, elem, AffineMap(), wg));
-  auto descBT =
-      nvgpu::WarpgroupMatrixDescriptorType::get(ctx, MemRefType::get({kStep, p.blockN}, elem, AffineMap(), wg));
-  auto aSliceT = MemRefType::get({wgRows, kStep}, storage, AffineMap(), wg);
-  auto bSliceT = MemRefType::get({p.blockN, kStep}, storage, AffineMap(), wg);
-  auto i64 = b.getI64Type();
-  auto toI64 = [&](Value d) { return UnrealizedConversionCastOp::create(b, loc, i64, d).getResult(0); };
-  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.blockN, kStep);
   auto fp8T = isa<Float8E4M3FNType>(elem) ? NVVM::WGMMATypes::e4m3 : NVVM::WGMMATypes::e5m2;
   Value acc = LLVM::UndefOp::create(b, loc, accStructType());
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (int64_t k = 0; k < p.blockK / kStep; ++k) {
-    Value descA = toI64(nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc, descAT, view(aSliceT, add(aOff, c(k * kStep))), tmA));
-    Value descB = toI64(nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc, descBT, view(bSliceT, add(bOff, c(k * kStep))), tmB));
-    acc = NVVM::WgmmaMmaAsyncOp::create(b, loc, acc.getType(), acc, descA, descB, shape, fp8T, fp8T,
-                                        NVVM::WGMMATypes::f32, k == 0 ? NVVM::WGMMAScaleOut::zero
-                                                                      : NVVM::WGMMAScaleOut::one,
-                                        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-                                        NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
-  }
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-  return acc;
+  return wgmmaAsyncStage(acc, aOff, bOff, fp8T, NVVM::WGMMATypes::f32, /*zeroFirst=*/true, /*wait=*/0);
 }
 
 /// fp8 promoted: total + part, register by register (both in the wgmma
