@@ -49,26 +49,6 @@ std::string MetalTargetOptions::mslVersion() const {
 // Checks
 //===----------------------------------------------------------------------===//
 
-/// How diagnostics name an element type: the tile dtype spelling.
-static std::string dtypeName(Type t) {
-  if (t.isF16())
-    return "float16";
-  if (t.isBF16())
-    return "bfloat16";
-  if (t.isF32())
-    return "float32";
-  if (t.isF64())
-    return "float64";
-  if (t.isInteger(1))
-    return "bool";
-  if (t.isInteger())
-    return "int" + std::to_string(t.getIntOrFloatBitWidth());
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  t.print(os);
-  return s;
-}
-
 static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
   std::string name = kernel.getName().str();
   WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
@@ -83,13 +63,13 @@ static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
         return WalkResult::interrupt();
       }
       if (isa<FloatType>(t)) {
-        emitError() << "kernel '" << name << "' uses an atomic add on " << dtypeName(t)
+        emitError() << "kernel '" << name << "' uses an atomic add on " << vulkan::dtypeName(t)
                     << ", which the metal target does not support (SPIRV-Cross 2021.01.15 emits invalid MSL for "
                        "float atomic add, and Metal before MSL 3.0 has no atomic<float>; use int32)";
         return WalkResult::interrupt();
       }
       if (!t.isInteger(32)) {
-        emitError() << "kernel '" << name << "' uses an atomic add on " << dtypeName(t)
+        emitError() << "kernel '" << name << "' uses an atomic add on " << vulkan::dtypeName(t)
                     << ", which the metal target does not support (Metal atomics take 32-bit integers; use int32)";
         return WalkResult::interrupt();
       }
@@ -104,14 +84,8 @@ static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
                               "which has no bfloat16; use float16 or float32)";
       return success();
     };
-    for (Type t : op->getResultTypes())
-      if (failed(check(t)))
-        return WalkResult::interrupt();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument a : block.getArguments())
-          if (failed(check(a.getType())))
-            return WalkResult::interrupt();
+    if (failed(vulkan::checkOpTypes(op, check)))
+      return WalkResult::interrupt();
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());

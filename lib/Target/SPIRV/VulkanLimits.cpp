@@ -73,8 +73,7 @@ static int64_t staticBytes(MemRefType t) {
   return (t.getNumElements() * t.getElementTypeBitWidth() + 7) / 8;
 }
 
-/// How diagnostics name an element type: the tile dtype spelling.
-static std::string dtypeName(Type t) {
+std::string tilec::vulkan::dtypeName(Type t) {
   if (t.isF16())
     return "float16";
   if (t.isBF16())
@@ -91,6 +90,18 @@ static std::string dtypeName(Type t) {
   llvm::raw_string_ostream os(s);
   t.print(os);
   return s;
+}
+
+LogicalResult tilec::vulkan::checkOpTypes(Operation *op, llvm::function_ref<LogicalResult(Type)> check) {
+  for (Type t : op->getResultTypes())
+    if (failed(check(t)))
+      return failure();
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument a : block.getArguments())
+        if (failed(check(a.getType())))
+          return failure();
+  return success();
 }
 
 /// Whether the Vulkan target lowers `rmw` under `o`: addi on 32-bit integers
@@ -195,14 +206,8 @@ LogicalResult tilec::vulkan::checkLimits(gpu::GPUFuncOp kernel, const vk::Reflec
                                << "target does not support";
       return success();
     };
-    for (Type t : op->getResultTypes())
-      if (failed(check(t)))
-        return WalkResult::interrupt();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument a : block.getArguments())
-          if (failed(check(a.getType())))
-            return WalkResult::interrupt();
+    if (failed(checkOpTypes(op, check)))
+      return WalkResult::interrupt();
     return WalkResult::advance();
   });
   return failure(typeCheck.wasInterrupted());

@@ -18,6 +18,7 @@
 #include "tilec/Target/KernelABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -103,6 +104,15 @@ mlir::LogicalResult runVulkanPipeline(mlir::ModuleOp module, const CompileOption
 
 /// Registers `tilec-test-vulkan-compile` (for tilec-opt lit tests).
 void registerVulkanTestPasses();
+
+namespace vulkan {
+/// How limit diagnostics (Vulkan's and Metal's) name an element type: the tile
+/// dtype spelling ("float16", "int32", "bool"); other types as MLIR prints them.
+std::string dtypeName(mlir::Type t);
+/// Runs `check` on the types of `op`'s results, then of its regions' block
+/// arguments, stopping at the first failure (the limit checks' type walk).
+mlir::LogicalResult checkOpTypes(mlir::Operation *op, llvm::function_ref<mlir::LogicalResult(mlir::Type)> check);
+} // namespace vulkan
 
 } // namespace tilec
 
