@@ -1,0 +1,400 @@
+//===- EmitPipelined.cpp - T.Pipelined loops -------------------------------===//
+//
+// Pipelined loops (num_stages = S): the global -> shared copies of iteration
+// k + S - 1 are issued as cp.async into stage (k + S - 1) % S while iteration
+// k computes on stage k % S; one commit group per iteration.
+//
+// sm_90+: when the loop ends in an mma.sync gemm of its staged tiles and the
+// tiles suit the TMA, thread 0 loads them with cp.async.bulk.tensor onto one
+// mbarrier per stage instead (docs/cuda.md).
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+#include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::gpu_lowering;
+
+/// How `v` (a value of the source loop `op`'s body or above) depends on the
+/// loop's induction variable: 0 not at all, 1 affinely, -1 otherwise.
+static int affineKind(tile::ForOp op, Value v) {
+  if (v == op.getInductionVar())
+    return 1;
+  if (!op.getRegion().isAncestor(v.getParentRegion()))
+    return 0;
+  Operation *def = v.getDefiningOp();
+  if (!def || !isPure(def))
+    return -1;
+  llvm::SmallVector<int> kinds;
+  for (Value o : def->getOperands())
+    kinds.push_back(affineKind(op, o));
+  if (llvm::is_contained(kinds, -1))
+    return -1;
+  int most = kinds.empty() ? 0 : *llvm::max_element(kinds);
+  if (most == 0)
+    return 0;
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return 1;
+  if (isa<arith::MulIOp>(def) && kinds[0] + kinds[1] == 1)
+    return 1;
+  return -1;
+}
+
+/// i1, block-uniform: every staged copy's source tile is in bounds in every
+/// iteration of `op` (offsets affine in the induction variable, so the tiles
+/// of the first and the last iteration bound all others); null when an offset
+/// is not affine.
+static Value wholeFootprintInBounds(KernelEmitter &e, tile::ForOp op, ArrayRef<tile::CopyOp> copies, Operation *lastCopy,
+                                    Value lb, Value ub, Value step) {
+  for (tile::CopyOp c : copies)
+    for (Value o : c.getSrcOffsets())
+      if (affineKind(op, o) < 0)
+        return Value();
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  // The last iteration: lb + (ub - lb - 1) / step * step (unused when there is none).
+  Value span = arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), e.cIdx(1));
+  Value kLast = e.add(lb, arith::MulIOp::create(b, loc, arith::DivSIOp::create(b, loc, span, step), step));
+  Value all;
+  for (Value kv : {lb, kLast}) {
+    e.map.map(op.getInductionVar(), kv);
+    for (Operation &inner : *op.getBodyBlock()) {
+      if (&inner == lastCopy)
+        break;
+      if (!isa<tile::CopyOp>(inner))
+        b.clone(inner, e.map);
+    }
+    for (tile::CopyOp c : copies) {
+      Value mem = e.globals.lookup(c.getSrc());
+      llvm::SmallVector<Value> first, last;
+      for (auto [o, size] : llvm::zip(c.getSrcOffsets(), c.getSrcSizes())) {
+        first.push_back(e.map.lookup(o));
+        last.push_back(e.addc(first.back(), size - 1));
+      }
+      Value in = arith::AndIOp::create(b, loc, e.inBounds(mem, first), e.inBounds(mem, last));
+      all = all ? (Value)arith::AndIOp::create(b, loc, all, in) : in;
+    }
+  }
+  return all;
+}
+
+/// A staged copy the TMA can do: a whole 2-D tile of a kernel argument
+/// (static row length, rows 16-byte aligned) into a swizzled shared tile of
+/// 128-byte rows (TMA's 128-byte swizzle is the same XOR of 16-byte chunks by
+/// row % 8) or of rows of several 128 bytes (then stored as boxes of 128-byte
+/// columns, SharedBuffer::boxCols), on 1 KB boundaries.
+static bool isTMATile(KernelEmitter &e, tile::CopyOp c) {
+  auto arg = dyn_cast<BlockArgument>(c.getSrc());
+  auto src = dyn_cast<MemRefType>(c.getSrc().getType());
+  if (!arg || !isa<tile::KernelOp>(arg.getOwner()->getParentOp()) || !src || src.getRank() != 2 ||
+      ShapedType::isDynamic(src.getDimSize(1)))
+    return false;
+  const SharedBuffer &sb = e.shared[c.getDst()];
+  int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
+  if (sb.shape.size() != 2 || !sb.swizzled || bytes != 2 || (sb.shape[1] * bytes) % 128 != 0 || sb.shape[0] > 256 ||
+      (src.getDimSize(1) * bytes) % 16 != 0 || sb.byteOffset % 1024 != 0 || (sb.numel * bytes) % 1024 != 0)
+    return false;
+  for (Value o : c.getDstOffsets())
+    if (!matchPattern(o, m_Zero()))
+      return false;
+  return llvm::equal(c.getSrcSizes(), sb.shape) && llvm::equal(c.getDstSizes(), sb.shape);
+}
+
+LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
+  int64_t stages = *op.getNumStages();
+  // The staged copies, and whether everything before the last is pure.
+  llvm::SmallVector<tile::CopyOp> copies;
+  Operation *lastCopy = nullptr;
+  for (Operation &inner : *op.getBodyBlock())
+    if (auto c = dyn_cast<tile::CopyOp>(inner))
+      if (shared.count(c.getDst()) && shared[c.getDst()].stages == stages &&
+          tile::isBufferInScope(c.getSrc().getType(), tile::Scope::Global))
+        copies.push_back(c), lastCopy = c;
+  bool ok = !copies.empty();
+  for (Operation &inner : *op.getBodyBlock()) {
+    if (!ok || &inner == lastCopy)
+      break;
+    bool staged = llvm::is_contained(copies, dyn_cast<tile::CopyOp>(inner));
+    ok &= staged || (inner.getDialect()->getNamespace() != "tile" && isPure(&inner));
+  }
+  if (!ok)
+    return emitFor(op);
+  Value lb = map.lookup(op.getLowerBound()), ub = map.lookup(op.getUpperBound()), step = map.lookup(op.getStep());
+  // Issues iteration `kv`'s copies into stage `slot`, cp.async bounds as `mode`.
+  AsyncBounds mode = AsyncBounds::PerCopy;
+  auto issue = [&](Value kv, Value slot) -> LogicalResult {
+    map.map(op.getInductionVar(), kv);
+    for (Operation &inner : *op.getBodyBlock()) {
+      if (&inner == lastCopy->getNextNode())
+        break;
+      if (auto c = dyn_cast<tile::CopyOp>(inner)) {
+        stageBase[c.getDst()] = arith::MulIOp::create(b, loc, slot, cIdx(shared[c.getDst()].numel));
+        asyncBounds = mode;
+        LogicalResult r = emitCopy(c, /*async=*/true);
+        asyncBounds = AsyncBounds::PerCopy;
+        if (failed(r))
+          return failure();
+        continue;
+      }
+      b.clone(inner, map);
+    }
+    return success();
+  };
+  for (tile::CopyOp c : copies)
+    untracked.insert(c.getDst());
+  // An mma.sync gemm of two staged buffers right after the last copy, ending
+  // the body: its next tile's first fragments are loaded during the last k
+  // step (the wait and the barrier move there from the top of the loop).
+  tile::GemmOp hg = dyn_cast_or_null<tile::GemmOp>(lastCopy->getNextNode());
+  if (hg && !(isa<tile::YieldOp>(hg->getNextNode()) && plan.gemms.count(hg) && plan.gemms[hg].mma && stages >= 2 &&
+              llvm::any_of(copies, [&](tile::CopyOp c) { return c.getDst() == hg.getA(); }) &&
+              llvm::any_of(copies, [&](tile::CopyOp c) { return c.getDst() == hg.getB(); })))
+    hg = nullptr;
+  // sm_90+: the staged tiles of such a gemm come in by TMA (one thread issues
+  // them, completion on one mbarrier per stage) instead of 16-byte cp.async
+  // by every thread: no per-thread global address arithmetic in the loop and
+  // bounds handled by the TMA (zero fill).
+  bool useTMA = hg && target.getAsyncCopyEngine() == AsyncCopyEngine::TensorBulk &&
+                sharedBytes + 1024 <= target.getMaxSharedMemoryBytes() &&
+                llvm::all_of(copies, [&](tile::CopyOp c) { return isTMATile(*this, c); });
+  Value tmaGroup, isThread0;
+  llvm::SmallVector<Value> tmaMaps;
+  int64_t tmaBytes = 0;
+  // Thread 0: iteration `kv`'s tiles by TMA into stage `slot`, completing on
+  // that stage's mbarrier.
+  auto issueTMA = [&](Value kv, Value slot) {
+    map.map(op.getInductionVar(), kv);
+    for (Operation &inner : *op.getBodyBlock()) {
+      if (&inner == lastCopy->getNextNode())
+        break;
+      if (!isa<tile::CopyOp>(inner))
+        b.clone(inner, map);
+    }
+    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, tmaGroup, cIdx(tmaBytes), slot, Value());
+    auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+    for (auto [c, m] : llvm::zip(copies, tmaMaps)) {
+      SharedBuffer &sb = shared[c.getDst()];
+      int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
+      int64_t boxCols = sb.boxCols ? sb.boxCols : sb.shape[1];
+      Value at = add(add(cIdx(sb.byteOffset), sb.shift), arith::MulIOp::create(b, loc, slot, cIdx(sb.numel * bytes)));
+      auto offs = c.getSrcOffsets();
+      for (int64_t j = 0; j < sb.shape[1] / boxCols; ++j) {
+        Value dst = memref::ViewOp::create(b, loc, MemRefType::get({sb.shape[0], boxCols}, sb.elementType, AffineMap(), wg),
+                                           scratchBase, addc(at, j * sb.shape[0] * boxCols * bytes), ValueRange{});
+        nvgpu::TmaAsyncLoadOp::create(b, loc, dst, tmaGroup, m,
+                                      ValueRange{addc(map.lookup(offs[1]), j * boxCols), map.lookup(offs[0])}, slot,
+                                      Value(), Value());
+      }
+    }
+  };
+  // The stage and mbarrier phase the next `sync` waits for (TMA), and whether
+  // that tile exists.
+  Value waitSlot, waitParity, waitCond;
+  Value carryRegs;
+  if (hg) {
+    const GemmPlan &gp = plan.gemms[hg];
+    auto ct = cast<MemRefType>(hg.getC().getType());
+    int64_t mTiles = ct.getDimSize(0) / gp.warpsM / 16, nTiles = ct.getDimSize(1) / gp.warpsN / 8;
+    carryRegs = memref::AllocaOp::create(b, loc, MemRefType::get({mTiles * 4 + nTiles * 2}, b.getI32Type()));
+  }
+  // (After the allocas, so that they stay in the entry block: registers.)
+  if (useTMA) {
+    MLIRContext *ctx = b.getContext();
+    isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cIdx(0));
+    // 128-byte swizzled tiles start on a 1 KB boundary of the shared window.
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, b.getIndexType(), scratchBase);
+    Value rem = arith::AndIOp::create(b, loc, base, cIdx(1023));
+    Value pad = arith::AndIOp::create(b, loc, arith::SubIOp::create(b, loc, cIdx(1024), rem), cIdx(1023));
+    sharedBytes += 1024;
+    auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto space3 = IntegerAttr::get(IntegerType::get(ctx, 64), 3);
+    llvm::SmallVector<hopper::TMADescriptorSpec> specs;
+    llvm::SmallVector<Type> mapTypes;
+    for (tile::CopyOp c : copies) {
+      SharedBuffer &sb = shared[c.getDst()];
+      sb.shift = pad;
+      int64_t elemBytes = sb.elementType.getIntOrFloatBitWidth() / 8;
+      if (sb.shape[1] * elemBytes > 128)
+        sb.boxCols = 128 / elemBytes;
+      int64_t boxCols = sb.boxCols ? sb.boxCols : sb.shape[1];
+      sb.flat = memref::ViewOp::create(b, loc, MemRefType::get({sb.stages * sb.numel}, sb.elementType, AffineMap(), wg),
+                                       scratchBase, add(cIdx(sb.byteOffset), pad), ValueRange{});
+      specs.push_back({cast<BlockArgument>(c.getSrc()).getArgNumber(), boxCols, sb.shape[0], sb.elementType});
+      mapTypes.push_back(nvgpu::TensorMapDescriptorType::get(
+          ctx, MemRefType::get({sb.shape[0], boxCols}, sb.elementType, AffineMap(), space3),
+          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B, nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+          nvgpu::TensorMapOOBKind::OOB_ZERO, nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE));
+      tmaBytes += sb.numel * (sb.elementType.getIntOrFloatBitWidth() / 8);
+    }
+    FailureOr<unsigned> first = hopper::appendTMADescriptorParams(func, specs);
+    if (failed(first))
+      return failure();
+    for (auto [i, t] : llvm::enumerate(mapTypes))
+      tmaMaps.push_back(
+          UnrealizedConversionCastOp::create(b, loc, t, func.getArgument(*first + i)).getResult(0));
+    tmaGroup = nvgpu::MBarrierCreateOp::create(b, loc, nvgpu::MBarrierGroupType::get(ctx, wg, stages));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      beginIf(isThread0);
+      for (int64_t s = 0; s < stages; ++s)
+        nvgpu::MBarrierInitOp::create(b, loc, tmaGroup, cIdx(1), cIdx(s), Value());
+      // The initialised barriers must be visible to the TMA unit (async proxy).
+      NVVM::FenceMbarrierInitOp::create(b, loc);
+      for (Value m : tmaMaps)
+        nvgpu::TmaPrefetchOp::create(b, loc, m, Value());
+    }
+    barrier();
+  }
+  MmaHandoff handoff;
+  handoff.carry = carryRegs;
+  handoff.sync = [&] {
+    if (useTMA) {
+      // Only for a tile that exists: the last iteration's (and an empty
+      // loop's) next tile was never loaded, and its phase never completes.
+      OpBuilder::InsertionGuard guard(b);
+      beginIf(waitCond);
+      nvgpu::MBarrierTryWaitParityOp::create(b, loc, tmaGroup, waitParity, cIdx(10000000), waitSlot);
+    } else
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    barrier();
+  };
+  // The prologue, the loop and the final wait, with the copies' bounds handled as `mode`.
+  auto version = [&](AsyncBounds m) -> LogicalResult {
+    mode = m;
+    for (int64_t s = 0; s + 1 < stages; ++s) {
+      Value kv = add(lb, arith::MulIOp::create(b, loc, step, cIdx(s)));
+      Value cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kv, ub);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        beginIf(cond);
+        if (useTMA) {
+          beginIf(isThread0);
+          issueTMA(kv, cIdx(s));
+        } else if (failed(issue(kv, cIdx(s)))) {
+          return failure();
+        }
+      }
+      if (!useTMA)
+        NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    }
+    if (hg) {
+      waitSlot = cIdx(0);
+      waitParity = arith::ConstantIntOp::create(b, loc, 0, 1);
+      waitCond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+      handoff.sync();
+      for (tile::CopyOp c : copies)
+        stageBase[c.getDst()] = cIdx(0);
+      handoff.prologue = true;
+      mmaHandoff = &handoff;
+      LogicalResult r = emitOp(hg);
+      mmaHandoff = nullptr;
+      handoff.prologue = false;
+      if (failed(r))
+        return failure();
+    }
+    auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      Value k = loop.getInductionVar();
+      Value it = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, k, lb), step);
+      if (!hg) {
+        NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+        barrier();
+      }
+      Value kn = add(k, arith::MulIOp::create(b, loc, step, cIdx(stages - 1)));
+      Value slotNext = arith::RemUIOp::create(b, loc, addc(it, stages - 1), cIdx(stages));
+      Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kn, ub);
+      if (useTMA) {
+        OpBuilder::InsertionGuard guard2(b);
+        beginIf(arith::AndIOp::create(b, loc, more, isThread0));
+        issueTMA(kn, slotNext);
+      } else {
+        {
+          OpBuilder::InsertionGuard guard2(b);
+          beginIf(more);
+          if (failed(issue(kn, slotNext)))
+            return failure();
+        }
+        NVVM::CpAsyncCommitGroupOp::create(b, loc);
+      }
+      Value slot = arith::RemUIOp::create(b, loc, it, cIdx(stages));
+      Value slotAfter = arith::RemUIOp::create(b, loc, addc(it, 1), cIdx(stages));
+      for (tile::CopyOp c : copies) {
+        stageBase[c.getDst()] = arith::MulIOp::create(b, loc, slot, cIdx(shared[c.getDst()].numel));
+        handoff.nextStage[c.getDst()] = arith::MulIOp::create(b, loc, slotAfter, cIdx(shared[c.getDst()].numel));
+      }
+      if (useTMA) {
+        // The next tile (it + 1) is in stage slotAfter, in round (it + 1) / S.
+        waitSlot = slotAfter;
+        Value round = arith::DivUIOp::create(b, loc, addc(it, 1), cIdx(stages));
+        waitParity = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                           arith::AndIOp::create(b, loc, round, cIdx(1)), cIdx(0));
+        waitCond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, add(k, step), ub);
+      }
+      map.map(op.getInductionVar(), k);
+      for (Operation &inner : *op.getBodyBlock()) {
+        if (isa<tile::YieldOp>(inner) || llvm::is_contained(copies, dyn_cast<tile::CopyOp>(inner)))
+          continue;
+        if (&inner == hg.getOperation())
+          mmaHandoff = &handoff;
+        LogicalResult r = emitOp(&inner);
+        mmaHandoff = nullptr;
+        if (failed(r))
+          return failure();
+      }
+    }
+    if (useTMA) {
+      // Every load completed (each was waited for); thread 0 retires the
+      // mbarriers once no thread waits on them.
+      barrier();
+      OpBuilder::InsertionGuard guard(b);
+      beginIf(isThread0);
+      auto ptrT = LLVM::LLVMPointerType::get(b.getContext(), 3);
+      for (int64_t s = 0; s < stages; ++s) {
+        Value addr = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), tmaGroup, cIdx(s));
+        NVVM::MBarrierInvalOp::create(b, loc, LLVM::IntToPtrOp::create(b, loc, ptrT, addr));
+      }
+      return success();
+    }
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+    barrier();
+    return success();
+  };
+  auto finish = [&]() -> LogicalResult {
+    for (tile::CopyOp c : copies) {
+      stageBase.erase(c.getDst());
+      untracked.erase(c.getDst());
+    }
+    return success();
+  };
+  // A block whose source tiles are in bounds for every iteration runs a loop
+  // with only unchecked cp.async; other blocks run the zero-filling one. The
+  // test is block-uniform and made once, so each loop has one copy form live.
+  Value allIn = useTMA ? Value() : wholeFootprintInBounds(*this, op, copies, lastCopy, lb, ub, step);
+  if (!allIn)
+    return failed(version(AsyncBounds::PerCopy)) ? failure() : finish();
+  auto ifOp = scf::IfOp::create(b, loc, allIn, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto reads = pendingReads, writes = pendingWrites;
+    int half = scratchPendingHalf;
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    if (failed(version(AsyncBounds::Unchecked)))
+      return failure();
+    pendingReads = reads, pendingWrites = writes, scratchPendingHalf = half;
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    if (failed(version(AsyncBounds::Checked)))
+      return failure();
+  }
+  return finish();
+}
