@@ -75,10 +75,23 @@ static LogicalResult runTool(const CompileOptions &opts, llvm::StringRef tool, l
   llvm::SmallVector<llvm::StringRef> argv{path};
   for (const std::string &a : args)
     argv.push_back(a);
+  // The tool's own output (ptxas prints "info" lines about the code it
+  // generated) is shown with its failure, or with -v; otherwise kept quiet.
+  llvm::SmallString<128> log;
+  if (llvm::sys::fs::createTemporaryFile("tilec", "log", log))
+    return fail(errs, "cannot create a temporary file");
+  auto remove = llvm::make_scope_exit([&] { llvm::sys::fs::remove(log); });
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
   std::string error;
-  int rc = llvm::sys::ExecuteAndWait(path, argv, std::nullopt, {}, 0, 0, &error);
+  int rc = llvm::sys::ExecuteAndWait(path, argv, std::nullopt, redirects, 0, 0, &error);
+  std::string output;
+  if (auto buf = llvm::MemoryBuffer::getFile(log))
+    output = (*buf)->getBuffer().str();
   if (rc != 0)
-    return fail(errs, tool + " failed (exit code " + llvm::Twine(rc) + ")" + (error.empty() ? "" : ": " + error));
+    return fail(errs, tool + " failed (exit code " + llvm::Twine(rc) + ")" + (error.empty() ? "" : ": " + error) +
+                          (output.empty() ? "" : ":\n" + output));
+  if (opts.verbose)
+    errs << output;
   return success();
 }
 
