@@ -86,6 +86,14 @@ void Parser::skipContinuationClauses() {
     skipStatement();
 }
 
+void Parser::parseIndentedStatements(ast::Body &body) {
+  consume();
+  while (!at(TokenKind::Dedent) && !at(TokenKind::Eof))
+    parseStatement(body);
+  consumeIf(TokenKind::Dedent);
+  leaveNesting();
+}
+
 bool Parser::enterNesting(SMRange range) {
   if (depth >= detail::MaxNesting) {
     syntaxError(DiagID::parse_nesting_too_deep, range, detail::MaxNesting);
@@ -130,11 +138,7 @@ void Parser::parseStatement(Body &body) {
     }
     // Parse the over-indented lines as if they were not indented, so that
     // mistakes inside them are still found.
-    consume();
-    while (!at(TokenKind::Dedent) && !at(TokenKind::Eof))
-      parseStatement(body);
-    consumeIf(TokenKind::Dedent);
-    leaveNesting();
+    parseIndentedStatements(body);
     break;
   }
   case TokenKind::At:

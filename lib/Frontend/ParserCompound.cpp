@@ -34,11 +34,7 @@ void Parser::parseBlock(StringRef introducer, Body &body) {
     skipStatement();
     return;
   }
-  consume();
-  while (!at(TokenKind::Dedent) && !at(TokenKind::Eof))
-    parseStatement(body);
-  consumeIf(TokenKind::Dedent);
-  leaveNesting();
+  parseIndentedStatements(body);
 }
 
 /// decorated = decorator { decorator } funcdef ;

@@ -99,6 +99,9 @@ public:
   /// too deep. Pair each successful call with leaveNesting().
   bool enterNesting(llvm::SMRange range);
   void leaveNesting(unsigned n = 1) { depth -= n; }
+  /// At an INDENT whose nesting level was entered: consumes it, parses the
+  /// statements up to the DEDENT into `body`, and leaves the level.
+  void parseIndentedStatements(ast::Body &body);
 
   //===--------------------------------------------------------------------===//
   // Statements (Parser.cpp)
