@@ -316,6 +316,19 @@ static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const Ke
     b.CreateRet(b.getInt32(0));
     b.SetInsertPoint(go);
   }
+  // A grid the device cannot launch (x < 2^31, y and z < 2^16; dynamic
+  // dimensions that large): a bad dimension, not a truncated launch.
+  Value *tooBig =
+      b.CreateOr(b.CreateOr(b.CreateICmpSGT(grid[0], b.getInt64(2147483647)), b.CreateICmpSGT(grid[1], b.getInt64(65535))),
+                 b.CreateICmpSGT(grid[2], b.getInt64(65535)));
+  {
+    auto *bad = llvm::BasicBlock::Create(ctx, "gridtoobig", fn);
+    auto *go = llvm::BasicBlock::Create(ctx, "gridok", fn);
+    b.CreateCondBr(tooBig, bad, go);
+    b.SetInsertPoint(bad);
+    b.CreateRet(b.getInt32(static_cast<int>(LaunchStatus::BadDimension)));
+    b.SetInsertPoint(go);
+  }
   llvm::SmallVector<Value *> slots;
   auto slot = [&](Value *v) {
     Value *s = b.CreateAlloca(v->getType());

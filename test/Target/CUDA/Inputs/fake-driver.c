@@ -112,6 +112,15 @@ static void run(FakeContext *ctx) {
   printf("status %d\n", gemm(a, b, c, 256, 0));
 }
 
+/* A dynamic dimension whose grid the device cannot launch (M = 2^40: 2^33 block rows). */
+static void runHuge(FakeContext *ctx) {
+  current = ctx;
+  printf("device %d.%d, M = 2^40\n", ctx->major, ctx->minor);
+  const uint16_t *a = (const uint16_t *)(uintptr_t)0x10000, *b = (const uint16_t *)(uintptr_t)0x20000;
+  uint16_t *c = (uint16_t *)(uintptr_t)0x30000;
+  printf("status %d\n", gemm(a, b, c, (int64_t)1 << 40, 0));
+}
+
 int main(void) {
   static FakeContext ampere = {8, 6}, hopper = {9, 0}, turing = {7, 5}, blackwell = {10, 0}, ada = {8, 9};
   static FakeContext refusing = {8, 0, 1};
@@ -124,5 +133,6 @@ int main(void) {
   run(&ada);
   run(&refusing); /* a failure after the load unloads the module */
   run(&refusing); /* and caches nothing: loaded and unloaded again */
+  runHuge(&ampere); /* no launch: status 2 (bad dimension) */
   return 0;
 }
