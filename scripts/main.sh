@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets everything up on a fresh Debian 12 machine, builds tilec and compiles
 # every example for every target that takes it: tile IR, the host object +
-# header, an sm_80/sm_90a fatbin object + header, and Vulkan SPIR-V + header
-# (examples the Vulkan target does not support are listed with its diagnostic).
+# header, an sm_80/sm_90a fatbin object + header, Vulkan SPIR-V + header and
+# Metal MSL + header (examples a target does not support are listed with its
+# diagnostic).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -27,10 +28,13 @@ for f in "$root"/examples/*/*.tile; do
       echo "FAILED: ${f#$root/} [$t]"; status=1
     fi
   done
-  if msg=$("$tilec" "$f" "${defs[@]}" -target=vulkan -o "$out/$name.spv" 2>&1); then
-    echo "compiled ${f#$root/} [vulkan] -> out/examples/$name.spv"
-  else
-    echo "not for vulkan: ${f#$root/}: $(grep -m1 'error:' <<<"$msg" | sed 's/.*error: //')"
-  fi
+  for t in vulkan metal; do
+    ext=spv; [ $t = metal ] && ext=metal
+    if msg=$("$tilec" "$f" "${defs[@]}" -target=$t -o "$out/$name.$ext" 2>&1); then
+      echo "compiled ${f#$root/} [$t] -> out/examples/$name.$ext"
+    else
+      echo "not for $t: ${f#$root/}: $(grep -m1 'error:' <<<"$msg" | sed 's/.*error: //')"
+    fi
+  done
 done
 exit $status
