@@ -83,28 +83,23 @@ for cfg in $CONFIGSK; do
   build "$out/gemm_${name}.cubin" "$srcsk" "${flags[@]}" -D N=4096 -D K=4096 --emit=cubin &
   throttle
 done
-src8=$root/bench/hopper/gemm_fp8.tile
-for cfg in $CONFIGS8; do
-  IFS=: read -r name bm bn th st panel <<<"$cfg"
-  flags=(-target=sm_90a -D 'M=T.dynamic("M")' -D block_M=$bm -D block_N=$bn -D threads=$th -D num_stages=$st -D panel=$panel)
-  for nk in $NK 200x400; do
-    build "$out/fp8_e4m3_bf16_${nk%x*}_${nk#*x}_${name}.so" "$src8" "${flags[@]}" -D N=${nk%x*} -D K=${nk#*x} -shared &
+# fp8 families: family_fp8 SOURCE SO-PREFIX CUBIN-PREFIX CONFIGS (the .so names drop a "prom-" of the config name).
+family_fp8() {
+  local src=$1 soprefix=$2 cubinprefix=$3 cfgs=$4 cfg name bm bn th st panel nk
+  for cfg in $cfgs; do
+    IFS=: read -r name bm bn th st panel <<<"$cfg"
+    local flags=(-target=sm_90a -D 'M=T.dynamic("M")' -D block_M=$bm -D block_N=$bn -D threads=$th -D num_stages=$st -D panel=$panel)
+    for nk in $NK 200x400; do
+      build "$out/${soprefix}_e4m3_bf16_${nk%x*}_${nk#*x}_${name#prom-}.so" "$src" "${flags[@]}" -D N=${nk%x*} -D K=${nk#*x} -shared &
+      throttle
+    done
+    build "$out/${cubinprefix}_${name}.cubin" "$src" "${flags[@]}" -D N=4096 -D K=4096 --emit=cubin &
     throttle
   done
-  build "$out/fp8_${name}.cubin" "$src8" "${flags[@]}" -D N=4096 -D K=4096 --emit=cubin &
-  throttle
-done
+}
 src8p=$root/bench/hopper/gemm_fp8_promoted.tile
-for cfg in $CONFIGS8P; do
-  IFS=: read -r name bm bn th st panel <<<"$cfg"
-  flags=(-target=sm_90a -D 'M=T.dynamic("M")' -D block_M=$bm -D block_N=$bn -D threads=$th -D num_stages=$st -D panel=$panel)
-  for nk in $NK 200x400; do
-    build "$out/fp8prom_e4m3_bf16_${nk%x*}_${nk#*x}_${name#prom-}.so" "$src8p" "${flags[@]}" -D N=${nk%x*} -D K=${nk#*x} -shared &
-    throttle
-  done
-  build "$out/fp8p_${name}.cubin" "$src8p" "${flags[@]}" -D N=4096 -D K=4096 --emit=cubin &
-  throttle
-done
+family_fp8 "$root/bench/hopper/gemm_fp8.tile" fp8 fp8 "$CONFIGS8"
+family_fp8 "$src8p" fp8prom fp8p "$CONFIGS8P"
 wait
 rm -f "$out"/*.h
 {
