@@ -94,6 +94,16 @@ void Parser::parseIndentedStatements(ast::Body &body) {
   leaveNesting();
 }
 
+bool Parser::takeIdentifier(StringRef what, SMRange &range, std::string &name) {
+  if (!at(TokenKind::Identifier)) {
+    expected(what);
+    return false;
+  }
+  range = tok().range;
+  name = toks[consume()].getSpelling().str();
+  return true;
+}
+
 bool Parser::enterNesting(SMRange range) {
   if (depth >= detail::MaxNesting) {
     syntaxError(DiagID::parse_nesting_too_deep, range, detail::MaxNesting);
@@ -298,13 +308,9 @@ Stmt *Parser::parseFromImport() {
   }
   std::vector<ImportName> names;
   auto parseName = [&]() -> bool {
-    if (!at(TokenKind::Identifier)) {
-      expected("a name to import");
-      return false;
-    }
     ImportName in;
-    in.range = tok().range;
-    in.dottedName = toks[consume()].getSpelling().str();
+    if (!takeIdentifier("a name to import", in.range, in.dottedName))
+      return false;
     if (consumeIf(TokenKind::KwAs)) {
       if (!at(TokenKind::Identifier)) {
         expected("a name after 'as'");

@@ -111,13 +111,9 @@ bool Parser::parseParameters(std::vector<Param> &params) {
                   StringRef(r.Start.getPointer(), r.End.getPointer() - r.Start.getPointer()));
       return false;
     }
-    if (!at(TokenKind::Identifier)) {
-      expected("a parameter name");
-      return false;
-    }
     Param p;
-    p.range = tok().range;
-    p.name = toks[consume()].getSpelling().str();
+    if (!takeIdentifier("a parameter name", p.range, p.name))
+      return false;
     if (consumeIf(TokenKind::Colon)) {
       p.annotation = parseExpression();
       if (poisoned)

@@ -88,6 +88,9 @@ public:
   void expected(llvm::StringRef what);
   /// Consumes a `k` or reports `expected {what}`; returns whether it was there.
   bool expect(TokenKind k, llvm::StringRef what);
+  /// At an identifier: consumes it into `range` and `name`; otherwise reports
+  /// `expected {what}` and returns false.
+  bool takeIdentifier(llvm::StringRef what, llvm::SMRange &range, std::string &name);
   /// Skips to the end of the logical line (jumping over bracketed groups),
   /// consumes the NEWLINE, then skips a block the line opened, and clears
   /// the poison.
