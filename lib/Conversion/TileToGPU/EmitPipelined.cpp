@@ -166,12 +166,23 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
   bool useTMA = hg && target.getAsyncCopyEngine() == AsyncCopyEngine::TensorBulk &&
                 sharedBytes + 1024 <= target.getMaxSharedMemoryBytes() &&
                 llvm::all_of(copies, [&](tile::CopyOp c) { return isTMATile(*this, c); });
-  Value tmaGroup, isThread0;
+  Value tmaGroup, isThread0, isWarp0, sharedBase32;
   llvm::SmallVector<Value> tmaMaps;
   int64_t tmaBytes = 0;
-  // Thread 0: iteration `kv`'s tiles by TMA into stage `slot`, completing on
-  // that stage's mbarrier.
+  auto i32 = [&](Value index) { return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index).getResult(); };
+  auto inlineAsm = [&](StringRef text, StringRef constraints, ValueRange args) {
+    LLVM::InlineAsmOp::create(b, loc, TypeRange{}, args, text, constraints, /*has_side_effects=*/true,
+                              /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+                              ArrayAttr());
+  };
+  // One elected lane of warp 0 (a warp-uniform branch, then elect.sync, so
+  // that the other warps skip the issue with one branch instead of running
+  // it predicated off): iteration `kv`'s tiles by TMA into stage `slot`,
+  // completing on that stage's mbarrier. 32-bit shared addresses throughout.
   auto issueTMA = [&](Value kv, Value slot) {
+    OpBuilder::InsertionGuard guard(b);
+    beginIf(isWarp0);
+    beginIf(NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value()));
     map.map(op.getInductionVar(), kv);
     for (Operation &inner : *op.getBodyBlock()) {
       if (&inner == lastCopy->getNextNode())
@@ -179,8 +190,9 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       if (!isa<tile::CopyOp>(inner))
         b.clone(inner, map);
     }
-    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, tmaGroup, cIdx(tmaBytes), slot, Value());
-    auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+    Value bar = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), tmaGroup, slot);
+    inlineAsm("{ .reg .b64 st; mbarrier.arrive.expect_tx.shared::cta.b64 st, [$0], $1; }", "r,r",
+              {bar, arith::ConstantIntOp::create(b, loc, tmaBytes, 32)});
     for (auto [c, m] : llvm::zip(copies, tmaMaps)) {
       SharedBuffer &sb = shared[c.getDst()];
       int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
@@ -188,11 +200,11 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       Value at = add(add(cIdx(sb.byteOffset), sb.shift), arith::MulIOp::create(b, loc, slot, cIdx(sb.numel * bytes)));
       auto offs = c.getSrcOffsets();
       for (int64_t j = 0; j < sb.shape[1] / boxCols; ++j) {
-        Value dst = memref::ViewOp::create(b, loc, MemRefType::get({sb.shape[0], boxCols}, sb.elementType, AffineMap(), wg),
-                                           scratchBase, addc(at, j * sb.shape[0] * boxCols * bytes), ValueRange{});
-        nvgpu::TmaAsyncLoadOp::create(b, loc, dst, tmaGroup, m,
-                                      ValueRange{addc(map.lookup(offs[1]), j * boxCols), map.lookup(offs[0])}, slot,
-                                      Value(), Value());
+        Value dst = arith::AddIOp::create(b, loc, sharedBase32, i32(addc(at, j * sb.shape[0] * boxCols * bytes)));
+        inlineAsm("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], "
+                  "[$4];",
+                  "r,l,r,r,r",
+                  {dst, m, i32(addc(map.lookup(offs[1]), j * boxCols)), i32(map.lookup(offs[0])), bar});
       }
     }
   };
@@ -216,9 +228,7 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
     Value pad = arith::AndIOp::create(b, loc, arith::SubIOp::create(b, loc, cIdx(1024), rem), cIdx(1023));
     sharedBytes += 1024;
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    auto space3 = IntegerAttr::get(IntegerType::get(ctx, 64), 3);
     llvm::SmallVector<hopper::TMADescriptorSpec> specs;
-    llvm::SmallVector<Type> mapTypes;
     for (tile::CopyOp c : copies) {
       SharedBuffer &sb = shared[c.getDst()];
       sb.shift = pad;
@@ -229,18 +239,13 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       sb.flat = memref::ViewOp::create(b, loc, MemRefType::get({sb.stages * sb.numel}, sb.elementType, AffineMap(), wg),
                                        scratchBase, add(cIdx(sb.byteOffset), pad), ValueRange{});
       specs.push_back({cast<BlockArgument>(c.getSrc()).getArgNumber(), boxCols, sb.shape[0], sb.elementType});
-      mapTypes.push_back(nvgpu::TensorMapDescriptorType::get(
-          ctx, MemRefType::get({sb.shape[0], boxCols}, sb.elementType, AffineMap(), space3),
-          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B, nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
-          nvgpu::TensorMapOOBKind::OOB_ZERO, nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE));
       tmaBytes += sb.numel * (sb.elementType.getIntOrFloatBitWidth() / 8);
     }
     FailureOr<unsigned> first = hopper::appendTMADescriptorParams(func, specs);
     if (failed(first))
       return failure();
-    for (auto [i, t] : llvm::enumerate(mapTypes))
-      tmaMaps.push_back(
-          UnrealizedConversionCastOp::create(b, loc, t, func.getArgument(*first + i)).getResult(0));
+    for (size_t i = 0; i < specs.size(); ++i)
+      tmaMaps.push_back(func.getArgument(*first + i));
     tmaGroup = nvgpu::MBarrierCreateOp::create(b, loc, nvgpu::MBarrierGroupType::get(ctx, wg, stages));
     {
       OpBuilder::InsertionGuard guard(b);
@@ -250,9 +255,16 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       // The initialised barriers must be visible to the TMA unit (async proxy).
       NVVM::FenceMbarrierInitOp::create(b, loc);
       for (Value m : tmaMaps)
-        nvgpu::TmaPrefetchOp::create(b, loc, m, Value());
+        inlineAsm("prefetch.tensormap [$0];", "l", {m});
     }
     barrier();
+    // Warp 0, as a value ptxas knows to be warp-uniform (lane 0's warp index).
+    Value warp = arith::ShRUIOp::create(b, loc, i32(tid), arith::ConstantIntOp::create(b, loc, 5, 32));
+    auto c32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
+    Value warp0 = NVVM::ShflOp::create(b, loc, b.getI32Type(), c32(-1), warp, c32(0), c32(31), NVVM::ShflKind::idx,
+                                       UnitAttr());
+    isWarp0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp0, c32(0));
+    sharedBase32 = i32(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, scratchBase));
   }
   MmaHandoff handoff;
   handoff.carry = carryRegs;
@@ -277,7 +289,6 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
         OpBuilder::InsertionGuard guard(b);
         beginIf(cond);
         if (useTMA) {
-          beginIf(isThread0);
           issueTMA(kv, cIdx(s));
         } else if (failed(issue(kv, cIdx(s)))) {
           return failure();
@@ -301,22 +312,29 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       if (failed(r))
         return failure();
     }
-    auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+    // Carried: the stage of iteration `it` (it % S) and the parity of its
+    // round ((it / S) & 1), so that the loop needs no division.
+    auto loop = loopWithIterArgs(lb, ub, step, {cIdx(0), cIdx(0)});
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(loop.getBody()->getTerminator());
       Value k = loop.getInductionVar();
-      Value it = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, k, lb), step);
+      Value slot = loop.getRegionIterArg(0), parity = loop.getRegionIterArg(1);
+      Value lastSlot = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, cIdx(stages - 1));
+      Value slotAfter = arith::SelectOp::create(b, loc, lastSlot, cIdx(0), addc(slot, 1));
+      Value parityAfter = arith::SelectOp::create(b, loc, lastSlot, arith::XOrIOp::create(b, loc, parity, cIdx(1)), parity);
+      Value firstSlot = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, cIdx(0));
+      Value slotNext = arith::SelectOp::create(b, loc, firstSlot, cIdx(stages - 1), addc(slot, -1));
+      loop.getBody()->getTerminator()->setOperands({slotAfter, parityAfter});
       if (!hg) {
         NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
         barrier();
       }
       Value kn = add(k, arith::MulIOp::create(b, loc, step, cIdx(stages - 1)));
-      Value slotNext = arith::RemUIOp::create(b, loc, addc(it, stages - 1), cIdx(stages));
       Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kn, ub);
       if (useTMA) {
         OpBuilder::InsertionGuard guard2(b);
-        beginIf(arith::AndIOp::create(b, loc, more, isThread0));
+        beginIf(more);
         issueTMA(kn, slotNext);
       } else {
         {
@@ -327,8 +345,6 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
         }
         NVVM::CpAsyncCommitGroupOp::create(b, loc);
       }
-      Value slot = arith::RemUIOp::create(b, loc, it, cIdx(stages));
-      Value slotAfter = arith::RemUIOp::create(b, loc, addc(it, 1), cIdx(stages));
       for (tile::CopyOp c : copies) {
         stageBase[c.getDst()] = arith::MulIOp::create(b, loc, slot, cIdx(shared[c.getDst()].numel));
         handoff.nextStage[c.getDst()] = arith::MulIOp::create(b, loc, slotAfter, cIdx(shared[c.getDst()].numel));
@@ -336,9 +352,7 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       if (useTMA) {
         // The next tile (it + 1) is in stage slotAfter, in round (it + 1) / S.
         waitSlot = slotAfter;
-        Value round = arith::DivUIOp::create(b, loc, addc(it, 1), cIdx(stages));
-        waitParity = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                           arith::AndIOp::create(b, loc, round, cIdx(1)), cIdx(0));
+        waitParity = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, parityAfter, cIdx(0));
         waitCond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, add(k, step), ub);
       }
       map.map(op.getInductionVar(), k);
