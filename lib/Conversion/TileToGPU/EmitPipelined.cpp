@@ -5,8 +5,8 @@
 // k computes on stage k % S; one commit group per iteration.
 //
 // sm_90+: when the loop ends in an mma.sync gemm of its staged tiles and the
-// tiles suit the TMA, thread 0 loads them with cp.async.bulk.tensor onto one
-// mbarrier per stage instead (docs/cuda.md).
+// tiles suit the TMA, one elected lane of warp 0 loads them with
+// cp.async.bulk.tensor onto one mbarrier per stage instead (docs/cuda.md).
 //
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
