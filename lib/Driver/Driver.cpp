@@ -72,6 +72,7 @@ std::string defaultOutputName(const CompileOptions &opts) {
   path = llvm::sys::path::filename(path);
   llvm::StringRef ext = opts.emit == EmitStage::Header           ? ".h"
                         : opts.target.kind == TargetKind::Metal ? ".metal"
+                        : opts.target.kind == TargetKind::WebGPU ? ".wgsl"
                         : opts.shared                           ? ".so"
                                                                 : ".o";
   llvm::sys::path::replace_extension(path, ext);

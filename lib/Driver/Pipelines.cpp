@@ -13,6 +13,7 @@
 #include "tilec/Target/Host/HostTarget.h"
 #include "tilec/Target/KernelABI.h"
 #include "tilec/Target/Metal/MetalTarget.h"
+#include "tilec/Target/WGSL/WebGPUTarget.h"
 #include "tilec/Target/SPIRV/VulkanTarget.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -142,7 +143,7 @@ mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const Compil
   case TargetKind::CUDA: return runCUDAPipeline(module, opts, out, errs);
   case TargetKind::Vulkan: return runVulkanPipeline(module, opts, out, errs);
   case TargetKind::Metal: return runMetalPipeline(module, opts, out, errs);
-  case TargetKind::WebGPU:
+  case TargetKind::WebGPU: return runWebGPUPipeline(module, opts, out, errs);
   case TargetKind::Ascend:
     return notImplemented(opts, errs);
   }

@@ -57,7 +57,8 @@ int main(int argc, char **argv) {
   app.add_option("input", opts.inputFile, "The .tile source file ('-' reads standard input)")->required();
   app.add_option("-o,--output", opts.outputFile,
                  "Output file; text stages print to stdout without it, binary stages default to the input's name "
-                 "(-target=metal: MSL source, k.metal, plus the header k.h)");
+                 "(-target=metal: MSL source, k.metal, plus the header k.h; -target=webgpu: WGSL source, "
+                 "k.wgsl, plus the header k.h)");
   app.add_option("--target", targetText,
                  "Target (also -target=): " + allTargetNames() + "; default host");
   app.add_option("--emit", emitText,
@@ -88,6 +89,13 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(0, 1));
   app.add_option("--vk-cooperative-matrix", opts.vulkan.cooperativeMatrix,
                  "Vulkan: SPV_KHR_cooperative_matrix for T.gemm (0 or 1)")
+      ->check(CLI::Range(0, 1));
+  app.add_option("--webgpu-max-workgroup-storage", opts.webgpu.maxWorkgroupStorage,
+                 "WebGPU: maxComputeWorkgroupStorageSize in bytes (default 16384, WebGPU's default limit)");
+  app.add_option("--webgpu-max-invocations", opts.webgpu.maxInvocations,
+                 "WebGPU: maxComputeInvocationsPerWorkgroup (default 256, WebGPU's default limit)");
+  app.add_option("--webgpu-f16", opts.webgpu.float16,
+                 "WebGPU: the 'shader-f16' feature, float16 in WGSL (0 or 1; default 1)")
       ->check(CLI::Range(0, 1));
   app.add_option("-j,--jobs", opts.threads, "Host target: CPU threads that run blocks (1 = deterministic order)")
       ->check(CLI::PositiveNumber);

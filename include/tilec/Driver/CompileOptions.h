@@ -69,6 +69,14 @@ struct CompileOptions {
     int64_t maxWorkgroupInvocations = -1;
     int float16 = -1, int8 = -1, float64 = -1, cooperativeMatrix = -1, float32Atomics = -1;
   } vulkan;
+
+  /// WebGPU target limits (`--webgpu-*`); -1 keeps WebGPU's default limits,
+  /// 0/1 turn a feature off/on.
+  struct WebGPULimits {
+    int64_t maxWorkgroupStorage = -1;
+    int64_t maxInvocations = -1;
+    int float16 = -1;
+  } webgpu;
 };
 
 } // namespace tilec

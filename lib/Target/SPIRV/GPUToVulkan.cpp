@@ -456,7 +456,8 @@ static spirv::TargetEnvAttr targetEnv(MLIRContext *ctx, const VulkanTargetOption
 /// Compiles one kernel: copies its gpu.module with only this kernel into a
 /// fresh module, rewrites, converts, serializes, validates.
 static LogicalResult compileKernel(gpu::GPUModuleOp gpuModule, gpu::GPUFuncOp kernel,
-                                   const VulkanTargetOptions &o, VulkanKernel &out) {
+                                   const VulkanTargetOptions &o, VulkanKernel &out,
+                                   const SPIRVModuleCallback &onModule) {
   MLIRContext *ctx = kernel.getContext();
   OpBuilder b(ctx);
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
@@ -540,12 +541,13 @@ static LogicalResult compileKernel(gpu::GPUModuleOp gpuModule, gpu::GPUFuncOp ke
     return kernel.emitError() << "the SPIR-V of kernel '" << out.reflection.kernelName
                               << "' fails spirv-val --target-env " << o.env << ":\n"
                               << messages;
-  return success();
+  return onModule ? onModule(spvModule, out) : success();
 }
 
 LogicalResult tilec::compileGPUToVulkan(ModuleOp module, const VulkanTargetOptions &options,
                                         const llvm::StringMap<KernelSignature> &signatures,
-                                        std::vector<VulkanKernel> &kernels) {
+                                        std::vector<VulkanKernel> &kernels,
+                                        const SPIRVModuleCallback &onModule) {
   for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
     for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
       if (!kernel.isKernel())
@@ -558,7 +560,7 @@ LogicalResult tilec::compileGPUToVulkan(ModuleOp module, const VulkanTargetOptio
         return failure();
       if (failed(buildReflection(kernel, module, out.signature, out)) ||
           failed(checkLimits(kernel, out.reflection, options)) ||
-          failed(compileKernel(gpuModule, kernel, options, out)))
+          failed(compileKernel(gpuModule, kernel, options, out, onModule)))
         return failure();
       kernels.push_back(std::move(out));
     }

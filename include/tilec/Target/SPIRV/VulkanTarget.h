@@ -19,6 +19,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <functional>
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -74,14 +76,21 @@ struct VulkanKernel {
   std::array<std::string, 3> gridC; ///< the grid as C expressions of the parameters
 };
 
+/// Called with each kernel's validated spirv.module (the dialect form its
+/// words were serialized from) before the module is freed; the WebGPU target
+/// prints WGSL from it. A failure stops the compile.
+using SPIRVModuleCallback = std::function<mlir::LogicalResult(mlir::Operation *spirvModule, VulkanKernel &kernel)>;
+
 /// Lowers every gpu.func kernel in `module` (thread-level IR as TileToGPU
 /// writes it) to Vulkan SPIR-V. `signatures` gives each kernel's C ABI (from
 /// its tile.kernel); kernels missing from it take theirs from the gpu.func's
 /// `tile.*` argument attributes. Limits violations and unsupported
 /// constructs are diagnostics on the ops; every module passes spirv-val.
+/// `onModule`, when set, sees each kernel's spirv.module after validation.
 mlir::LogicalResult compileGPUToVulkan(mlir::ModuleOp module, const VulkanTargetOptions &options,
                                        const llvm::StringMap<KernelSignature> &signatures,
-                                       std::vector<VulkanKernel> &kernels);
+                                       std::vector<VulkanKernel> &kernels,
+                                       const SPIRVModuleCallback &onModule = {});
 
 /// Writes the C header (C99 and C++) for `kernels`.
 void writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, llvm::StringRef sourceName,
