@@ -59,7 +59,8 @@ static bool vectorizable(KernelEmitter &e, const Side &s, int64_t v) {
     return false;
   if (s.scope == tile::Scope::Shared) {
     SharedBuffer &sb = e.shared[s.buf];
-    if (sb.swizzled && v * sb.elementType.getIntOrFloatBitWidth() > 128)
+    // A vector stays inside one swizzled 16-byte chunk (chunks move whole).
+    if (sb.swizzled && v * sb.elementType.getIntOrFloatBitWidth() > kSwizzleChunkBytes * 8)
       return false;
   }
   return s.scope != tile::Scope::Fragment;

@@ -26,8 +26,10 @@ using namespace tilec::gpu_lowering;
 /// Per-lane shared-memory addressing of one gemm operand, as 32-bit
 /// shared-window byte addresses. A tile's element index is split into a lane
 /// part (loop-invariant), the stage offset and a constant:
-///   swizzled: row*inner + ((col/8 + cc/8) ^ (row%8))*8 + col%8 + rc*inner
-///             (rc a multiple of 8 leaves row%8 alone; one lane part per cc),
+///   swizzled: row*inner + ((col/8 + cc/8) ^ x(row))*8 + col%8 + rc*inner
+///             with x the XOR term of the buffer's swizzle (row % 8,
+///             (row/2) % 4 or (row/4) % 2: a function of row % 8, so rc a
+///             multiple of 8 leaves it alone; one lane part per cc),
 ///   plain:    row*inner + col + rc*inner + cc.
 /// Each (operand, column key) gets one base register per K-tile (lane part +
 /// stage offset, one 32-bit add); the constant becomes the ldmatrix
@@ -72,7 +74,7 @@ struct OperandAddress {
         Value box = arith::DivUIOp::create(e.b, loc, c2, e.cIdx(sb.boxCols));
         Value cb = arith::RemUIOp::create(e.b, loc, c2, e.cIdx(sb.boxCols));
         Value ch = arith::DivUIOp::create(e.b, loc, cb, e.cIdx(chunk));
-        Value sw = arith::XOrIOp::create(e.b, loc, ch, arith::RemUIOp::create(e.b, loc, row, e.cIdx(8)));
+        Value sw = arith::XOrIOp::create(e.b, loc, ch, e.emitSwizzleXor(sb, row));
         int64_t rows = sb.numel / inner;
         Value lane = e.add(e.add(e.mul(box, rows * sb.boxCols), e.mul(row, sb.boxCols)),
                            e.add(e.mul(sw, chunk), arith::RemUIOp::create(e.b, loc, cb, e.cIdx(chunk))));
@@ -89,7 +91,7 @@ struct OperandAddress {
       Value lane;
       if (swz) {
         Value ch = e.addc(arith::DivUIOp::create(e.b, loc, col, e.cIdx(chunk)), cc / chunk);
-        Value sw = arith::XOrIOp::create(e.b, loc, ch, arith::RemUIOp::create(e.b, loc, row, e.cIdx(8)));
+        Value sw = arith::XOrIOp::create(e.b, loc, ch, e.emitSwizzleXor(sb, row));
         lane = e.add(e.add(e.mul(row, inner), e.mul(sw, chunk)), arith::RemUIOp::create(e.b, loc, col, e.cIdx(chunk)));
       } else {
         lane = e.add(e.mul(row, inner), col);

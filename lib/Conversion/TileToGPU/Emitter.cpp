@@ -214,7 +214,7 @@ Value KernelEmitter::sharedIndex(Value buf, ArrayRef<Value> idx) {
   Value lin = cIdx(0);
   int64_t inner = sb.shape.empty() ? 1 : sb.shape.back();
   if (sb.swizzled && sb.shape.size() >= 2) {
-    // row = all leading dims linearized; 16-byte chunk XOR (row % 8).
+    // row = all leading dims linearized; 16-byte chunk XOR the row's term.
     Value row = cIdx(0);
     for (unsigned d = 0; d + 1 < idx.size(); ++d)
       row = add(mul(row, sb.shape[d]), idx[d]);
@@ -229,8 +229,7 @@ Value KernelEmitter::sharedIndex(Value buf, ArrayRef<Value> idx) {
     }
     Value chunk = arith::DivUIOp::create(b, loc, col, cIdx(chunkElems));
     Value within = arith::RemUIOp::create(b, loc, col, cIdx(chunkElems));
-    Value r8 = arith::RemUIOp::create(b, loc, row, cIdx(8));
-    Value sw = arith::XOrIOp::create(b, loc, chunk, r8);
+    Value sw = arith::XOrIOp::create(b, loc, chunk, emitSwizzleXor(sb, row));
     lin = add(add(mul(row, inner), mul(sw, chunkElems)), within);
     if (boxBase)
       lin = add(lin, boxBase);
@@ -242,6 +241,14 @@ Value KernelEmitter::sharedIndex(Value buf, ArrayRef<Value> idx) {
   if (it != stageBase.end())
     lin = add(lin, it->second);
   return lin;
+}
+
+Value KernelEmitter::emitSwizzleXor(const SharedBuffer &sb, Value row) {
+  assert(sb.swizzled && sb.swizzleBytes && "the XOR term of an unswizzled buffer");
+  SwizzleAtom atom = swizzleAtom(sb.swizzleBytes);
+  if (atom.rowDiv > 1)
+    row = arith::DivUIOp::create(b, loc, row, cIdx(atom.rowDiv));
+  return arith::RemUIOp::create(b, loc, row, cIdx(atom.chunks));
 }
 
 scf::ForOp KernelEmitter::loopWithIterArgs(Value lb, Value ub, Value step, ValueRange inits) {
@@ -328,9 +335,11 @@ LogicalResult KernelEmitter::planBuffers() {
       sb.stages = stagesOf.lookup(alloc.getResult());
       if (sb.stages < 1)
         sb.stages = 1;
-      int64_t rowBytes = sb.shape.empty() ? 0 : sb.shape.back() * elemBytes;
-      sb.swizzled = sb.shape.size() >= 2 && rowBytes % 128 == 0 && elemBytes == 2 &&
-                    onlyCopiesAndGemms(alloc.getResult(), plan);
+      // Swizzled: 2-byte elements in rows of 32, 64 or n * 128 bytes, read
+      // by ldmatrix (8 rows of one 16-byte chunk, conflict-free).
+      int64_t span = swizzleSpanFor(sb.shape.empty() ? 0 : sb.shape.back() * elemBytes);
+      sb.swizzled = sb.shape.size() >= 2 && span && elemBytes == 2 && onlyCopiesAndGemms(alloc.getResult(), plan);
+      sb.swizzleBytes = sb.swizzled ? span : 0;
       offset = (offset + 127) / 128 * 128;
       sb.byteOffset = offset;
       offset += sb.stages * numel * elemBytes;

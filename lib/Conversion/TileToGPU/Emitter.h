@@ -11,6 +11,7 @@
 
 #include "FragmentLayout.h"
 
+#include "tilec/Conversion/TileToGPU/SharedSwizzle.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Target/TargetInfo.h"
 
@@ -34,8 +35,12 @@ struct SharedBuffer {
   int64_t numel = 0;
   int64_t stages = 1;
   int64_t byteOffset = 0;
-  bool swizzled = false; ///< 16-byte chunks XOR-swizzled by row % 8
-  mlir::Value flat;      ///< memref<(stages*numel) x T, workgroup>
+  /// 16-byte chunks XOR-swizzled over `swizzleBytes` (SharedSwizzle.h): 128
+  /// (chunk ^ row % 8) for rows of a multiple of 128 bytes, else the row
+  /// length, 64 or 32; set together with `swizzled`.
+  bool swizzled = false;
+  int64_t swizzleBytes = 0;
+  mlir::Value flat; ///< memref<(stages*numel) x T, workgroup>
   /// Bytes added to `byteOffset` at run time (index; null: none): TMA tiles
   /// sit on a 1 KB boundary of the shared window (EmitGemm.cpp).
   mlir::Value shift;
@@ -113,6 +118,9 @@ public:
   int64_t knownMultiple(mlir::Value v);
   /// Linear element index of a shared buffer access (stage base included).
   mlir::Value sharedIndex(mlir::Value buf, llvm::ArrayRef<mlir::Value> idx);
+  /// The XOR term of row `row` (index) of swizzled buffer `sb`: swizzleXor
+  /// of SharedSwizzle.h, built as index arithmetic.
+  mlir::Value emitSwizzleXor(const SharedBuffer &sb, mlir::Value row);
   /// An scf.for whose body yields its iteration arguments unchanged: build
   /// the body before the terminator, then set the terminator's operands.
   mlir::scf::ForOp loopWithIterArgs(mlir::Value lb, mlir::Value ub, mlir::Value step, mlir::ValueRange inits);
