@@ -89,9 +89,10 @@ static Value wholeFootprintInBounds(KernelEmitter &e, tile::ForOp op, ArrayRef<t
 
 /// A staged copy the TMA can do: a whole 2-D tile of a kernel argument
 /// (static row length, rows 16-byte aligned) into a swizzled shared tile of
-/// 128-byte rows (TMA's 128-byte swizzle is the same XOR of 16-byte chunks by
-/// row % 8) or of rows of several 128 bytes (then stored as boxes of 128-byte
-/// columns, SharedBuffer::boxCols), on 1 KB boundaries.
+/// 32-, 64- or 128-byte rows (the TMA's swizzle of that span is the same XOR
+/// of 16-byte chunks, SharedSwizzle.h) or of rows of several 128 bytes (then
+/// stored as boxes of 128-byte columns, SharedBuffer::boxCols), on 1 KB
+/// boundaries (the 128-byte pattern's repeat, a multiple of the others').
 static bool isTMATile(KernelEmitter &e, tile::CopyOp c) {
   auto arg = dyn_cast<BlockArgument>(c.getSrc());
   auto src = dyn_cast<MemRefType>(c.getSrc().getType());
@@ -100,7 +101,7 @@ static bool isTMATile(KernelEmitter &e, tile::CopyOp c) {
     return false;
   const SharedBuffer &sb = e.shared[c.getDst()];
   int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
-  if (sb.shape.size() != 2 || !sb.swizzled || bytes != 2 || (sb.shape[1] * bytes) % 128 != 0 || sb.shape[0] > 256 ||
+  if (sb.shape.size() != 2 || !sb.swizzled || bytes != 2 || sb.shape[0] > 256 ||
       (src.getDimSize(1) * bytes) % 16 != 0 || sb.byteOffset % 1024 != 0 || (sb.numel * bytes) % 1024 != 0)
     return false;
   for (Value o : c.getDstOffsets())
@@ -238,7 +239,8 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       int64_t boxCols = sb.boxCols ? sb.boxCols : sb.shape[1];
       sb.flat = memref::ViewOp::create(b, loc, MemRefType::get({sb.stages * sb.numel}, sb.elementType, AffineMap(), wg),
                                        scratchBase, add(cIdx(sb.byteOffset), pad), ValueRange{});
-      specs.push_back({cast<BlockArgument>(c.getSrc()).getArgNumber(), boxCols, sb.shape[0], sb.elementType});
+      specs.push_back(
+          {cast<BlockArgument>(c.getSrc()).getArgNumber(), boxCols, sb.shape[0], sb.elementType, sb.swizzleBytes});
       tmaBytes += sb.numel * (sb.elementType.getIntOrFloatBitWidth() / 8);
     }
     FailureOr<unsigned> first = hopper::appendTMADescriptorParams(func, specs);
