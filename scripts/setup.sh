@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every package tilec needs to build and test (Debian 12). Idempotent; quick when all is present.
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
 
 PKGS=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22 libclang-rt-22-dev
@@ -8,7 +9,11 @@ PKGS=(
   libcli11-dev libfmt-dev libspdlog-dev catch2
   mesa-vulkan-drivers libvulkan-dev vulkan-tools vulkan-validationlayers spirv-tools glslang-tools
   libspirv-cross-c-shared-dev spirv-cross
+  libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
 )
+# Node.js and npm run the WebGPU tests; a machine with its own Node.js (with
+# npm) keeps it (Debian's npm would conflict with it).
+command -v npm >/dev/null 2>&1 || PKGS+=(nodejs npm)
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -24,4 +29,19 @@ if [ ${#missing[@]} -ne 0 ]; then
   $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
 else
   echo "setup: all packages present"
+fi
+
+# The WebGPU tests' npm packages, project-local in .cache/npm-tools: Dawn's
+# Node bindings (Tint validation, runs on Dawn's OpenGL ES backend) and Deno
+# (WebGPU with shader-f16 on lavapipe).
+npm_tools="$root/.cache/npm-tools"
+have_npm_package() {
+  node -e "process.exit(require('$npm_tools/node_modules/$1/package.json').version === '$2' ? 0 : 1)" 2>/dev/null
+}
+if ! have_npm_package webgpu 0.6.2 || ! have_npm_package deno 2.9.6; then
+  echo "setup: installing npm packages webgpu@0.6.2 deno@2.9.6 into $npm_tools"
+  mkdir -p "$npm_tools"
+  npm install --prefix "$npm_tools" --no-audit --no-fund --no-save --loglevel=error webgpu@0.6.2 deno@2.9.6
+else
+  echo "setup: npm packages present"
 fi

@@ -71,7 +71,8 @@ static LogicalResult checkKernel(gpu::GPUFuncOp kernel, const WebGPUTargetOption
         return emitError() << "kernel '" << name
                            << "' uses float16, which needs the 'shader-f16' feature (--webgpu-f16=0 turned it off)";
       if (isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8)
-        return emitError() << "kernel '" << name << "' uses " << vulkan::dtypeName(t)
+        return emitError() << "kernel '" << name << "' uses "
+                           << (isa<Float8E5M2Type>(t) ? "float8_e5m2" : isa<Float8E4M3FNType>(t) ? "float8_e4m3" : "an 8-bit float")
                            << ", which WGSL does not have (use float16 or float32)";
       if (auto it = dyn_cast<IntegerType>(t)) {
         unsigned w = it.getWidth();

@@ -8,13 +8,20 @@
 //   --tol    the tolerance of one output (default by dtype)
 //   --skip   flat element indices of one output left unchecked (comma list):
 //            values that legitimately differ between targets
+// WebGPU: CASE --header K.h --wgsl K.wgsl --webgpu-cmd "COMMAND" [...as above]
+//   reads the WebGPU header's reflection (<k>_wgpu_reflection), writes the
+//   buffers, the uniform block and a job file (K.wgsl.run/job.json) and runs
+//   `COMMAND job.json` (test/run/webgpu/wgsl-run.mjs under node or deno)
+//   instead of lavapipe through the Vulkan runner.
 //
 //===----------------------------------------------------------------------===//
 #include "compare.h"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -144,10 +151,137 @@ bool splitAssign(const std::string &text, std::string &name, std::string &value)
   return true;
 }
 
+/// Compares every written tensor element by element; 0 when all agree.
+int compareOutputs(const Reflection &r, const std::vector<std::vector<uint8_t>> &vkData,
+                   const std::vector<std::vector<uint8_t>> &hostData, const std::map<std::string, std::string> &tols,
+                   const std::map<std::string, std::string> &skips, const char *target) {
+  int failures = 0;
+  for (const Binding &b : r.bindings) {
+    if (b.readOnly)
+      continue;
+    const Param &p = r.params[b.param];
+    double tol = p.dtype == "float16" ? 1e-2 : isFloat(p.dtype) ? 1e-4 : 0;
+    if (auto it = tols.find(p.name); it != tols.end())
+      tol = std::stod(it->second);
+    std::vector<bool> skip(vkData[b.param].size() / (p.elementBits / 8), false);
+    if (auto it = skips.find(p.name); it != skips.end()) {
+      std::stringstream list(it->second);
+      for (std::string item; std::getline(list, item, ',');)
+        if (size_t k = std::stoull(item); k < skip.size())
+          skip[k] = true;
+    }
+    size_t n = skip.size(), bad = 0, worst = 0;
+    double worstErr = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (skip[i])
+        continue;
+      double got = element(vkData[b.param], p, i), want = element(hostData[b.param], p, i);
+      double err = std::fabs(got - want);
+      bool ok = err <= tol * (1 + std::fabs(want)) || (std::isnan(got) && std::isnan(want));
+      if (!ok && bad++ == 0)
+        worst = i;
+      if (!ok && err > worstErr)
+        worstErr = err, worst = i;
+    }
+    if (bad) {
+      ++failures;
+      std::printf("FAIL %s: %zu of %zu elements differ beyond %g; worst [%zu] %s %.9g host %.9g\n", p.name.c_str(),
+                  bad, n, tol, worst, target, element(vkData[b.param], p, worst), element(hostData[b.param], p, worst));
+    } else {
+      std::printf("ok %s: %zu elements within %g\n", p.name.c_str(), n, tol);
+    }
+  }
+  return failures ? 1 : 0;
+}
+
+/// Writes `data` to `path`.
+bool writeFile(const std::string &path, const void *data, size_t size) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(static_cast<const char *>(data), static_cast<std::streamsize>(size));
+  return static_cast<bool>(out);
+}
+
+/// Runs the kernel through WebGPU: the tensors, the uniform block (the
+/// push-constant layout, zero-padded to 16 bytes) and a job file go to
+/// `<wgsl>.run/`, `command job.json` runs it and overwrites the written
+/// tensors' files, which are read back into `args`.
+bool runWebGPU(const std::string &wgsl, const std::string &command, const Reflection &r, std::vector<Arg> &args,
+               std::array<uint32_t, 3> &grid, std::string &error) {
+  std::string dir = wgsl + ".run";
+  if (std::system(("mkdir -p '" + dir + "'").c_str()) != 0) {
+    error = "cannot create " + dir;
+    return false;
+  }
+  if (!Runner::computeGrid(r, args, grid, error))
+    return false;
+  std::ostringstream job;
+  job << "{\"wgsl\": \"" << wgsl << "\", \"grid\": [" << grid[0] << ", " << grid[1] << ", " << grid[2] << "]";
+  if (r.pushConstantSize) {
+    std::vector<unsigned char> block((r.pushConstantSize + 15) / 16 * 16, 0);
+    for (const PushField &f : r.pushFields) {
+      const Param &p = r.params[f.param];
+      const Arg &a = args[f.param];
+      bool fromFloat = p.kind == ParamKind::Scalar && isFloat(p.dtype);
+      unsigned char *at = block.data() + f.offset;
+      if (f.type == FieldType::Float32) {
+        float v = fromFloat ? static_cast<float>(a.floatValue) : static_cast<float>(a.intValue);
+        std::memcpy(at, &v, 4);
+      } else if (f.type == FieldType::Int32 || f.type == FieldType::UInt32) {
+        uint32_t v = static_cast<uint32_t>(fromFloat ? static_cast<int64_t>(a.floatValue) : a.intValue);
+        std::memcpy(at, &v, 4);
+      } else {
+        error = "parameter '" + p.name + "' has a uniform field type the webgpu target does not use";
+        return false;
+      }
+    }
+    if (!writeFile(dir + "/uniform.bin", block.data(), block.size())) {
+      error = "cannot write " + dir + "/uniform.bin";
+      return false;
+    }
+    job << ", \"uniform\": {\"binding\": " << r.bindings.size() << ", \"path\": \"" << dir << "/uniform.bin\"}";
+  } else {
+    job << ", \"uniform\": null";
+  }
+  job << ", \"buffers\": [";
+  for (const Binding &b : r.bindings) {
+    std::string path = dir + "/" + r.params[b.param].name + ".bin";
+    if (!writeFile(path, args[b.param].data, args[b.param].bytes)) {
+      error = "cannot write " + path;
+      return false;
+    }
+    job << (&b == r.bindings.data() ? "" : ", ") << "{\"binding\": " << b.binding << ", \"path\": \"" << path
+        << "\", \"readOnly\": " << (b.readOnly ? "true" : "false") << "}";
+  }
+  job << "]}\n";
+  std::string jobPath = dir + "/job.json";
+  std::string text = job.str();
+  if (!writeFile(jobPath, text.data(), text.size())) {
+    error = "cannot write " + jobPath;
+    return false;
+  }
+  std::fflush(stdout);
+  int status = std::system((command + " '" + jobPath + "'").c_str());
+  if (status != 0) {
+    error = "'" + command + "' failed (status " + std::to_string(status) + ")";
+    return false;
+  }
+  for (const Binding &b : r.bindings) {
+    if (b.readOnly)
+      continue;
+    std::string data, path = dir + "/" + r.params[b.param].name + ".bin";
+    if (!readFile(path, data) || data.size() != args[b.param].bytes) {
+      error = "cannot read back " + path;
+      return false;
+    }
+    std::memcpy(const_cast<void *>(args[b.param].data), data.data(), data.size());
+  }
+  return true;
+}
+
 } // namespace
 
 int vkcompare::runCompare(int argc, char **argv, const HostCall &host) {
-  std::string headerPath, spvPath;
+  std::string headerPath, spvPath, wgslPath, webgpuCommand;
   std::map<std::string, std::string> sets, ranges, tols, skips;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -157,16 +291,27 @@ int vkcompare::runCompare(int argc, char **argv, const HostCall &host) {
       headerPath = next();
     else if (a == "--spv")
       spvPath = next();
+    else if (a == "--wgsl")
+      wgslPath = next();
+    else if (a == "--webgpu-cmd")
+      webgpuCommand = next();
     else if ((a == "--set" || a == "--range" || a == "--tol" || a == "--skip") && splitAssign(next(), name, value))
       (a == "--set" ? sets : a == "--range" ? ranges : a == "--tol" ? tols : skips)[name] = value;
     else
       return fail("bad argument '" + a + "'");
   }
   std::string header, spvBytes;
+  bool webgpu = !wgslPath.empty();
   if (!readFile(headerPath, header))
     return fail("cannot read header '" + headerPath + "'");
-  if (!readFile(spvPath, spvBytes) || spvBytes.size() % 4 != 0)
+  if (webgpu && webgpuCommand.empty())
+    return fail("--wgsl needs --webgpu-cmd");
+  if (!webgpu && (!readFile(spvPath, spvBytes) || spvBytes.size() % 4 != 0))
     return fail("cannot read SPIR-V '" + spvPath + "'");
+  // A WebGPU header carries the same reflection words as <kernel>_wgpu_reflection.
+  if (webgpu)
+    for (size_t at = 0; (at = header.find("_wgpu_reflection[]", at)) != std::string::npos;)
+      header.replace(at, 18, "_vk_reflection[]");
   std::vector<std::string> kernels = listHeaderKernels(header);
   if (kernels.size() != 1)
     return fail("the header must describe exactly one kernel");
@@ -221,6 +366,16 @@ int vkcompare::runCompare(int argc, char **argv, const HostCall &host) {
     vkArgs[i].bytes = hostArgs[i].bytes = vkData[i].size();
   }
 
+  if (webgpu) {
+    std::array<uint32_t, 3> grid{};
+    if (!runWebGPU(wgslPath, webgpuCommand, r, vkArgs, grid, error))
+      return fail("WebGPU run: " + error);
+    int status = host(hostArgs);
+    if (status != 0)
+      return fail("host launcher returned " + std::to_string(status));
+    return compareOutputs(r, vkData, hostData, tols, skips, "webgpu");
+  }
+
   // Lavapipe with the validation layer required, then the host.
   RunnerOptions options;
   options.requireValidation = true;
@@ -240,42 +395,5 @@ int vkcompare::runCompare(int argc, char **argv, const HostCall &host) {
   std::printf("%s on %s: grid %ux%ux%u, %.1f ms\n", r.kernelName.c_str(), runner->deviceName().c_str(), info.grid[0],
               info.grid[1], info.grid[2], info.milliseconds);
 
-  // Every written tensor, element by element.
-  int failures = 0;
-  for (const Binding &b : r.bindings) {
-    if (b.readOnly)
-      continue;
-    const Param &p = r.params[b.param];
-    double tol = p.dtype == "float16" ? 1e-2 : isFloat(p.dtype) ? 1e-4 : 0;
-    if (auto it = tols.find(p.name); it != tols.end())
-      tol = std::stod(it->second);
-    std::vector<bool> skip(vkData[b.param].size() / (p.elementBits / 8), false);
-    if (auto it = skips.find(p.name); it != skips.end()) {
-      std::stringstream list(it->second);
-      for (std::string item; std::getline(list, item, ',');)
-        if (size_t k = std::stoull(item); k < skip.size())
-          skip[k] = true;
-    }
-    size_t n = skip.size(), bad = 0, worst = 0;
-    double worstErr = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (skip[i])
-        continue;
-      double got = element(vkData[b.param], p, i), want = element(hostData[b.param], p, i);
-      double err = std::fabs(got - want);
-      bool ok = err <= tol * (1 + std::fabs(want)) || (std::isnan(got) && std::isnan(want));
-      if (!ok && bad++ == 0)
-        worst = i;
-      if (!ok && err > worstErr)
-        worstErr = err, worst = i;
-    }
-    if (bad) {
-      ++failures;
-      std::printf("FAIL %s: %zu of %zu elements differ beyond %g; worst [%zu] vulkan %.9g host %.9g\n", p.name.c_str(),
-                  bad, n, tol, worst, element(vkData[b.param], p, worst), element(hostData[b.param], p, worst));
-    } else {
-      std::printf("ok %s: %zu elements within %g\n", p.name.c_str(), n, tol);
-    }
-  }
-  return failures ? 1 : 0;
+  return compareOutputs(r, vkData, hostData, tols, skips, "vulkan");
 }
