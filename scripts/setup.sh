@@ -41,7 +41,7 @@ have_npm_package() {
 if ! have_npm_package webgpu 0.6.2 || ! have_npm_package deno 2.9.6; then
   echo "setup: installing npm packages webgpu@0.6.2 deno@2.9.6 into $npm_tools"
   mkdir -p "$npm_tools"
-  npm install --prefix "$npm_tools" --no-audit --no-fund --no-save --loglevel=error webgpu@0.6.2 deno@2.9.6
+  npm install --prefix "$npm_tools" --no-audit --no-fund --no-save --silent webgpu@0.6.2 deno@2.9.6
 else
   echo "setup: npm packages present"
 fi
