@@ -56,8 +56,14 @@ bool isReservedWord(llvm::StringRef name) {
       "set", "shared", "sizeof", "smooth", "snorm", "static", "static_assert", "static_cast", "std", "subroutine",
       "super", "target", "template", "this", "thread_local", "throw", "trait", "try", "type", "typedef", "typeid",
       "typename", "typeof", "union", "unless", "unorm", "unsafe", "unsized", "use", "using", "varying", "virtual",
-      "volatile", "wgsl", "where", "with", "writeonly", "yield", "bitcast", "select"};
-  return llvm::is_contained(words, name);
+      "volatile", "wgsl", "where", "with", "writeonly", "yield"};
+  // Builtin functions: a module-scope variable of the same name would shadow them.
+  static const char *const functions[] = {
+      "abs", "acos", "all", "any", "arrayLength", "asin", "atan", "atan2", "atomicAdd", "atomicLoad", "atomicStore",
+      "bitcast", "ceil", "clamp", "cos", "cosh", "exp", "exp2", "floor", "fma", "fract", "inverseSqrt", "log", "log2",
+      "max", "min", "mix", "pow", "round", "select", "sign", "sin", "sinh", "sqrt", "storageBarrier", "tan", "tanh",
+      "trunc", "workgroupBarrier"};
+  return llvm::is_contained(words, name) || llvm::is_contained(functions, name);
 }
 
 /// A WGSL identifier for a user name: letters, digits and `_`, not starting
