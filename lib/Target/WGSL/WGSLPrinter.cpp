@@ -159,7 +159,18 @@ private:
   struct Construct {
     Block *merge = nullptr;
     Block *header = nullptr;
+    Operation *op = nullptr;
   } construct;
+  // Uniformity (WGSL requires barriers in uniform control flow).
+  void analyzeUniformity(spirv::FuncOp fn);
+  FailureOr<std::string> branchCondition(Value cond);
+  /// Values WGSL's uniformity analysis may see as differing between the
+  /// invocations of a workgroup.
+  llvm::DenseSet<Value> nonUniform;
+  /// Workgroup variables that broadcast invocation 0's branch conditions.
+  std::string uniformDecls;
+  unsigned uniformVars = 0;
+  bool needsLocalIndex = false;
   /// Entry-point parameters for the built-ins used, in first-use order.
   llvm::SmallVector<std::string> builtinParams;
   llvm::StringMap<std::string> builtinExpr;
@@ -702,7 +713,7 @@ LogicalResult Printer::printChain(Block *block, bool nested) {
   if (auto br = dyn_cast<spirv::BranchOp>(term))
     return printEdge(block, br.getTarget(), br.getTargetOperands(), term, nested);
   if (auto cbr = dyn_cast<spirv::BranchConditionalOp>(term)) {
-    FailureOr<std::string> c = value(cbr.getCondition());
+    FailureOr<std::string> c = branchCondition(cbr.getCondition());
     if (failed(c))
       return failure();
     Block *t = cbr.getTrueBlock(), *f = cbr.getFalseBlock();
@@ -772,7 +783,7 @@ LogicalResult Printer::printConstruct(Operation *op, Region &region, bool isLoop
                          : true);
     if (failed(assignArgs(br.getTarget(), br.getTargetOperands(), op)))
       return failure();
-    construct = {merge, br.getTarget()};
+    construct = {merge, br.getTarget(), op};
     line("loop {");
     ++indent;
     if (failed(printChain(br.getTarget(), /*nested=*/false)))
@@ -780,7 +791,7 @@ LogicalResult Printer::printConstruct(Operation *op, Region &region, bool isLoop
     --indent;
     line("}");
   } else {
-    construct = {merge, nullptr};
+    construct = {merge, nullptr, op};
     if (failed(printChain(entry, /*nested=*/false)))
       return failure();
   }
@@ -796,6 +807,146 @@ LogicalResult Printer::printConstruct(Operation *op, Region &region, bool isLoop
     names[res] = name;
   }
   return success();
+}
+
+/// 1. Seeds: loads of the invocation-indexed built-ins, of storage buffers the
+///    kernel writes (and of atomics), of workgroup memory; atomic results.
+/// 2. Propagation to a fixed point: results of ops with a non-uniform operand;
+///    loop-carried block arguments and construct results fed a non-uniform
+///    value; function variables stored a non-uniform value or stored under a
+///    non-uniform condition, and their loads.
+/// The analysis is at least as conservative as WGSL's for the code the
+/// printer writes (read-only storage and uniform buffers are uniform there too).
+void Printer::analyzeUniformity(spirv::FuncOp fn) {
+  auto baseOf = [](Value ptr) {
+    while (auto chain = ptr.getDefiningOp<spirv::AccessChainOp>())
+      ptr = chain.getBasePtr();
+    return ptr;
+  };
+  auto uniformPlace = [&](Value ptr) {
+    Value base = baseOf(ptr);
+    auto addr = base.getDefiningOp<spirv::AddressOfOp>();
+    if (!addr)
+      return false; // function variables: decided by their stores
+    auto var = module.lookupSymbol<spirv::GlobalVariableOp>(addr.getVariable());
+    if (!var)
+      return false;
+    if (std::optional<StringRef> builtIn = var.getBuiltIn())
+      return *builtIn == "WorkgroupId" || *builtIn == "NumWorkgroups";
+    auto it = globals.find(addr.getVariable());
+    if (it == globals.end())
+      return false;
+    const Global &g = it->second;
+    if (g.uniformParams)
+      return true;
+    return g.storage == spirv::StorageClass::StorageBuffer && !g.atomic && g.binding >= 0 &&
+           r.bindings[g.binding].readOnly;
+  };
+  llvm::DenseSet<Operation *> nonUniformVars;
+  // Constructs whose branch conditions are non-uniform.
+  auto underNonUniform = [&](Operation *op) {
+    for (Operation *p = op->getParentOp(); p && !isa<spirv::FuncOp>(p); p = p->getParentOp()) {
+      if (!isa<spirv::SelectionOp, spirv::LoopOp>(p))
+        continue;
+      bool bad = false;
+      p->walk([&](spirv::BranchConditionalOp br) {
+        if (br->getParentOp() == p && nonUniform.contains(br.getCondition()))
+          bad = true;
+      });
+      if (bad)
+        return true;
+    }
+    return false;
+  };
+  bool changed = true;
+  auto mark = [&](Value v) {
+    if (nonUniform.insert(v).second)
+      changed = true;
+  };
+  while (changed) {
+    changed = false;
+    fn.walk([&](Operation *op) {
+      if (auto load = dyn_cast<spirv::LoadOp>(op)) {
+        Value base = baseOf(load.getPtr());
+        bool bad = base.getDefiningOp<spirv::VariableOp>() ? nonUniformVars.contains(base.getDefiningOp())
+                                                           : !uniformPlace(load.getPtr());
+        for (Value idx : llvm::make_early_inc_range(
+                 load.getPtr().getDefiningOp<spirv::AccessChainOp>()
+                     ? load.getPtr().getDefiningOp<spirv::AccessChainOp>().getIndices()
+                     : OperandRange(load->getOperands().begin(), load->getOperands().begin())))
+          bad |= nonUniform.contains(idx);
+        if (bad)
+          mark(load.getResult());
+        return;
+      }
+      if (auto store = dyn_cast<spirv::StoreOp>(op)) {
+        if (auto var = baseOf(store.getPtr()).getDefiningOp<spirv::VariableOp>())
+          if ((nonUniform.contains(store.getValue()) || underNonUniform(op)) && nonUniformVars.insert(var).second)
+            changed = true;
+        return;
+      }
+      if (isa<spirv::AtomicIAddOp>(op)) {
+        mark(op->getResult(0));
+        return;
+      }
+      if (auto br = dyn_cast<spirv::BranchOp>(op)) {
+        for (auto [arg, v] : llvm::zip(br.getTarget()->getArguments(), br.getTargetOperands()))
+          if (nonUniform.contains(v))
+            mark(arg);
+        return;
+      }
+      if (auto cbr = dyn_cast<spirv::BranchConditionalOp>(op)) {
+        for (auto [arg, v] : llvm::zip(cbr.getTrueBlock()->getArguments(), cbr.getTrueTargetOperands()))
+          if (nonUniform.contains(v) || nonUniform.contains(cbr.getCondition()))
+            mark(arg);
+        for (auto [arg, v] : llvm::zip(cbr.getFalseBlock()->getArguments(), cbr.getFalseTargetOperands()))
+          if (nonUniform.contains(v) || nonUniform.contains(cbr.getCondition()))
+            mark(arg);
+        return;
+      }
+      if (auto merge = dyn_cast<spirv::MergeOp>(op)) {
+        Operation *construct = op->getParentOp();
+        for (auto [res, v] : llvm::zip(construct->getResults(), merge.getOperands()))
+          if (nonUniform.contains(v) || underNonUniform(op))
+            mark(res);
+        return;
+      }
+      if (isa<spirv::SelectionOp, spirv::LoopOp, spirv::AccessChainOp>(op))
+        return;
+      for (Value v : op->getOperands())
+        if (nonUniform.contains(v)) {
+          for (Value res : op->getResults())
+            mark(res);
+          break;
+        }
+    });
+  }
+}
+
+/// The condition of a branch: as it is, unless it may differ between
+/// invocations and the construct it steers holds a barrier, which WGSL only
+/// allows in uniform control flow. Then invocation 0's value is broadcast
+/// through workgroup memory with workgroupUniformLoad (a .tile condition is
+/// one value per block: the body runs once per block), and a barrier keeps
+/// the next write of the variable after every invocation's read.
+FailureOr<std::string> Printer::branchCondition(Value cond) {
+  FailureOr<std::string> c = value(cond);
+  if (failed(c) || !construct.op || !nonUniform.contains(cond))
+    return c;
+  bool barrier = false;
+  construct.op->walk([&](spirv::ControlBarrierOp) { barrier = true; });
+  if (!barrier)
+    return c;
+  std::string var = "tilec_uniform" + std::to_string(uniformVars++);
+  uniformDecls += "var<workgroup> " + var + ": u32;\n";
+  needsLocalIndex = true;
+  line("if (tilec_local_invocation_index == 0u) {");
+  line("  " + var + " = select(0u, 1u, " + *c + ");");
+  line("}");
+  std::string name = fresh('v');
+  line("let " + name + ": bool = workgroupUniformLoad(&" + var + ") != 0u;");
+  line("workgroupBarrier();");
+  return name;
 }
 
 LogicalResult Printer::run() {
@@ -906,9 +1057,14 @@ LogicalResult Printer::run() {
     globals[var.getSymName()] = g;
   }
 
-  // 2-3. The function body.
+  // 2-3. The function body, after the uniformity analysis its barriers need.
+  analyzeUniformity(fn);
   if (failed(printChain(&fn.getBody().front(), /*nested=*/false)))
     return failure();
+  if (needsLocalIndex && !llvm::any_of(builtinParams, [](const std::string &p) {
+        return llvm::StringRef(p).starts_with("@builtin(local_invocation_index)");
+      }))
+    builtinParams.push_back("@builtin(local_invocation_index) tilec_local_invocation_index: u32");
 
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -916,7 +1072,7 @@ LogicalResult Printer::run() {
   out.usesFloat16 = usesF16;
   if (usesF16)
     os << "enable f16;\n";
-  os << "\n" << declText << "\n";
+  os << "\n" << declText << uniformDecls << "\n";
   os << "@compute @workgroup_size(" << r.workgroupSize[0] << ", " << r.workgroupSize[1] << ", " << r.workgroupSize[2]
      << ")\n";
   os << "fn " << out.entryPoint << "(" << llvm::join(builtinParams, ", ") << ") {\n";
