@@ -870,11 +870,8 @@ void Printer::analyzeUniformity(spirv::FuncOp fn) {
         Value base = baseOf(load.getPtr());
         bool bad = base.getDefiningOp<spirv::VariableOp>() ? nonUniformVars.contains(base.getDefiningOp())
                                                            : !uniformPlace(load.getPtr());
-        for (Value idx : llvm::make_early_inc_range(
-                 load.getPtr().getDefiningOp<spirv::AccessChainOp>()
-                     ? load.getPtr().getDefiningOp<spirv::AccessChainOp>().getIndices()
-                     : OperandRange(load->getOperands().begin(), load->getOperands().begin())))
-          bad |= nonUniform.contains(idx);
+        if (auto chain = load.getPtr().getDefiningOp<spirv::AccessChainOp>())
+          bad |= llvm::any_of(chain.getIndices(), [&](Value idx) { return nonUniform.contains(idx); });
         if (bad)
           mark(load.getResult());
         return;
