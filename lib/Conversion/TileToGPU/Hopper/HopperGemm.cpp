@@ -8,11 +8,16 @@
 //    encodes (`tilec.tma`) and passes as __grid_constant__ parameters;
 // 2. dynamic shared memory aligned to 1 KB at run time, S "full" mbarriers
 //    (TMA transaction counts) and S "empty" mbarriers (128 W arrivals);
-// 3. prologue: thread 0 issues the TMA loads of the first stages;
+// 3. prologue: the producer issues the TMA loads of the first stages; the
+//    producer is one elected lane (elect.sync) of warp 0, behind a
+//    warp-uniform branch (createIsWarp0), so that the other warps skip the
+//    issue with one branch; its loads are inline PTX on 32-bit shared
+//    addresses (TMAParams.cpp);
 // 4. main loop over k: wait full[k % S]; wgmma (A and B from shared memory,
 //    one group kept in flight); each thread releases the stage whose wgmma
-//    completed on empty[]; thread 0 waits that release and refills the stage
-//    with the loads of iteration k + S - 1;
+//    completed on empty[]; the producer waits that release and refills the
+//    stage with the loads of iteration k + S - 1. The stage k % S and its
+//    phase parity (k / S) & 1 are carried across iterations (no division);
 // 5. epilogue: accumulator -> padded f32 shared tile -> 16-byte vector
 //    stores of C, bounds-checked for ragged M and N; thread 0 invalidates
 //    the mbarriers last.
@@ -67,11 +72,13 @@ struct Emitter {
   Location loc;
   OpBuilder b;
   IRMapping map;
-  Value tid, isThread0, smem, alignPad, tmA, tmB, full, empty, numIters;
+  Value tid, isThread0, isWarp0, smem, alignPad, tmA, tmB, full, empty, numIters;
+  Value tiles32;        ///< i32 shared address of the 1 KB aligned tiles
+  Value tmAPtr, tmBPtr; ///< the tensor-map parameters themselves (!llvm.ptr)
   Type elem;     ///< the operand type (f16, bf16, f8E4M3FN, f8E5M2)
   Type storage; ///< how shared tiles hold it (i8 for fp8)
   Type accElem;  ///< f32, or i32 for int8
-  MemRefType aTileT, wgATileT, bTileT, bBoxT;
+  MemRefType wgATileT, bTileT;
   nvgpu::TensorMapDescriptorType tmAT, tmBT;
   int64_t aStageBytes = 0, bStageBytes = 0;
   int64_t lag = 1; ///< wgmma groups left in flight per iteration
@@ -86,17 +93,19 @@ struct Emitter {
   Value ult(Value x, Value y) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y); }
   Value slt(Value x, Value y) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y); }
   Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
-  /// i1: bit 0 of (x / S), the mbarrier phase parity of the round x is in.
-  Value parity(Value x) {
-    Value round = arith::DivUIOp::create(b, loc, x, c(p.stages));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, arith::AndIOp::create(b, loc, round, c(1)), c(0));
-  }
+  Value i32(Value index) { return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index); }
   /// Runs `body` under `scf.if cond`.
   template <typename F> void ifThen(Value cond, F body) {
     auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     body();
+  }
+  /// Runs `body` in the producer: one elected lane of warp 0, behind a
+  /// warp-uniform branch, so that the other warps skip it with one branch
+  /// instead of running it predicated off.
+  template <typename F> void producer(F body) {
+    ifThen(isWarp0, [&] { ifThen(NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value()), body); });
   }
   /// A typed view of dynamic shared memory at `byteOffset` past the 1 KB
   /// aligned base.
@@ -133,14 +142,10 @@ void Emitter::setUpTypes() {
   storage = p.kMajor() ? (Type)IntegerType::get(ctx, 8) : elem;
   accElem = p.int8 ? (Type)IntegerType::get(ctx, 32) : (Type)Float32Type::get(ctx);
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  aTileT = MemRefType::get({p.blockM, p.blockK}, storage, AffineMap(), wg);
   threads = 128 * p.warpgroups;
   wgRows = p.blockM / p.warpgroups;
   wgATileT = MemRefType::get({wgRows, p.blockK}, storage, AffineMap(), wg);
   bTileT = MemRefType::get({p.blockK, p.blockN}, storage, AffineMap(), wg);
-  // fp8: B is N x K, one box of blockN rows of 128 bytes.
-  bBoxT = p.kMajor() ? MemRefType::get({p.blockN, p.blockK}, storage, AffineMap(), wg)
-                : MemRefType::get({p.blockK, kBoxN}, storage, AffineMap(), wg);
   auto space3 = IntegerAttr::get(IntegerType::get(ctx, 64), 3);
   auto tensorMap = [&](int64_t rows, int64_t cols) {
     return nvgpu::TensorMapDescriptorType::get(
@@ -149,6 +154,7 @@ void Emitter::setUpTypes() {
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   };
   tmAT = tensorMap(p.blockM, p.blockK);
+  // fp8: B is N x K, one box of blockN rows of 128 bytes.
   tmBT = p.kMajor() ? tensorMap(p.blockN, p.blockK) : tensorMap(p.blockK, kBoxN);
   aStageBytes = p.blockM * p.blockK * p.elemBytes;
   bStageBytes = p.blockK * p.blockN * p.elemBytes;
@@ -199,6 +205,7 @@ void Emitter::setUpSharedMemory() {
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, b.getIndexType(), smem);
   Value rem = arith::AndIOp::create(b, loc, base, c(1023));
   alignPad = arith::AndIOp::create(b, loc, arith::SubIOp::create(b, loc, c(1024), rem), c(1023));
+  tiles32 = i32(add(base, alignPad));
   auto groupT = nvgpu::MBarrierGroupType::get(ctx, wg, p.stages);
   full = nvgpu::MBarrierCreateOp::create(b, loc, groupT);
   empty = nvgpu::MBarrierCreateOp::create(b, loc, groupT);
@@ -230,7 +237,7 @@ void Emitter::invalidateBarriers() {
   });
 }
 
-/// Thread 0: the TMA loads of loop iteration `iter` into stage `slot`.
+/// The producer: the TMA loads of loop iteration `iter` into stage `slot`.
 void Emitter::issueLoads(Value iter, Value slot) {
   tile::ForOp loop = p.loop;
   IRMapping m = map;
@@ -241,20 +248,19 @@ void Emitter::issueLoads(Value iter, Value slot) {
       b.clone(op, m);
   Value aRow = m.lookupOrDefault(p.loadA.getSrcOffsets()[0]), aCol = m.lookupOrDefault(p.loadA.getSrcOffsets()[1]);
   Value bRow = m.lookupOrDefault(p.loadB.getSrcOffsets()[0]), bCol = m.lookupOrDefault(p.loadB.getSrcOffsets()[1]);
-  nvgpu::MBarrierArriveExpectTxOp::create(b, loc, full, c(aStageBytes + bStageBytes), slot, Value());
-  Value aDst = view(aTileT, mul(slot, c(aStageBytes)));
-  nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, full, tmA, ValueRange{aCol, aRow}, slot, Value(), Value());
+  Value bar = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), full, slot);
+  createArriveExpectTx(b, loc, bar, aStageBytes + bStageBytes);
+  auto at = [&](Value byteOffset) { return arith::AddIOp::create(b, loc, tiles32, i32(byteOffset)).getResult(); };
+  createTMALoad2D(b, loc, at(mul(slot, c(aStageBytes))), tmAPtr, i32(aCol), i32(aRow), bar);
   Value bBase = add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes)));
   if (p.kMajor()) {
     // B is N x K: (bRow, bCol) = (n, k), one box of blockN rows.
-    nvgpu::TmaAsyncLoadOp::create(b, loc, view(bBoxT, bBase), full, tmB, ValueRange{bCol, bRow}, slot, Value(),
-                                  Value());
+    createTMALoad2D(b, loc, at(bBase), tmBPtr, i32(bCol), i32(bRow), bar);
     return;
   }
   for (int64_t j = 0; j < p.blockN / kBoxN; ++j) {
-    Value bDst = view(bBoxT, add(bBase, c(j * p.blockK * kBoxN * p.elemBytes)));
-    nvgpu::TmaAsyncLoadOp::create(b, loc, bDst, full, tmB, ValueRange{add(bCol, c(j * kBoxN)), bRow}, slot, Value(),
-                                  Value());
+    Value bDst = at(add(bBase, c(j * p.blockK * kBoxN * p.elemBytes)));
+    createTMALoad2D(b, loc, bDst, tmBPtr, i32(add(bCol, c(j * kBoxN))), i32(bRow), bar);
   }
 }
 
@@ -374,20 +380,30 @@ LogicalResult Emitter::mainLoop() {
   Value span = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), c(0));
   numIters = arith::CeilDivUIOp::create(b, loc, span, step);
   // Prologue: the loads of iterations [0, S - lag).
-  for (int64_t s = 0; s < p.stages - lag; ++s)
-    ifThen(andi(isThread0, ult(c(s), numIters)), [&] { issueLoads(c(s), c(s)); });
+  producer([&] {
+    for (int64_t s = 0; s < p.stages - lag; ++s)
+      ifThen(ult(c(s), numIters), [&] { issueLoads(c(s), c(s)); });
+  });
   auto accT = nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({wgRows, p.blockN}, b.getF32Type()));
   // This warpgroup's rows of the A stage (128-byte rows, so a multiple of 1 KB).
   Value wgAOffset = mul(arith::DivUIOp::create(b, loc, tid, c(128)), c(wgRows * p.blockK * p.elemBytes));
   Value acc0 = p.structAcc() ? (Value)LLVM::ZeroOp::create(b, loc, accStructType())
                      : (Value)nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
-  auto forOp = scf::ForOp::create(b, loc, c(0), numIters, c(1), ValueRange{acc0});
+  // Carried besides the accumulator: the stage of iteration i (i % S) and
+  // its phase parity ((i / S) & 1, i1), and with lag 1 those of iteration
+  // i - 1 (the stage released and refilled; S - 1 and round -1 for i = 0).
+  Value phase0 = arith::ConstantIntOp::create(b, loc, 0, 1), phase1 = arith::ConstantIntOp::create(b, loc, 1, 1);
+  llvm::SmallVector<Value> inits = {acc0, c(0), phase0};
+  if (lag)
+    inits.append({c(p.stages - 1), phase1});
+  auto forOp = scf::ForOp::create(b, loc, c(0), numIters, c(1), inits);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(forOp.getBody());
     Value i = forOp.getInductionVar();
-    Value slot = arith::RemUIOp::create(b, loc, i, c(p.stages));
-    nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, parity(i), c(10000000), slot);
+    Value slot = forOp.getRegionIterArg(1), phase = forOp.getRegionIterArg(2);
+    Value doneSlot = lag ? forOp.getRegionIterArg(3) : slot, donePhase = lag ? forOp.getRegionIterArg(4) : phase;
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, phase, c(10000000), slot);
     Value acc, part;
     if (p.promote) {
       part = promotedMma(add(mul(slot, c(aStageBytes)), wgAOffset),
@@ -410,26 +426,31 @@ LogicalResult Emitter::mainLoop() {
                                           b.getUnitAttr(), forOp.getRegionIterArgs()[0]);
     }
     // Iteration r = i - lag has finished reading its stage: release it, and
-    // let thread 0 refill it with iteration r + S once all threads released it.
+    // let the producer refill it (stage r % S = (r + S) % S) with iteration
+    // r + S once all threads released it.
     Value done = arith::SubIOp::create(b, loc, i, c(lag));
     Value released = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, done, c(0));
-    Value doneSlot = arith::RemUIOp::create(b, loc, arith::MaxSIOp::create(b, loc, done, c(0)), c(p.stages));
     auto tokenT = nvgpu::MBarrierTokenType::get(ctx);
     ifThen(released, [&] { nvgpu::MBarrierArriveOp::create(b, loc, tokenT, empty, doneSlot); });
     Value next = add(done, c(p.stages));
-    ifThen(andi(isThread0, slt(next, numIters)), [&] {
-      Value nextSlot = arith::RemUIOp::create(b, loc, next, c(p.stages));
-      ifThen(released, [&] {
-        Value round = arith::DivUIOp::create(b, loc, arith::MaxSIOp::create(b, loc, done, c(0)), c(p.stages));
-        Value par = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, andi(round, c(1)), c(0));
-        nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, par, c(10000000), nextSlot);
+    ifThen(slt(next, numIters), [&] {
+      producer([&] {
+        ifThen(released, [&] {
+          nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, donePhase, c(10000000), doneSlot);
+        });
+        issueLoads(next, doneSlot);
       });
-      issueLoads(next, nextSlot);
     });
-    // Promotion, after the stage is released (thread 0 has refilled it).
+    // Promotion, after the stage is released (the producer has refilled it).
     if (part)
       acc = addAcc(acc, part);
-    scf::YieldOp::create(b, loc, acc);
+    Value lastSlot = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, c(p.stages - 1));
+    Value slotAfter = arith::SelectOp::create(b, loc, lastSlot, c(0), add(slot, c(1)));
+    Value phaseAfter = arith::SelectOp::create(b, loc, lastSlot, arith::XOrIOp::create(b, loc, phase, phase1), phase);
+    llvm::SmallVector<Value> yields = {acc, slotAfter, phaseAfter};
+    if (lag)
+      yields.append({slot, phase});
+    scf::YieldOp::create(b, loc, yields);
   }
   if (lag)
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
@@ -444,9 +465,7 @@ LogicalResult Emitter::mainLoop() {
 void Emitter::red(Value addr, Value x, bool pair) {
   bool bf16 = cast<MemRefType>(p.outTensor().getType()).getElementType().isBF16();
   std::string text = std::string("red.global.add.noftz.") + (bf16 ? "bf16" : "f16") + (pair ? "x2" : "") + " [$0], $1;";
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{addr, x}, text, pair ? "l,r" : "l,h",
-                            /*has_side_effects=*/true, /*is_align_stack=*/false,
-                            LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  createInlinePTX(b, loc, text, pair ? "l,r" : "l,h", {addr, x});
 }
 
 /// Split-K: adds the 8 converted values `v` (f16/bf16) at C[gr, gc..gc+7]
@@ -550,9 +569,12 @@ LogicalResult Emitter::run(unsigned firstDescArg) {
   }
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, c(0));
+  isWarp0 = createIsWarp0(b, loc, tid);
   auto cast = [&](unsigned arg, Type t) {
     return UnrealizedConversionCastOp::create(b, loc, t, entry.getArgument(arg)).getResult(0);
   };
+  tmAPtr = entry.getArgument(firstDescArg);
+  tmBPtr = entry.getArgument(firstDescArg + 1);
   tmA = cast(firstDescArg, tmAT);
   tmB = cast(firstDescArg + 1, tmBT);
   blockIndices();

@@ -1,14 +1,17 @@
-//===- TMAParams.cpp - Tensor-map parameters of a kernel ------------------===//
+//===- TMAParams.cpp - Tensor-map parameters and TMA issue of a kernel ----===//
 //
 // The CUtensorMaps a kernel's TMA loads use are encoded by the launcher
 // (lib/Target/CUDA) from the `tilec.tma` attribute and passed as trailing
 // __grid_constant__ parameters; the Hopper GEMM path and the mma.sync path's
-// TMA pipelines (EmitGemm.cpp) declare them here.
+// TMA pipelines (EmitPipelined.cpp) declare them here, and issue their loads
+// through the inline-PTX helpers below (32-bit shared addresses).
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -53,4 +56,32 @@ FailureOr<unsigned> hopper::appendTMADescriptorParams(gpu::GPUFuncOp func, Array
   func->setAttr(kTMAAttrName, bld.getArrayAttr(descs));
   func->setAttr(kGridConstantAttrName, bld.getDenseI64ArrayAttr(params));
   return first;
+}
+
+Value hopper::createIsWarp0(OpBuilder &b, Location loc, Value tid) {
+  auto c32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
+  Value tid32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
+  Value warp = arith::ShRUIOp::create(b, loc, tid32, c32(5));
+  Value warp0 =
+      NVVM::ShflOp::create(b, loc, b.getI32Type(), c32(-1), warp, c32(0), c32(31), NVVM::ShflKind::idx, UnitAttr());
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp0, c32(0));
+}
+
+void hopper::createInlinePTX(OpBuilder &b, Location loc, StringRef text, StringRef constraints, ValueRange args) {
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, args, text, constraints, /*has_side_effects=*/true,
+                            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+                            ArrayAttr());
+}
+
+void hopper::createArriveExpectTx(OpBuilder &b, Location loc, Value bar, int64_t bytes) {
+  createInlinePTX(b, loc, "{ .reg .b64 st; mbarrier.arrive.expect_tx.shared::cta.b64 st, [$0], $1; }", "r,r",
+                  {bar, arith::ConstantIntOp::create(b, loc, bytes, 32)});
+}
+
+void hopper::createTMALoad2D(OpBuilder &b, Location loc, Value dst, Value tensorMap, Value inner, Value outer,
+                             Value bar) {
+  createInlinePTX(b, loc,
+                  "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, "
+                  "$3}], [$4];",
+                  "r,l,r,r,r", {dst, tensorMap, inner, outer, bar});
 }

@@ -12,6 +12,7 @@
 #include "tilec/Target/TargetInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
 
 namespace tilec::hopper {
 
@@ -47,6 +48,29 @@ struct TMADescriptorSpec {
 /// index of the first new argument.
 mlir::FailureOr<unsigned> appendTMADescriptorParams(mlir::gpu::GPUFuncOp func,
                                                      llvm::ArrayRef<TMADescriptorSpec> specs);
+
+/// The TMA producer's side of a pipeline (the wgmma path's and the mma.sync
+/// path's, TMAParams.cpp), as inline PTX on 32-bit shared addresses: nvgpu's
+/// ops go through 64-bit generic -> shared::cluster conversions per copy.
+///
+/// i1, true in warp 0, from lane 0's warp index (`tid >> 5` by shfl.sync idx)
+/// so that ptxas knows it to be warp-uniform: a branch on it is skipped by
+/// the other warps, not run predicated off.
+mlir::Value createIsWarp0(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid);
+
+/// Inline PTX `text` with side effects and no results, on `args`.
+void createInlinePTX(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef text, llvm::StringRef constraints,
+                     mlir::ValueRange args);
+
+/// `mbarrier.arrive.expect_tx` of `bytes` on the mbarrier at shared address
+/// `bar` (i32, as nvgpu.mbarrier.get gives it).
+void createArriveExpectTx(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar, int64_t bytes);
+
+/// `cp.async.bulk.tensor.2d` of the box at (`inner`, `outer`) (i32 element
+/// coordinates) of `tensorMap` (a tensor-map parameter, !llvm.ptr) into
+/// shared address `dst` (i32), completing on the mbarrier at `bar` (i32).
+void createTMALoad2D(mlir::OpBuilder &b, mlir::Location loc, mlir::Value dst, mlir::Value tensorMap,
+                     mlir::Value inner, mlir::Value outer, mlir::Value bar);
 
 /// Registers, on `ctx`, the LLVM IR translation that turns
 /// `tile.grid_constant_params` into byval + nvvm.grid_constant parameters.
