@@ -171,11 +171,6 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
   llvm::SmallVector<Value> tmaMaps;
   int64_t tmaBytes = 0;
   auto i32 = [&](Value index) { return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index).getResult(); };
-  auto inlineAsm = [&](StringRef text, StringRef constraints, ValueRange args) {
-    LLVM::InlineAsmOp::create(b, loc, TypeRange{}, args, text, constraints, /*has_side_effects=*/true,
-                              /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-                              ArrayAttr());
-  };
   // One elected lane of warp 0 (a warp-uniform branch, then elect.sync, so
   // that the other warps skip the issue with one branch instead of running
   // it predicated off): iteration `kv`'s tiles by TMA into stage `slot`,
@@ -192,8 +187,7 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
         b.clone(inner, map);
     }
     Value bar = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), tmaGroup, slot);
-    inlineAsm("{ .reg .b64 st; mbarrier.arrive.expect_tx.shared::cta.b64 st, [$0], $1; }", "r,r",
-              {bar, arith::ConstantIntOp::create(b, loc, tmaBytes, 32)});
+    hopper::createArriveExpectTx(b, loc, bar, tmaBytes);
     for (auto [c, m] : llvm::zip(copies, tmaMaps)) {
       SharedBuffer &sb = shared[c.getDst()];
       int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
@@ -202,10 +196,8 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       auto offs = c.getSrcOffsets();
       for (int64_t j = 0; j < sb.shape[1] / boxCols; ++j) {
         Value dst = arith::AddIOp::create(b, loc, sharedBase32, i32(addc(at, j * sb.shape[0] * boxCols * bytes)));
-        inlineAsm("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], "
-                  "[$4];",
-                  "r,l,r,r,r",
-                  {dst, m, i32(addc(map.lookup(offs[1]), j * boxCols)), i32(map.lookup(offs[0])), bar});
+        hopper::createTMALoad2D(b, loc, dst, m, i32(addc(map.lookup(offs[1]), j * boxCols)), i32(map.lookup(offs[0])),
+                                bar);
       }
     }
   };
@@ -257,15 +249,10 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       // The initialised barriers must be visible to the TMA unit (async proxy).
       NVVM::FenceMbarrierInitOp::create(b, loc);
       for (Value m : tmaMaps)
-        inlineAsm("prefetch.tensormap [$0];", "l", {m});
+        hopper::createInlinePTX(b, loc, "prefetch.tensormap [$0];", "l", {m});
     }
     barrier();
-    // Warp 0, as a value ptxas knows to be warp-uniform (lane 0's warp index).
-    Value warp = arith::ShRUIOp::create(b, loc, i32(tid), arith::ConstantIntOp::create(b, loc, 5, 32));
-    auto c32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
-    Value warp0 = NVVM::ShflOp::create(b, loc, b.getI32Type(), c32(-1), warp, c32(0), c32(31), NVVM::ShflKind::idx,
-                                       UnitAttr());
-    isWarp0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp0, c32(0));
+    isWarp0 = hopper::createIsWarp0(b, loc, tid);
     sharedBase32 = i32(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, scratchBase));
   }
   MmaHandoff handoff;
