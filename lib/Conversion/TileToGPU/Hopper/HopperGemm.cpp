@@ -20,7 +20,9 @@
 //    phase parity (k / S) & 1 are carried across iterations (no division);
 // 5. epilogue: accumulator -> padded f32 shared tile -> 16-byte vector
 //    stores of C, bounds-checked for ragged M and N; thread 0 invalidates
-//    the mbarriers last.
+//    the mbarriers last. Split-K (T.atomic_add epilogue, f16/bf16 C, the
+//    16-bit and the fp8 forms alike): the 8 converted columns are added with
+//    red.global.add.noftz.f16x2 / .bf16x2 instead (atomicAddChunk).
 // fp8 (e4m3/e5m2, transpose_B only): tiles are bytes, B is N x K in one box
 // of block_N rows x 128 bytes, and each stage is four k32 wgmmas over
 // 32-byte K slices of the K-major A and B (fp8Mma).

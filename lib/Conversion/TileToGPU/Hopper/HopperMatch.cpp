@@ -246,7 +246,8 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     return std::nullopt;
   // 5. The epilogue stores the whole accumulator into a rank-2 global tensor.
   //    Or (split-K) adds it atomically into an f16/bf16 one: the whole
-  //    accumulator at two indices (red.global.add.noftz.f16x2 / .bf16x2).
+  //    accumulator at two indices (red.global.add.noftz.f16x2 / .bf16x2),
+  //    for 16-bit and fp8 operands (f32 accumulators); not int8 (i32 ones).
   auto outT = dyn_cast<MemRefType>(plan.outTensor().getType());
   if (!outT || outT.getRank() != 2)
     return std::nullopt;
