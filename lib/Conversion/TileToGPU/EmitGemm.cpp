@@ -46,8 +46,6 @@ struct OperandAddress {
   Value sharedAddr(Value byteOff) {
     if (!base)
       base = i32(memref::ExtractAlignedPointerAsIndexOp::create(e.b, e.loc, e.scratchBase));
-    if (Value shift = e.shared[buf].shift)
-      byteOff = e.add(byteOff, shift);
     return arith::AddIOp::create(e.b, e.loc, base, i32(byteOff));
   }
 

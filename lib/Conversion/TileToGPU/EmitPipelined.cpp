@@ -110,25 +110,53 @@ static bool isTMATile(KernelEmitter &e, tile::CopyOp c) {
   return llvm::equal(c.getSrcSizes(), sb.shape) && llvm::equal(c.getDstSizes(), sb.shape);
 }
 
-LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
+StagedLoop KernelEmitter::analyzeStagedLoop(tile::ForOp op) {
+  StagedLoop sl;
   int64_t stages = *op.getNumStages();
   // The staged copies, and whether everything before the last is pure.
-  llvm::SmallVector<tile::CopyOp> copies;
-  Operation *lastCopy = nullptr;
   for (Operation &inner : *op.getBodyBlock())
     if (auto c = dyn_cast<tile::CopyOp>(inner))
       if (shared.count(c.getDst()) && shared[c.getDst()].stages == stages &&
           tile::isBufferInScope(c.getSrc().getType(), tile::Scope::Global))
-        copies.push_back(c), lastCopy = c;
-  bool ok = !copies.empty();
+        sl.copies.push_back(c), sl.lastCopy = c;
+  bool ok = !sl.copies.empty();
   for (Operation &inner : *op.getBodyBlock()) {
-    if (!ok || &inner == lastCopy)
+    if (!ok || &inner == sl.lastCopy)
       break;
-    bool staged = llvm::is_contained(copies, dyn_cast<tile::CopyOp>(inner));
+    bool staged = llvm::is_contained(sl.copies, dyn_cast<tile::CopyOp>(inner));
     ok &= staged || (inner.getDialect()->getNamespace() != "tile" && isPure(&inner));
   }
-  if (!ok)
+  if (!ok) {
+    sl.copies.clear();
+    sl.lastCopy = nullptr;
+    return sl;
+  }
+  // An mma.sync gemm of two staged buffers right after the last copy, ending
+  // the body: its next tile's first fragments are loaded during the last k
+  // step (the wait and the barrier move there from the top of the loop).
+  sl.gemm = dyn_cast_or_null<tile::GemmOp>(sl.lastCopy->getNextNode());
+  tile::GemmOp hg = sl.gemm;
+  if (hg && !(isa<tile::YieldOp>(hg->getNextNode()) && plan.gemms.count(hg) && plan.gemms[hg].mma && stages >= 2 &&
+              llvm::any_of(sl.copies, [&](tile::CopyOp c) { return c.getDst() == hg.getA(); }) &&
+              llvm::any_of(sl.copies, [&](tile::CopyOp c) { return c.getDst() == hg.getB(); })))
+    sl.gemm = nullptr;
+  // sm_90+: the staged tiles of such a gemm can come in by TMA (one lane
+  // issues them, completion on one mbarrier per stage) instead of 16-byte
+  // cp.async by every thread: no per-thread global address arithmetic in the
+  // loop and bounds handled by the TMA (zero fill). They need the shared
+  // window's base on a 1 KB boundary (planBuffers reserves it).
+  sl.tmaCapable = sl.gemm && target.getAsyncCopyEngine() == AsyncCopyEngine::TensorBulk &&
+                  llvm::all_of(sl.copies, [&](tile::CopyOp c) { return isTMATile(*this, c); });
+  return sl;
+}
+
+LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
+  int64_t stages = *op.getNumStages();
+  StagedLoop sl = analyzeStagedLoop(op);
+  if (!sl.lastCopy)
     return emitFor(op);
+  llvm::SmallVector<tile::CopyOp> &copies = sl.copies;
+  Operation *lastCopy = sl.lastCopy;
   Value lb = map.lookup(op.getLowerBound()), ub = map.lookup(op.getUpperBound()), step = map.lookup(op.getStep());
   // Issues iteration `kv`'s copies into stage `slot`, cp.async bounds as `mode`.
   AsyncBounds mode = AsyncBounds::PerCopy;
@@ -152,21 +180,8 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
   };
   for (tile::CopyOp c : copies)
     untracked.insert(c.getDst());
-  // An mma.sync gemm of two staged buffers right after the last copy, ending
-  // the body: its next tile's first fragments are loaded during the last k
-  // step (the wait and the barrier move there from the top of the loop).
-  tile::GemmOp hg = dyn_cast_or_null<tile::GemmOp>(lastCopy->getNextNode());
-  if (hg && !(isa<tile::YieldOp>(hg->getNextNode()) && plan.gemms.count(hg) && plan.gemms[hg].mma && stages >= 2 &&
-              llvm::any_of(copies, [&](tile::CopyOp c) { return c.getDst() == hg.getA(); }) &&
-              llvm::any_of(copies, [&](tile::CopyOp c) { return c.getDst() == hg.getB(); })))
-    hg = nullptr;
-  // sm_90+: the staged tiles of such a gemm come in by TMA (one thread issues
-  // them, completion on one mbarrier per stage) instead of 16-byte cp.async
-  // by every thread: no per-thread global address arithmetic in the loop and
-  // bounds handled by the TMA (zero fill).
-  bool useTMA = hg && target.getAsyncCopyEngine() == AsyncCopyEngine::TensorBulk &&
-                sharedBytes + 1024 <= target.getMaxSharedMemoryBytes() &&
-                llvm::all_of(copies, [&](tile::CopyOp c) { return isTMATile(*this, c); });
+  tile::GemmOp hg = sl.gemm;
+  bool useTMA = sl.tmaCapable && sharedAligned1K;
   Value tmaGroup, isThread0, isWarp0, sharedBase32;
   llvm::SmallVector<Value> tmaMaps;
   int64_t tmaBytes = 0;
@@ -192,7 +207,7 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
       SharedBuffer &sb = shared[c.getDst()];
       int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
       int64_t boxCols = sb.boxCols ? sb.boxCols : sb.shape[1];
-      Value at = add(add(cIdx(sb.byteOffset), sb.shift), arith::MulIOp::create(b, loc, slot, cIdx(sb.numel * bytes)));
+      Value at = add(cIdx(sb.byteOffset), arith::MulIOp::create(b, loc, slot, cIdx(sb.numel * bytes)));
       auto offs = c.getSrcOffsets();
       for (int64_t j = 0; j < sb.shape[1] / boxCols; ++j) {
         Value dst = arith::AddIOp::create(b, loc, sharedBase32, i32(addc(at, j * sb.shape[0] * boxCols * bytes)));
@@ -215,22 +230,14 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
   if (useTMA) {
     MLIRContext *ctx = b.getContext();
     isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cIdx(0));
-    // 128-byte swizzled tiles start on a 1 KB boundary of the shared window.
-    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, b.getIndexType(), scratchBase);
-    Value rem = arith::AndIOp::create(b, loc, base, cIdx(1023));
-    Value pad = arith::AndIOp::create(b, loc, arith::SubIOp::create(b, loc, cIdx(1024), rem), cIdx(1023));
-    sharedBytes += 1024;
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     llvm::SmallVector<hopper::TMADescriptorSpec> specs;
     for (tile::CopyOp c : copies) {
       SharedBuffer &sb = shared[c.getDst()];
-      sb.shift = pad;
       int64_t elemBytes = sb.elementType.getIntOrFloatBitWidth() / 8;
       if (sb.shape[1] * elemBytes > 128)
         sb.boxCols = 128 / elemBytes;
       int64_t boxCols = sb.boxCols ? sb.boxCols : sb.shape[1];
-      sb.flat = memref::ViewOp::create(b, loc, MemRefType::get({sb.stages * sb.numel}, sb.elementType, AffineMap(), wg),
-                                       scratchBase, add(cIdx(sb.byteOffset), pad), ValueRange{});
       specs.push_back(
           {cast<BlockArgument>(c.getSrc()).getArgNumber(), boxCols, sb.shape[0], sb.elementType, sb.swizzleBytes});
       tmaBytes += sb.numel * (sb.elementType.getIntOrFloatBitWidth() / 8);

@@ -375,8 +375,27 @@ LogicalResult KernelEmitter::planBuffers() {
                               << target.getName() << " allows at most " << target.getMaxSharedMemoryBytes();
   if (sharedBytes == 0)
     return success();
+  // A pipelined loop whose tiles can come in by TMA needs them on 1 KB
+  // boundaries of the shared window: the whole window (every buffer and the
+  // scratch, so nothing else moves relative to them) then starts at the
+  // first 1 KB boundary of the dynamic shared memory, 1 KB reserved for the
+  // pad, when that still fits.
+  bool tma = false;
+  launch.walk([&](tile::ForOp loop) {
+    if (loop.getKind() == tile::LoopKind::Pipelined && loop.getNumStages().value_or(1) > 1)
+      tma |= analyzeStagedLoop(loop).tmaCapable;
+  });
+  sharedAligned1K = tma && sharedBytes + 1024 <= target.getMaxSharedMemoryBytes();
   auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), wg);
   scratchBase = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
+  if (sharedAligned1K) {
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, b.getIndexType(), scratchBase);
+    Value pad = arith::AndIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, cIdx(1024), arith::AndIOp::create(b, loc, base, cIdx(1023))),
+        cIdx(1023));
+    scratchBase = memref::ViewOp::create(b, loc, bytesType, scratchBase, pad, ValueRange{cIdx(sharedBytes)});
+    sharedBytes += 1024;
+  }
   for (Value v : sharedOrder) {
     SharedBuffer &sb = shared[v];
     auto flatType = MemRefType::get({sb.stages * sb.numel}, sb.elementType, AffineMap(), wg);

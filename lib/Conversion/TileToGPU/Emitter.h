@@ -41,9 +41,6 @@ struct SharedBuffer {
   bool swizzled = false;
   int64_t swizzleBytes = 0;
   mlir::Value flat; ///< memref<(stages*numel) x T, workgroup>
-  /// Bytes added to `byteOffset` at run time (index; null: none): TMA tiles
-  /// sit on a 1 KB boundary of the shared window (EmitGemm.cpp).
-  mlir::Value shift;
   /// Non-zero: rows wider than 128 bytes are stored as column boxes of
   /// `boxCols` elements (128 bytes), box-major ([box][row][boxCols], each box
   /// swizzled like a 128-byte-row tile): the layout of TMA boxes.
@@ -64,6 +61,17 @@ struct GemmPlan {
 };
 
 /// The result of layout inference for one launch.
+/// The shape of a T.Pipelined loop (EmitPipelined.cpp): its staged
+/// global->shared copies (empty when the loop is not pipelined that way), the
+/// mma.sync gemm that ends it on two staged tiles (the fragment hand-off), and
+/// whether those tiles suit the TMA.
+struct StagedLoop {
+  llvm::SmallVector<tile::CopyOp> copies;
+  mlir::Operation *lastCopy = nullptr;
+  tile::GemmOp gemm;
+  bool tmaCapable = false;
+};
+
 struct LayoutPlan {
   llvm::DenseMap<mlir::Value, FragmentLayout> fragments;
   llvm::DenseMap<mlir::Operation *, GemmPlan> gemms;
@@ -156,6 +164,10 @@ public:
   LayoutPlan plan;
   int64_t scratchOffset = 0; ///< byte offset of the reduction scratch
   mlir::Value scratchBase;   ///< memref<? x i8, workgroup> of dynamic shared memory
+  /// The shared window's base is on a 1 KB boundary (scratchBase is a view
+  /// past a run-time pad, 1 KB reserved): TMA loads with 128-byte swizzle
+  /// need it. Set by planBuffers when a pipelined loop can take the TMA.
+  bool sharedAligned1K = false;
   bool insideParallel = false;
 
   // --- per-op emission (Emit*.cpp) ----------------------------------------
@@ -175,6 +187,7 @@ public:
   std::optional<mlir::LogicalResult> emitGemmSubgroupMMA(tile::GemmOp op);
   mlir::LogicalResult emitFor(tile::ForOp op);
   mlir::LogicalResult emitPipelined(tile::ForOp op);
+  StagedLoop analyzeStagedLoop(tile::ForOp op);
   mlir::LogicalResult emitLoad(mlir::memref::LoadOp op);
   mlir::LogicalResult emitStore(mlir::memref::StoreOp op);
 
