@@ -73,6 +73,7 @@ std::string defaultOutputName(const CompileOptions &opts) {
   llvm::StringRef ext = opts.emit == EmitStage::Header           ? ".h"
                         : opts.target.kind == TargetKind::Metal ? ".metal"
                         : opts.target.kind == TargetKind::WebGPU ? ".wgsl"
+                        : opts.target.kind == TargetKind::Ascend ? ".cpp"
                         : opts.shared                           ? ".so"
                                                                 : ".o";
   llvm::sys::path::replace_extension(path, ext);

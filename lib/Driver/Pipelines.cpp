@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Driver/Pipelines.h"
 
+#include "tilec/Target/Ascend/AscendTarget.h"
 #include "tilec/Target/CUDA/CUDATarget.h"
 #include "tilec/Target/Host/HostTarget.h"
 #include "tilec/Target/KernelABI.h"
@@ -144,8 +145,7 @@ mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const Compil
   case TargetKind::Vulkan: return runVulkanPipeline(module, opts, out, errs);
   case TargetKind::Metal: return runMetalPipeline(module, opts, out, errs);
   case TargetKind::WebGPU: return runWebGPUPipeline(module, opts, out, errs);
-  case TargetKind::Ascend:
-    return notImplemented(opts, errs);
+  case TargetKind::Ascend: return runAscendPipeline(module, opts, out, errs);
   }
   return notImplemented(opts, errs);
 }
