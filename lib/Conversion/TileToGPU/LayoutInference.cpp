@@ -309,6 +309,7 @@ LogicalResult tilec::gpu_lowering::inferLayouts(tile::LaunchOp launch, int64_t t
   // Loops over thread-private state: replicated, or a diagnostic when a
   // fragment drives them (its elements live on different threads).
   llvm::DenseSet<Value> variant = threadVariantValues(launch);
+  plan.threadVariant = variant;
   for (ParallelInfo &p : parallels) {
     bool writesLocal = false, readsVariant = false;
     Operation *variantOp = nullptr;
