@@ -350,6 +350,15 @@ TValue KernelGen::evalBinary(const BinaryExpr *e) {
   TValue rhs = eval(e->getRHS());
   if (!lhs.isValid() || !rhs.isValid())
     return TValue();
+  // `x // 0`, `x % 0` on integers: Python raises ZeroDivisionError, and the
+  // targets disagree (LLVM: undefined; WGSL: x and 0), so a constant zero
+  // divisor is an error. Both constant: ConstEval reports it.
+  if ((e->getOp() == BinaryOp::FloorDiv || e->getOp() == BinaryOp::Mod) && !lhs.isConst() && rhs.isConst() &&
+      rhs.cst.isIntLike() && rhs.cst.getInt() == 0 && isIntegerDType(lhs.dtype)) {
+    diags.emit(DiagID::sema_int_division_by_zero, e->getRHS()->getRange(),
+               e->getOp() == BinaryOp::FloorDiv ? "division" : "modulo");
+    return TValue();
+  }
   return binaryOp(e->getOp(), lhs, rhs, e->getOpRange(), e->getRange());
 }
 
