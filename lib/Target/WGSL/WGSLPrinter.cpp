@@ -62,13 +62,15 @@ bool isReservedWord(llvm::StringRef name) {
       "abs", "acos", "all", "any", "arrayLength", "asin", "atan", "atan2", "atomicAdd", "atomicLoad", "atomicStore",
       "bitcast", "ceil", "clamp", "cos", "cosh", "exp", "exp2", "floor", "fma", "fract", "inverseSqrt", "log", "log2",
       "max", "min", "mix", "pow", "round", "select", "sign", "sin", "sinh", "sqrt", "storageBarrier", "tan", "tanh",
-      "trunc", "workgroupBarrier"};
+      "trunc", "workgroupBarrier", "workgroupUniformLoad"};
   return llvm::is_contained(words, name) || llvm::is_contained(functions, name);
 }
 
 /// A WGSL identifier for a user name: letters, digits and `_`, not starting
 /// with `__` or a digit, not a reserved word, not one of the generated names
-/// (those start with `tilec_` or are a letter and digits).
+/// (those start with `tilec_` or are a letter and digits). Two user names may
+/// map to the same identifier (`__x`, `_x`): Printer::uniqueName tells them
+/// apart.
 std::string identifier(llvm::StringRef name) {
   std::string s;
   for (char c : name)
@@ -124,6 +126,8 @@ private:
   FailureOr<std::string> typeName(Type t, Operation *where, bool atomic = false);
   /// The single-member structs the SPIR-V conversion wraps arrays in print as their member.
   static Type unwrap(Type t);
+  /// The byte size WGSL gives a (workgroup) variable of type `t`.
+  static uint64_t wgslSize(Type t);
   FailureOr<std::string> literal(Attribute value, Type type, Operation *where);
   // Values.
   FailureOr<std::string> value(Value v);
@@ -136,6 +140,7 @@ private:
   std::string fresh(char prefix) { return std::string(1, prefix) + std::to_string(counter++); }
   LogicalResult declare(Value v, Operation *op, const llvm::Twine &expr);
   LogicalResult printOp(Operation &op);
+  LogicalResult printShift(Operation &op, const std::string &x, const std::string &amount);
   LogicalResult printBlockOps(Block &block);
   LogicalResult assignArgs(Block *target, OperandRange args, Operation *where);
   LogicalResult printEdge(Block *from, Block *target, OperandRange args, Operation *where, bool nested);
@@ -148,6 +153,14 @@ private:
   WebGPUKernel &out;
   const vk::Reflection &r;
   llvm::StringMap<Global> globals;
+  /// Every module-scope name the WGSL declares (entry point, globals, the
+  /// parameter struct), generated ones included: each is declared once.
+  llvm::StringSet<> moduleNames;
+  std::string uniqueName(std::string name) {
+    while (!moduleNames.insert(name).second)
+      name += "_";
+    return name;
+  }
   llvm::DenseMap<Value, std::string> names;
   std::string bodyText;
   llvm::raw_string_ostream body{bodyText};
@@ -167,19 +180,45 @@ private:
   /// Values WGSL's uniformity analysis may see as differing between the
   /// invocations of a workgroup.
   llvm::DenseSet<Value> nonUniform;
-  /// Workgroup variables that broadcast invocation 0's branch conditions.
-  std::string uniformDecls;
-  unsigned uniformVars = 0;
+  /// Whether the workgroup variable that broadcasts invocation 0's branch
+  /// conditions (`tilec_uniform`, one for every branch) is declared.
+  bool usesUniformVar = false;
   bool needsLocalIndex = false;
   /// Entry-point parameters for the built-ins used, in first-use order.
   llvm::SmallVector<std::string> builtinParams;
   llvm::StringMap<std::string> builtinExpr;
 };
 
+/// The value of an integer spirv.Constant, if `v` is one.
+std::optional<int64_t> constantInt(Value v) {
+  if (auto cst = v.getDefiningOp<spirv::ConstantOp>())
+    if (auto i = dyn_cast<IntegerAttr>(cst.getValue()); i && i.getType().isInteger(32))
+      return i.getValue().getSExtValue();
+  return std::nullopt;
+}
+
 Type Printer::unwrap(Type t) {
   if (auto s = dyn_cast<spirv::StructType>(t); s && s.getNumElements() == 1)
     return s.getElementType(0);
   return t;
+}
+
+uint64_t Printer::wgslSize(Type t) {
+  t = unwrap(t);
+  if (auto a = dyn_cast<spirv::ArrayType>(t)) {
+    Type e = unwrap(a.getElementType());
+    uint64_t align = 4;
+    if (auto v = dyn_cast<VectorType>(e))
+      align = (v.getNumElements() == 2 ? 2 : 4) * (v.getElementType().isF16() ? 2 : 4);
+    else if (e.isF16())
+      align = 2;
+    return a.getNumElements() * llvm::alignTo(wgslSize(e), align);
+  }
+  if (auto v = dyn_cast<VectorType>(t))
+    return v.getNumElements() * wgslSize(v.getElementType());
+  if (t.isF16())
+    return 2;
+  return 4; // i32, f32, bool, atomic<i32>
 }
 
 FailureOr<std::string> Printer::typeName(Type t, Operation *where, bool atomic) {
@@ -558,6 +597,26 @@ LogicalResult Printer::printOp(Operation &op) {
     return op.emitError() << "the webgpu target cannot print '" << op.getName() << "' as WGSL";
   Value res = op.getResult(0);
   Type rt = res.getType();
+  // An integer division or remainder by a constant 0 is a shader-creation
+  // error in WGSL ("integer division by zero is invalid"); through a `let` it
+  // is a runtime division, which WGSL defines (x / 0 = x, x % 0 = 0).
+  if (isa<spirv::SDivOp, spirv::SRemOp, spirv::SModOp, spirv::UDivOp, spirv::UModOp>(op) &&
+      constantInt(op.getOperand(1)) == 0) {
+    std::string zero = fresh('v');
+    line("let " + zero + ": i32 = " + a[1] + ";");
+    a[1] = zero;
+  }
+  // NaN and infinity tests on the bits: WGSL implementations may assume
+  // floats are finite and fold `x != x` or `abs(x) > max` away.
+  auto magnitudeBits = [&](unsigned i) {
+    if (getElementTypeOrSelf(op.getOperand(i).getType()).isF16())
+      return "(bitcast<u32>(vec2<f16>(" + a[i] + ", " + a[i] + ")) & 0x7fffu)";
+    return "(bitcast<u32>(" + a[i] + ") & 0x7fffffffu)";
+  };
+  auto infBits = [&](unsigned i) -> std::string {
+    return getElementTypeOrSelf(op.getOperand(i).getType()).isF16() ? "0x7c00u" : "0x7f800000u";
+  };
+  auto isNan = [&](unsigned i) { return "(" + magnitudeBits(i) + " > " + infBits(i) + ")"; };
   if (const char *infix = infixOperator(op))
     return declare(res, &op, a[0] + " " + infix + " " + a[1]);
   bool comparison = false;
@@ -581,27 +640,18 @@ LogicalResult Printer::printOp(Operation &op) {
       .Case<spirv::FModOp>(
           [&](auto) { return declare(res, &op, a[0] + " - " + a[1] + " * floor(" + a[0] + " / " + a[1] + ")"); })
       .Case<spirv::FOrdNotEqualOp>([&](auto) {
-        return declare(res, &op,
-                       "(" + a[0] + " != " + a[1] + ") && (" + a[0] + " == " + a[0] + ") && (" + a[1] + " == " + a[1] +
-                           ")");
+        return declare(res, &op, "(" + a[0] + " != " + a[1] + ") && !" + isNan(0) + " && !" + isNan(1));
       })
       .Case<spirv::FUnordEqualOp>([&](auto) {
-        return declare(res, &op,
-                       "(" + a[0] + " == " + a[1] + ") || (" + a[0] + " != " + a[0] + ") || (" + a[1] + " != " + a[1] +
-                           ")");
+        return declare(res, &op, "(" + a[0] + " == " + a[1] + ") || " + isNan(0) + " || " + isNan(1));
       })
-      .Case<spirv::IsNanOp>([&](auto) { return declare(res, &op, a[0] + " != " + a[0]); })
-      .Case<spirv::IsInfOp>([&](auto) {
-        bool half = getElementTypeOrSelf(op.getOperand(0).getType()).isF16();
-        return declare(res, &op, "abs(" + a[0] + ") > " + (half ? "65504.0h" : "3.40282347e38f"));
-      })
+      .Case<spirv::IsNanOp>([&](auto) { return declare(res, &op, isNan(0)); })
+      .Case<spirv::IsInfOp>([&](auto) { return declare(res, &op, magnitudeBits(0) + " == " + infBits(0)); })
       .Case<spirv::FNegateOp, spirv::SNegateOp>([&](auto) { return declare(res, &op, "-(" + a[0] + ")"); })
       .Case<spirv::NotOp>([&](auto) { return declare(res, &op, "~(" + a[0] + ")"); })
       .Case<spirv::LogicalNotOp>([&](auto) { return declare(res, &op, "!(" + a[0] + ")"); })
-      .Case<spirv::ShiftLeftLogicalOp>([&](auto) { return declare(res, &op, a[0] + " << " + u32(a[1])); })
-      .Case<spirv::ShiftRightArithmeticOp>([&](auto) { return declare(res, &op, a[0] + " >> " + u32(a[1])); })
-      .Case<spirv::ShiftRightLogicalOp>(
-          [&](auto) { return declare(res, &op, "bitcast<i32>(" + u32(a[0]) + " >> " + u32(a[1]) + ")"); })
+      .Case<spirv::ShiftLeftLogicalOp, spirv::ShiftRightArithmeticOp, spirv::ShiftRightLogicalOp>(
+          [&](auto) { return printShift(op, a[0], a[1]); })
       .Case<spirv::GLUMaxOp, spirv::GLUMinOp>([&](auto) {
         const char *fn = isa<spirv::GLUMaxOp>(op) ? "max" : "min";
         return declare(res, &op, "bitcast<i32>(" + std::string(fn) + "(" + u32(a[0]) + ", " + u32(a[1]) + "))");
@@ -631,6 +681,34 @@ LogicalResult Printer::printOp(Operation &op) {
                                 << "': core WGSL has no subgroup operations";
         return op.emitError() << "the webgpu target cannot print '" << op.getName() << "' as WGSL";
       });
+}
+
+/// Shifts as PTX's shl/shr do them (the CUDA target's instructions): the
+/// amount is unsigned and clamped to 32, so an amount of 32 or more gives 0
+/// (`<<`, logical `>>`) or the sign (arithmetic `>>`). WGSL takes the amount
+/// modulo 32 at run time and rejects a constant one of 32 or more, so:
+/// constants print as the result or as a u32 literal below 32, run-time
+/// amounts as a select on `s >= 32u` or a min with 31.
+LogicalResult Printer::printShift(Operation &op, const std::string &x, const std::string &amount) {
+  Value res = op.getResult(0);
+  bool left = isa<spirv::ShiftLeftLogicalOp>(op), arithmetic = isa<spirv::ShiftRightArithmeticOp>(op);
+  auto shifted = [&](const std::string &s) {
+    if (left)
+      return x + " << " + s;
+    if (arithmetic)
+      return x + " >> " + s;
+    return "bitcast<i32>(bitcast<u32>(" + x + ") >> " + s + ")";
+  };
+  if (std::optional<int64_t> c = constantInt(op.getOperand(1))) {
+    uint32_t s = static_cast<uint32_t>(*c);
+    if (s >= 32 && !arithmetic)
+      return declare(res, &op, "0i");
+    return declare(res, &op, shifted(std::to_string(std::min<uint32_t>(s, 31)) + "u"));
+  }
+  std::string s = "bitcast<u32>(" + amount + ")";
+  if (arithmetic)
+    return declare(res, &op, shifted("min(" + s + ", 31u)"));
+  return declare(res, &op, "select(" + shifted("(" + s + " & 31u)") + ", 0i, " + s + " >= 32u)");
 }
 
 LogicalResult Printer::printBlockOps(Block &block) {
@@ -934,8 +1012,10 @@ FailureOr<std::string> Printer::branchCondition(Value cond) {
   construct.op->walk([&](spirv::ControlBarrierOp) { barrier = true; });
   if (!barrier)
     return c;
-  std::string var = "tilec_uniform" + std::to_string(uniformVars++);
-  uniformDecls += "var<workgroup> " + var + ": u32;\n";
+  // One variable serves every branch: the barrier after each read orders it
+  // before the next write.
+  std::string var = "tilec_uniform";
+  usesUniformVar = true;
   needsLocalIndex = true;
   line("if (tilec_local_invocation_index == 0u) {");
   line("  " + var + " = select(0u, 1u, " + *c + ");");
@@ -962,7 +1042,10 @@ LogicalResult Printer::run() {
   for (auto other : module.getOps<spirv::FuncOp>())
     if (other != fn)
       return other.emitError("the webgpu target prints modules of one function (the kernel) only");
-  out.entryPoint = identifier(r.kernelName);
+  // The generated module-scope names first, so that user names yield to them.
+  for (const char *generated : {"TilecParams", "tilec_params", "tilec_uniform"})
+    moduleNames.insert(generated);
+  out.entryPoint = uniqueName(identifier(r.kernelName));
 
   // 1. Globals. Which variables atomics touch (their elements become atomic<i32>).
   llvm::StringSet<> atomicVars;
@@ -993,6 +1076,8 @@ LogicalResult Printer::run() {
   out.bufferUsed.assign(r.bindings.size(), false);
   out.bufferAtomic.assign(r.bindings.size(), false);
   unsigned workgroupVars = 0;
+  // Workgroup storage as WebGPU counts it: each variable rounded up to 16 bytes.
+  uint64_t workgroupBytes = 0;
   for (auto var : module.getOps<spirv::GlobalVariableOp>()) {
     Global g;
     auto ptrType = cast<spirv::PointerType>(var.getType());
@@ -1003,7 +1088,7 @@ LogicalResult Printer::run() {
       std::optional<BuiltinInfo> info = builtinInfo(*builtIn);
       if (!info)
         return var.emitError() << "the webgpu target has no WGSL built-in value for SPIR-V's " << *builtIn;
-      std::string param = std::string("tilec_") + info->wgsl;
+      std::string param = uniqueName(std::string("tilec_") + info->wgsl);
       builtinParams.push_back(std::string("@builtin(") + info->wgsl + ") " + param + ": " +
                               (info->vector ? "vec3<u32>" : "u32"));
       FailureOr<std::string> t = typeName(pointee, var);
@@ -1021,7 +1106,7 @@ LogicalResult Printer::run() {
         return var.emitError("the webgpu target expects each storage buffer bound to one tensor");
       const vk::Binding &b = r.bindings[*binding];
       g.binding = *binding;
-      g.name = identifier(r.params[b.param].name);
+      g.name = uniqueName(identifier(r.params[b.param].name));
       FailureOr<std::string> t = typeName(pointee, var, g.atomic);
       if (failed(t))
         return failure();
@@ -1040,10 +1125,11 @@ LogicalResult Printer::run() {
       break;
     }
     case spirv::StorageClass::Workgroup: {
-      g.name = "tilec_wg" + std::to_string(workgroupVars++);
+      g.name = uniqueName("tilec_wg" + std::to_string(workgroupVars++));
       FailureOr<std::string> t = typeName(pointee, var, g.atomic);
       if (failed(t))
         return failure();
+      workgroupBytes += llvm::alignTo(wgslSize(pointee), 16);
       decls << "var<workgroup> " << g.name << ": " << *t << ";\n";
       break;
     }
@@ -1062,6 +1148,16 @@ LogicalResult Printer::run() {
         return llvm::StringRef(p).starts_with("@builtin(local_invocation_index)");
       }))
     builtinParams.push_back("@builtin(local_invocation_index) tilec_local_invocation_index: u32");
+  // The broadcast variable is workgroup storage too (the Vulkan check before
+  // the printer does not know it).
+  if (usesUniformVar)
+    workgroupBytes += 16;
+  if (workgroupBytes > static_cast<uint64_t>(options.maxWorkgroupStorageBytes))
+    return fn.emitError() << "kernel '" << r.kernelName << "' needs " << workgroupBytes
+                          << " bytes of workgroup storage as WGSL declares it (each variable rounded up to 16 bytes"
+                          << (usesUniformVar ? "; 16 of them broadcast a branch condition WGSL cannot prove uniform" : "")
+                          << "); webgpu allows at most " << options.maxWorkgroupStorageBytes
+                          << " (maxComputeWorkgroupStorageSize)";
 
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -1072,7 +1168,7 @@ LogicalResult Printer::run() {
   out.usesFloat16 = usesF16;
   if (usesF16)
     os << "enable f16;\n";
-  os << "\n" << declText << uniformDecls << "\n";
+  os << "\n" << declText << (usesUniformVar ? "var<workgroup> tilec_uniform: u32;\n" : "") << "\n";
   os << "@compute @workgroup_size(" << r.workgroupSize[0] << ", " << r.workgroupSize[1] << ", " << r.workgroupSize[2]
      << ")\n";
   os << "fn " << out.entryPoint << "(" << llvm::join(builtinParams, ", ") << ") {\n";
