@@ -90,10 +90,27 @@ int main(int argc, char **argv) {
   app.add_option("--vk-cooperative-matrix", opts.vulkan.cooperativeMatrix,
                  "Vulkan: SPV_KHR_cooperative_matrix for T.gemm (0 or 1)")
       ->check(CLI::Range(0, 1));
+  // A device limit is a positive integer (0 or less would be ignored or reject every kernel).
+  CLI::Validator positiveLimit(
+      [](std::string &v) -> std::string {
+        size_t end = 0;
+        long long n = 0;
+        try {
+          n = std::stoll(v, &end);
+        } catch (...) {
+        }
+        return end == v.size() && n > 0 ? "" : "must be a positive integer, got '" + v + "'";
+      },
+      "POSITIVE");
   app.add_option("--webgpu-max-workgroup-storage", opts.webgpu.maxWorkgroupStorage,
-                 "WebGPU: maxComputeWorkgroupStorageSize in bytes (default 16384, WebGPU's default limit)");
+                 "WebGPU: maxComputeWorkgroupStorageSize in bytes (default 16384, WebGPU's default limit)")
+      ->check(positiveLimit);
   app.add_option("--webgpu-max-invocations", opts.webgpu.maxInvocations,
-                 "WebGPU: maxComputeInvocationsPerWorkgroup (default 256, WebGPU's default limit)");
+                 "WebGPU: maxComputeInvocationsPerWorkgroup (default 256, WebGPU's default limit)")
+      ->check(positiveLimit);
+  app.add_option("--webgpu-max-storage-buffer-binding-size", opts.webgpu.maxStorageBufferBindingSize,
+                 "WebGPU: maxStorageBufferBindingSize in bytes (default 134217728, WebGPU's default limit)")
+      ->check(positiveLimit);
   app.add_option("--webgpu-f16", opts.webgpu.float16,
                  "WebGPU: the 'shader-f16' feature, float16 in WGSL (0 or 1; default 1)")
       ->check(CLI::Range(0, 1));

@@ -75,6 +75,7 @@ struct CompileOptions {
   struct WebGPULimits {
     int64_t maxWorkgroupStorage = -1;
     int64_t maxInvocations = -1;
+    int64_t maxStorageBufferBindingSize = -1;
     int float16 = -1;
   } webgpu;
 };

@@ -41,10 +41,13 @@ LogicalResult tilec::runWebGPUPipeline(ModuleOp module, const CompileOptions &op
                                    opts.target.spelling +
                                    "' (use gpu, spirv, wgsl or header; the default writes WGSL and a header)");
   WebGPUTargetOptions options;
-  if (opts.webgpu.maxWorkgroupStorage >= 0)
+  // The driver rejects non-positive limits; -1 (unset) keeps WebGPU's default.
+  if (opts.webgpu.maxWorkgroupStorage > 0)
     options.maxWorkgroupStorageBytes = opts.webgpu.maxWorkgroupStorage;
   if (opts.webgpu.maxInvocations > 0)
     options.maxInvocations = opts.webgpu.maxInvocations;
+  if (opts.webgpu.maxStorageBufferBindingSize > 0)
+    options.maxStorageBufferBindingSize = opts.webgpu.maxStorageBufferBindingSize;
   if (opts.webgpu.float16 >= 0)
     options.float16 = opts.webgpu.float16;
   VulkanTargetOptions vkOptions = options.toVulkanOptions();
@@ -61,7 +64,7 @@ LogicalResult tilec::runWebGPUPipeline(ModuleOp module, const CompileOptions &op
   }
   // 3. What WGSL cannot express, then SPIR-V (the Vulkan limit checks run
   //    there) and the WGSL of each validated spirv.module.
-  if (failed(checkWebGPUKernels(module, options)))
+  if (failed(checkWebGPUKernels(module, signatures, options)))
     return failure();
   std::vector<VulkanKernel> vkKernels;
   std::vector<WebGPUKernel> kernels;

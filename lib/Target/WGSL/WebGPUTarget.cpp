@@ -35,8 +35,32 @@ VulkanTargetOptions WebGPUTargetOptions::toVulkanOptions() const {
   return o;
 }
 
-static LogicalResult checkKernel(gpu::GPUFuncOp kernel, const WebGPUTargetOptions &options) {
+static LogicalResult checkKernel(gpu::GPUFuncOp kernel, const KernelSignature *sig,
+                                 const WebGPUTargetOptions &options) {
   std::string name = kernel.getName().str();
+  // T.print first: its int64 operands would be reported as int64 otherwise.
+  WalkResult print = kernel.walk([&](gpu::PrintfOp op) {
+    (isa<UnknownLoc>(op->getLoc()) ? kernel.emitError() : op->emitError())
+        << "kernel '" << name << "' uses T.print, which the webgpu target does not support (WGSL has no printf)";
+    return WalkResult::interrupt();
+  });
+  if (print.wasInterrupted())
+    return failure();
+  // Static tensors beyond maxStorageBufferBindingSize: the device refuses
+  // the bind group. Dynamic shapes are the caller's to keep within it.
+  for (auto [i, t] : llvm::enumerate(kernel.getArgumentTypes())) {
+    auto m = dyn_cast<MemRefType>(t);
+    if (!m || !m.hasStaticShape() || !m.getElementType().isIntOrFloat())
+      continue;
+    uint64_t bytes = static_cast<uint64_t>(m.getNumElements()) * llvm::divideCeil(m.getElementTypeBitWidth(), 8);
+    if (bytes <= static_cast<uint64_t>(options.maxStorageBufferBindingSize))
+      continue;
+    std::string tensor = sig && i < sig->args.size() ? "tensor '" + sig->args[i].name + "'" : "a tensor";
+    return kernel.emitError() << "kernel '" << name << "' takes " << tensor << " of " << bytes
+                              << " bytes; webgpu allows at most " << options.maxStorageBufferBindingSize
+                              << " per storage buffer (maxStorageBufferBindingSize; "
+                                 "--webgpu-max-storage-buffer-binding-size=B for a device that grants more)";
+  }
   WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
     // Ops built without a source location report on the kernel.
     auto emitError = [&]() { return isa<UnknownLoc>(op->getLoc()) ? kernel.emitError() : op->emitError(); };
@@ -92,10 +116,14 @@ static LogicalResult checkKernel(gpu::GPUFuncOp kernel, const WebGPUTargetOption
   return failure(result.wasInterrupted());
 }
 
-LogicalResult tilec::checkWebGPUKernels(ModuleOp module, const WebGPUTargetOptions &options) {
+LogicalResult tilec::checkWebGPUKernels(ModuleOp module, const llvm::StringMap<KernelSignature> &signatures,
+                                       const WebGPUTargetOptions &options) {
   for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
-    for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>())
-      if (kernel.isKernel() && failed(checkKernel(kernel, options)))
+    for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
+      auto sig = signatures.find(kernel.getName());
+      if (kernel.isKernel() &&
+          failed(checkKernel(kernel, sig == signatures.end() ? nullptr : &sig->second, options)))
         return failure();
+    }
   return success();
 }

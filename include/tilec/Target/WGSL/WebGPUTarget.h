@@ -9,12 +9,15 @@
 // dynamic dimensions and scalars (the Vulkan push-constant block: 32-bit
 // fields in parameter order) are one uniform buffer at @group(0)
 // @binding(number of tensors), its size rounded up to 16 bytes; the dispatch
-// grid (workgroups) is the header's grid function.
+// grid (workgroups) is the header's grid function. A static tensor must fit
+// maxStorageBufferBindingSize (checked); for dynamic shapes the caller must
+// keep each binding within its device's limit.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_TARGET_WGSL_WEBGPUTARGET_H
 #define TILEC_TARGET_WGSL_WEBGPUTARGET_H
 
+#include "tilec/Target/KernelABI.h"
 #include "tilec/Target/SPIRV/VulkanTarget.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -34,6 +37,7 @@ struct WebGPUTargetOptions {
   int64_t maxWorkgroupStorageBytes = 16384; ///< maxComputeWorkgroupStorageSize
   int64_t maxInvocations = 256;             ///< maxComputeInvocationsPerWorkgroup
   std::array<int64_t, 3> maxWorkgroupSize{256, 256, 64}; ///< maxComputeWorkgroupSize{X,Y,Z}
+  int64_t maxStorageBufferBindingSize = 134217728; ///< maxStorageBufferBindingSize (bytes)
   bool float16 = true;                      ///< the 'shader-f16' feature (`enable f16;`)
 
   /// The Vulkan-path options these limits amount to: subgroup size 1 (core
@@ -56,10 +60,12 @@ struct WebGPUKernel {
 };
 
 /// Rejects what WGSL cannot express, with a diagnostic on the op (the
-/// kernel's source location): float64, bfloat16, 8-bit floats, 8-, 16- and
-/// 64-bit integers, bool buffers, atomics other than int32 add. Runs on the
-/// thread-level gpu IR before the SPIR-V conversion.
-mlir::LogicalResult checkWebGPUKernels(mlir::ModuleOp module, const WebGPUTargetOptions &options);
+/// kernel's source location): T.print, float64, bfloat16, 8-bit floats, 8-,
+/// 16- and 64-bit integers, bool buffers, atomics other than int32 add, and
+/// static tensors larger than maxStorageBufferBindingSize (`signatures` name
+/// them). Runs on the thread-level gpu IR before the SPIR-V conversion.
+mlir::LogicalResult checkWebGPUKernels(mlir::ModuleOp module, const llvm::StringMap<KernelSignature> &signatures,
+                                       const WebGPUTargetOptions &options);
 
 /// Prints the WGSL of one kernel's validated spirv.module (structured
 /// control flow, logical addressing, as compileGPUToVulkan makes it).
