@@ -31,6 +31,7 @@ void tilec::writeMetalHeader(llvm::ArrayRef<MetalKernel> kernels, llvm::StringRe
 
   for (const MetalKernel &k : kernels) {
     const vk::Reflection &r = k.vulkan.reflection;
+    std::vector<std::string> names = cParamNames(r);
     std::string K = upper(r.kernelName) + "_MTL_";
     std::string tg = llvm::Twine(r.workgroupSize[0]).str() + "x" + llvm::Twine(r.workgroupSize[1]).str() + "x" +
                      llvm::Twine(r.workgroupSize[2]).str();
@@ -50,6 +51,7 @@ void tilec::writeMetalHeader(llvm::ArrayRef<MetalKernel> kernels, llvm::StringRe
     } else if (!r.pushFields.empty()) {
       w.line(" *   (the dimensions and scalars are unused by the kernel: no parameter buffer)");
     }
+    writeRenamedNote(w, r, names);
     w.line(" * Dispatch with dispatchThreadgroups:" + r.kernelName +
            "_mtl_grid(...) threadsPerThreadgroup:" + tg + "; the kernel assumes a simdgroup width of " +
            llvm::Twine(options.simdWidth) + " (threadExecutionWidth). */");
@@ -90,14 +92,14 @@ void tilec::writeMetalHeader(llvm::ArrayRef<MetalKernel> kernels, llvm::StringRe
         // offsets), explicit so the C layout matches the MSL one.
         if (f.offset > offset)
           w.line("uint8_t _pad" + llvm::Twine(pad++) + "[" + llvm::Twine(f.offset - offset) + "];");
-        w.line(llvm::Twine(fieldCType(f.type)) + " " + r.params[f.param].name + ";");
+        w.line(llvm::Twine(fieldCType(f.type)) + " " + names[f.param] + ";");
         offset = f.offset + vk::fieldSize(f.type);
       }
       w.pop();
       w.line("} " + r.kernelName + "_mtl_params;");
     }
 
-    writeGridFunction(w, r, r.kernelName + "_mtl_grid", "threadgroups", k.vulkan.gridC);
+    writeGridFunction(w, r, r.kernelName + "_mtl_grid", "threadgroups");
   }
   w.line("#ifdef __cplusplus").line("} /* extern \"C\" */").line("#endif").line();
   w.line("#endif /* " + guard + " */");

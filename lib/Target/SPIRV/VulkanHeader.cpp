@@ -44,6 +44,7 @@ void tilec::writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, llvm::String
 
   for (const VulkanKernel &k : kernels) {
     const vk::Reflection &r = k.reflection;
+    std::vector<std::string> names = cParamNames(r);
     std::string K = upper(r.kernelName) + "_VK_";
     w.line("/* " + r.kernelName + ": compute shader, entry point \"" + r.entryPoint + "\", workgroup " +
            llvm::Twine(r.workgroupSize[0]) + "x" + llvm::Twine(r.workgroupSize[1]) + "x" +
@@ -55,6 +56,7 @@ void tilec::writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, llvm::String
            "_vk_push_constants):");
     for (const vk::PushField &f : r.pushFields)
       w.line(" *   " + pushFieldText(r, f));
+    writeRenamedNote(w, r, names);
     w.line(" * Dispatch " + r.kernelName + "_vk_grid(...) workgroups. */");
     w.line("#define " + K + "ENTRY_POINT \"" + r.entryPoint + "\"");
     w.line("#define " + K + "WORKGROUP_SIZE_X " + llvm::Twine(r.workgroupSize[0]));
@@ -81,12 +83,12 @@ void tilec::writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, llvm::String
       w.line("typedef struct " + r.kernelName + "_vk_push_constants {");
       w.push();
       for (const vk::PushField &f : r.pushFields)
-        w.line(llvm::Twine(fieldCType(f.type)) + " " + r.params[f.param].name + ";");
+        w.line(llvm::Twine(fieldCType(f.type)) + " " + names[f.param] + ";");
       w.pop();
       w.line("} " + r.kernelName + "_vk_push_constants;");
     }
 
-    writeGridFunction(w, r, r.kernelName + "_vk_grid", "workgroups", k.gridC);
+    writeGridFunction(w, r, r.kernelName + "_vk_grid", "workgroups");
 
     writeWords(w, r.kernelName + "_vk_spirv", k.spirv);
     w.line();

@@ -1,7 +1,9 @@
 //===- WebGPUHeader.cpp - The C header of a WebGPU compile ----------------===//
 //
 // Per kernel: a comment describing the ABI (bindings, the parameter uniform
-// buffer's layout, the workgroup size, the feature f16 needs), macros for the
+// buffer's layout, the workgroup size, the feature f16 needs, the binding
+// size limit dynamic tensors must respect, the C names of parameters named
+// like C keywords), macros for the
 // entry point, workgroup size, bindings and uniform size, the uniform struct,
 // the grid function and the vk::Reflection words the test harness decodes.
 // Printed through CWriter; C99 and C++ clean.
@@ -30,6 +32,7 @@ void tilec::writeWebGPUHeader(llvm::ArrayRef<WebGPUKernel> kernels, llvm::String
 
   for (const WebGPUKernel &k : kernels) {
     const vk::Reflection &r = k.vulkan.reflection;
+    std::vector<std::string> names = cParamNames(r);
     std::string K = upper(r.kernelName) + "_WGPU_";
     w.line("/* " + r.kernelName + ": WGSL compute entry point \"" + k.entryPoint + "\", @workgroup_size(" +
            llvm::Twine(r.workgroupSize[0]) + ", " + llvm::Twine(r.workgroupSize[1]) + ", " +
@@ -54,6 +57,15 @@ void tilec::writeWebGPUHeader(llvm::ArrayRef<WebGPUKernel> kernels, llvm::String
     } else {
       w.line(" *   no uniform buffer (the kernel has no dynamic dimensions or scalars it reads)");
     }
+    std::vector<std::string> dynamicTensors;
+    for (const vk::Binding &b : r.bindings)
+      if (llvm::any_of(r.params[b.param].shape, [](const vk::Dim &d) { return d.param != vk::kNoParam; }))
+        dynamicTensors.push_back(r.params[b.param].name);
+    if (!dynamicTensors.empty())
+      w.line(" * Each storage buffer must fit the device's maxStorageBufferBindingSize (compiled for " +
+             llvm::Twine(options.maxStorageBufferBindingSize) + " bytes): tilec checked the static tensors; keep " +
+             llvm::join(dynamicTensors, ", ") + " within it.");
+    writeRenamedNote(w, r, names);
     w.line(" * Dispatch: dispatchWorkgroups(grid[0], grid[1], grid[2]) with " + r.kernelName + "_wgpu_grid(...). */");
     w.line("#define " + K + "ENTRY_POINT \"" + k.entryPoint + "\"");
     w.line("#define " + K + "WORKGROUP_SIZE_X " + llvm::Twine(r.workgroupSize[0]));
@@ -70,7 +82,7 @@ void tilec::writeWebGPUHeader(llvm::ArrayRef<WebGPUKernel> kernels, llvm::String
       w.push();
       uint32_t offset = 0;
       for (const vk::PushField &f : r.pushFields) {
-        w.line(llvm::Twine(fieldCType(f.type)) + " " + r.params[f.param].name + ";");
+        w.line(llvm::Twine(fieldCType(f.type)) + " " + names[f.param] + ";");
         offset = f.offset + vk::fieldSize(f.type);
       }
       if (offset < k.uniformSize)
@@ -78,7 +90,7 @@ void tilec::writeWebGPUHeader(llvm::ArrayRef<WebGPUKernel> kernels, llvm::String
       w.pop();
       w.line("} " + r.kernelName + "_wgpu_params;");
     }
-    writeGridFunction(w, r, r.kernelName + "_wgpu_grid", "workgroups", k.vulkan.gridC);
+    writeGridFunction(w, r, r.kernelName + "_wgpu_grid", "workgroups");
 
     w.line("/* The ABI above as tilec::vk::Reflection words (Runtime/Vulkan/Reflection.h): bindings, uniform");
     w.line(" * fields at the push-constant offsets, workgroup size and grid program. */");

@@ -2,9 +2,10 @@
 //
 // What the Vulkan header (lib/Target/SPIRV/VulkanHeader.cpp) and the Metal
 // header (lib/Target/Metal/MetalHeader.cpp) print alike from a kernel's
-// vk::Reflection: macro-safe names, tensor and push-constant descriptions,
-// the C types of the push-constant fields, the grid helpers and the grid
-// function. Header-only: both targets include it.
+// vk::Reflection: macro-safe names, the parameters' C names, tensor and
+// push-constant descriptions, the C types of the push-constant fields, the
+// grid helpers and the grid function. Header-only: the Vulkan, Metal and
+// WebGPU headers include it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_TARGET_SPIRV_VULKANHEADERUTILS_H
@@ -14,6 +15,7 @@
 #include "tilec/Target/SPIRV/VulkanTarget.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <array>
 #include <string>
@@ -28,6 +30,101 @@ inline std::string upper(llvm::StringRef s) {
   for (char c : s)
     out += llvm::isAlnum(c) ? llvm::toUpper(c) : '_';
   return out;
+}
+
+/// Whether a parameter named `name` cannot keep its name in a header: a C or
+/// C++ keyword (`int`, `double`, `class`), a type the header uses (`int32_t`),
+/// or a name the header declares beside the parameters (`grid`, the `tilec_*`
+/// helpers and padding, Metal's `_padN`).
+inline bool isReservedCName(llvm::StringRef name) {
+  static const char *const words[] = {
+      // C99/C11/C23.
+      "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+      "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+      "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Alignas",
+      "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
+      "_Thread_local", "alignas", "alignof", "bool", "constexpr", "false", "nullptr", "static_assert",
+      "thread_local", "true", "typeof", "typeof_unqual",
+      // C++ (those not above).
+      "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t", "class", "compl",
+      "concept", "consteval", "constinit", "const_cast", "co_await", "co_return", "co_yield", "decltype", "delete",
+      "dynamic_cast", "explicit", "export", "friend", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "operator", "or", "or_eq", "private", "protected", "public", "reinterpret_cast", "requires", "static_cast",
+      "template", "this", "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
+      // Types and names of the headers.
+      "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t",
+      "INT64_C", "grid"};
+  if (llvm::is_contained(words, name) || name.starts_with("tilec_") || name.starts_with("TILEC_"))
+    return true;
+  llvm::StringRef digits = name;
+  return digits.consume_front("_pad") && !digits.empty() && llvm::all_of(digits, llvm::isDigit);
+}
+
+/// The C names of `r`'s parameters in the headers (struct fields, the grid
+/// function's parameters): each parameter's name, with `_` appended while it
+/// is reserved (isReservedCName) or another parameter's name.
+inline std::vector<std::string> cParamNames(const vk::Reflection &r) {
+  llvm::StringSet<> taken;
+  for (const vk::Param &p : r.params)
+    if (!isReservedCName(p.name))
+      taken.insert(p.name);
+  std::vector<std::string> names;
+  for (const vk::Param &p : r.params) {
+    std::string n = p.name;
+    if (isReservedCName(n)) {
+      do
+        n += "_";
+      while (!taken.insert(n).second);
+    }
+    names.push_back(n);
+  }
+  return names;
+}
+
+/// A line of the kernel's ABI comment naming the dimensions and scalars whose
+/// C names differ from their names (cParamNames); none when all are kept.
+inline void writeRenamedNote(CWriter &w, const vk::Reflection &r, const std::vector<std::string> &names) {
+  std::vector<std::string> renamed;
+  for (size_t i = 0; i < r.params.size(); ++i)
+    if (r.params[i].kind != vk::ParamKind::Tensor && names[i] != r.params[i].name)
+      renamed.push_back(r.params[i].name + " is " + names[i]);
+  if (!renamed.empty())
+    w.line(" * In C, " + llvm::join(renamed, ", ") +
+           " (a C or C++ keyword, or a name this header declares, gets a '_').");
+}
+
+/// A grid program (a stack machine over int64) as a C expression of the
+/// parameters' C names.
+inline std::string gridText(const std::vector<vk::GridInst> &program, const std::vector<std::string> &names) {
+  std::vector<std::string> stack;
+  for (const vk::GridInst &inst : program) {
+    if (inst.op == vk::GridOp::Const) {
+      stack.push_back("INT64_C(" + std::to_string(inst.value) + ")");
+      continue;
+    }
+    if (inst.op == vk::GridOp::Param) {
+      stack.push_back("(int64_t)" + names[inst.value]);
+      continue;
+    }
+    std::string b = stack.back();
+    stack.pop_back();
+    std::string a = stack.back();
+    stack.pop_back();
+    switch (inst.op) {
+    case vk::GridOp::Add: stack.push_back("(" + a + " + " + b + ")"); break;
+    case vk::GridOp::Sub: stack.push_back("(" + a + " - " + b + ")"); break;
+    case vk::GridOp::Mul: stack.push_back("(" + a + " * " + b + ")"); break;
+    case vk::GridOp::FloorDiv: stack.push_back("tilec_vk_floordiv(" + a + ", " + b + ")"); break;
+    case vk::GridOp::CeilDiv: stack.push_back("tilec_vk_ceildiv(" + a + ", " + b + ")"); break;
+    case vk::GridOp::FloorMod: stack.push_back("(" + a + " - tilec_vk_floordiv(" + a + ", " + b + ") * " + b + ")"); break;
+    case vk::GridOp::TruncDiv: stack.push_back("(" + a + " / " + b + ")"); break;
+    case vk::GridOp::TruncRem: stack.push_back("(" + a + " % " + b + ")"); break;
+    case vk::GridOp::Min: stack.push_back("tilec_vk_min(" + a + ", " + b + ")"); break;
+    case vk::GridOp::Max: stack.push_back("tilec_vk_max(" + a + ", " + b + ")"); break;
+    default: stack.push_back("INT64_C(1)"); break;
+    }
+  }
+  return stack.empty() ? "INT64_C(1)" : stack.back();
 }
 
 /// A tensor parameter's shape as a Python tuple: "(M, 4096)", "(N,)".
@@ -79,17 +176,19 @@ inline void writeGridHelpers(CWriter &w) {
   w.line("#endif").line();
 }
 
-/// The grid function `name`: the dimensions and scalars in parameter order,
-/// then `uint32_t grid[3]`, set from `gridC`; `unit` names what the grid
-/// counts ("workgroups", "threadgroups") in its comment.
-inline void writeGridFunction(CWriter &w, const vk::Reflection &r, llvm::StringRef name, llvm::StringRef unit,
-                              const std::array<std::string, 3> &gridC) {
+/// The grid function `name`: the dimensions and scalars in parameter order
+/// (under their C names, cParamNames), then `uint32_t grid[3]`, set from
+/// `r`'s grid programs; `unit` names what the grid counts ("workgroups",
+/// "threadgroups") in its comment.
+inline void writeGridFunction(CWriter &w, const vk::Reflection &r, llvm::StringRef name, llvm::StringRef unit) {
+  std::vector<std::string> names = cParamNames(r);
   std::vector<std::string> params;
   for (const vk::Param &p : r.params) {
+    size_t i = &p - r.params.data();
     if (p.kind == vk::ParamKind::DynamicDim)
-      params.push_back("int64_t " + p.name);
+      params.push_back("int64_t " + names[i]);
     else if (p.kind == vk::ParamKind::Scalar)
-      params.push_back(cElementType(p.dtype).str() + " " + p.name);
+      params.push_back(cElementType(p.dtype).str() + " " + names[i]);
   }
   params.push_back("uint32_t grid[3]");
   w.line("/* The dispatch grid (" + unit + " in x, y, z) for the given dimensions and scalars. */");
@@ -97,9 +196,9 @@ inline void writeGridFunction(CWriter &w, const vk::Reflection &r, llvm::StringR
   w.push();
   for (const vk::Param &p : r.params)
     if (p.kind != vk::ParamKind::Tensor)
-      w.line("(void)" + p.name + ";");
+      w.line("(void)" + names[&p - r.params.data()] + ";");
   for (size_t d = 0; d < 3; ++d)
-    w.line("grid[" + llvm::Twine(d) + "] = (uint32_t)(" + gridC[d] + ");");
+    w.line("grid[" + llvm::Twine(d) + "] = (uint32_t)(" + gridText(r.grid[d], names) + ");");
   w.pop();
   w.line("}").line();
 }
