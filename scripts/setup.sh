@@ -41,7 +41,14 @@ have_npm_package() {
 if ! have_npm_package webgpu 0.6.2 || ! have_npm_package deno 2.9.6; then
   echo "setup: installing npm packages webgpu@0.6.2 deno@2.9.6 into $npm_tools"
   mkdir -p "$npm_tools"
-  npm install --prefix "$npm_tools" --no-audit --no-fund --no-save --silent webgpu@0.6.2 deno@2.9.6
+  # Quiet when it works; npm's own output when it fails, and setup fails (CI
+  # must run the WebGPU tests, so a missing package is an error there too).
+  if ! npm_log=$(npm install --prefix "$npm_tools" --no-audit --no-fund --no-save --no-progress \
+                   webgpu@0.6.2 deno@2.9.6 2>&1); then
+    echo "setup: npm install webgpu@0.6.2 deno@2.9.6 failed:" >&2
+    printf '%s\n' "$npm_log" >&2
+    exit 1
+  fi
 else
   echo "setup: npm packages present"
 fi
