@@ -12,10 +12,13 @@
 //    (addressof, access chains, variables) print as the place they name, at
 //    their loads, stores and atomics. WGSL's integers carry a signedness that
 //    SPIR-V's do not: every integer is i32, unsigned operations bitcast.
+//    Shifts clamp as PTX's do, constant zero divisors go through a `let`,
+//    NaN/infinity tests read the bits (docs/webgpu.md).
 // 3. Control flow: spirv.mlir.selection becomes if/else, spirv.mlir.loop a
 //    `loop` whose header branch out is a `break`; block arguments (loop-carried
 //    values) and construct results are function `var`s assigned on the edges.
-// Anything else is a diagnostic on the op, never invalid WGSL.
+// Anything else is a diagnostic on the op. Nothing validates the output here:
+// Tint does in the tests (test/Target/WGSL/examples.test).
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/WGSL/WebGPUTarget.h"
