@@ -188,6 +188,7 @@ private:
   LogicalResult emitLocalCopy(tile::CopyOp op);
   LogicalResult emitFill(tile::FillOp op);
   LogicalResult emitReduce(tile::ReduceOp op);
+  LogicalResult emitCumsum(tile::CumsumOp op);
   LogicalResult emitParallel(tile::ParallelOp op);
   LogicalResult emitVectorBody(tile::ParallelOp op, bool dryRun, std::string &why);
   LogicalResult emitScalarBody(tile::ParallelOp op);
@@ -792,6 +793,33 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
   return success();
 }
 
+LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
+  // The scalar unit, in order along `dim` (as the host): no vector scan here.
+  LocalBuf &s = locals[op.getSrc()], &d = locals[op.getDst()];
+  int64_t rank = s.shape.size(), dim = op.getDim();
+  std::string t = cxxType(s.elt);
+  SmallVector<std::string> idx(rank);
+  unsigned opened = 0;
+  for (int64_t k = 0; k < rank; ++k) {
+    if (k == dim)
+      continue;
+    idx[k] = fresh("r");
+    line("for (int64_t " + idx[k] + " = 0; " + idx[k] + " < " + std::to_string(s.shape[k]) + "; ++" + idx[k] + ") {");
+    ++indent, ++opened;
+  }
+  std::string acc = fresh("acc"), k = fresh("k"), n = std::to_string(s.shape[dim]);
+  line(t + " " + acc + " = static_cast<" + t + ">(0);");
+  idx[dim] = op.getReverse() ? n + " - 1 - " + k : k;
+  line("for (int64_t " + k + " = 0; " + k + " < " + n + "; ++" + k + ") {");
+  line("  " + acc + " = static_cast<" + t + ">(" + acc + " + " + s.name + ".GetValue(" + localOffset(s, idx) + "));");
+  line("  " + d.name + ".SetValue(" + localOffset(d, idx) + ", " + acc + ");");
+  line("}");
+  for (; opened; --opened)
+    --indent, line("}");
+  barrierAll();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // T.Parallel
 //===----------------------------------------------------------------------===//
@@ -1161,7 +1189,7 @@ LogicalResult KernelEmitter::emitElementAccess(Operation *op) {
 }
 
 LogicalResult KernelEmitter::emitOp(Operation *op) {
-  if (isa<tile::CopyOp, tile::FillOp, tile::ReduceOp, tile::ParallelOp>(op))
+  if (isa<tile::CopyOp, tile::FillOp, tile::ReduceOp, tile::CumsumOp, tile::ParallelOp>(op))
     flushScalar();
   if (auto alloc = dyn_cast<tile::AllocOp>(op))
     return emitAlloc(alloc);
@@ -1236,8 +1264,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   if (isa<tile::AtomicAddOp>(op))
     return error(op, "does not lower T.atomic_add yet (Ascend C adds into global memory with SetAtomicAdd around a "
                      "DataCopy, not generated here)");
-  if (isa<tile::CumsumOp>(op))
-    return error(op, "does not lower T.cumsum yet");
+  if (auto cumsum = dyn_cast<tile::CumsumOp>(op))
+    return emitCumsum(cumsum);
   if (isa<tile::PrintOp>(op))
     return error(op, "does not lower T.print (an AI Core has no printf here)");
   if (isa<memref::LoadOp, memref::StoreOp>(op)) {
