@@ -1,0 +1,318 @@
+//===- AscendCopy.cpp - UB buffers and T.copy in Ascend C -------------------===//
+//
+// Tile buffers as padded LocalTensors, copies between global memory and the
+// Unified Buffer (DataCopy / DataCopyPad / Cast, zero fill), UB <-> UB
+// copies and single-element accesses on the scalar unit.
+//
+//===----------------------------------------------------------------------===//
+#include "AscendEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+using namespace tilec;
+using namespace tilec::ascend;
+
+LogicalResult KernelEmitter::emitAlloc(tile::AllocOp op) {
+  auto type = cast<MemRefType>(op.getType());
+  Type elt = type.getElementType();
+  if (cxxType(elt).empty() || (!elt.isIntOrIndex() && !isVectorFloat(elt)) || elt.isInteger(1))
+    return error(op, "does not support a " + dtypeName(elt) +
+                         " buffer in the Unified Buffer (use float16, float32 or 8- to 64-bit integers)");
+  auto buf = std::make_unique<LocalBuf>();
+  auto scope = tile::getBufferScope(type);
+  buf->name = fresh(scope && *scope == tile::Scope::Shared ? "shared" : scope && *scope == tile::Scope::Local ? "local"
+                                                                                                                : "frag");
+  buf->elt = elt;
+  buf->shape.assign(type.getShape().begin(), type.getShape().end());
+  int64_t rank = type.getRank();
+  buf->strides.assign(rank, 1);
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    buf->strides[d] = stride;
+    stride *= d == rank - 1 ? roundUp(buf->shape[d], kPadElements) : buf->shape[d];
+  }
+  buf->elems = rank == 0 ? kPadElements : stride;
+  locals[op.getResult()] = *buf;
+  names[op.getResult()] = buf->name;
+  localOrder.push_back(buf.get());
+  localStore.push_back(std::move(buf));
+  return success();
+}
+
+std::string KernelEmitter::stageFor(LocalBuf &buf, Type elt) {
+  auto key = std::make_pair(buf.name, cxxType(elt));
+  auto it = stages.find(key);
+  if (it != stages.end())
+    return it->second;
+  LocalBuf stage = buf;
+  stage.name = buf.name + "_as_" + (elt.isF16() ? "f16" : elt.isF32() ? "f32" : cxxType(elt));
+  stage.elt = elt;
+  stages[key] = stage.name;
+  stageBufs.push_back({stage.name, stage});
+  return stage.name;
+}
+
+/// The dims of a copy region that are not 1, and the side's dim of each.
+static SmallVector<std::pair<int64_t, int64_t>> squeeze(ArrayRef<int64_t> sizes) {
+  SmallVector<std::pair<int64_t, int64_t>> dims;
+  for (int64_t d = 0; d < (int64_t)sizes.size(); ++d)
+    if (sizes[d] != 1)
+      dims.push_back({d, sizes[d]});
+  return dims;
+}
+
+LogicalResult KernelEmitter::emitLocalCopy(tile::CopyOp op) {
+  // Between two UB buffers: element by element on the scalar unit.
+  auto src = squeeze(op.getSrcSizes()), dst = squeeze(op.getDstSizes());
+  if (src.size() != dst.size() || !llvm::all_of(llvm::zip(src, dst), [](auto p) {
+        return std::get<0>(p).second == std::get<1>(p).second;
+      }))
+    return error(op, "does not support a T.copy that reshapes its region");
+  LocalBuf &s = locals[op.getSrc()], &d = locals[op.getDst()];
+  SmallVector<std::string> si, di;
+  for (Value v : op.getSrcOffsets())
+    si.push_back(name(v));
+  for (Value v : op.getDstOffsets())
+    di.push_back(name(v));
+  unsigned opened = 0;
+  for (size_t k = 0; k < src.size(); ++k) {
+    std::string iv = fresh("c");
+    line("for (int64_t " + iv + " = 0; " + iv + " < " + std::to_string(src[k].second) + "; ++" + iv + ") {");
+    ++indent, ++opened;
+    si[src[k].first] += " + " + iv;
+    di[dst[k].first] += " + " + iv;
+  }
+  line(d.name + ".SetValue(" + localOffset(d, di) + ", static_cast<" + cxxType(d.elt) + ">(" + s.name + ".GetValue(" +
+       localOffset(s, si) + ")));");
+  for (; opened; --opened)
+    --indent, line("}");
+  barrierAll();
+  return success();
+}
+
+LogicalResult KernelEmitter::emitCopy(tile::CopyOp op) {
+  bool srcGlobal = globals.count(op.getSrc()), dstGlobal = globals.count(op.getDst());
+  if (srcGlobal && dstGlobal)
+    return error(op, "does not support a T.copy from global to global memory (stage it through a fragment)");
+  if (!srcGlobal && !dstGlobal)
+    return emitLocalCopy(op);
+  bool load = srcGlobal;
+  GlobalBuf &g = globals[load ? op.getSrc() : op.getDst()];
+  LocalBuf &l = locals[load ? op.getDst() : op.getSrc()];
+  ArrayRef<int64_t> gSizes = load ? op.getSrcSizes() : op.getDstSizes();
+  ArrayRef<int64_t> lSizes = load ? op.getDstSizes() : op.getSrcSizes();
+  auto gDims = squeeze(gSizes), lDims = squeeze(lSizes);
+  if (gDims.size() != lDims.size() || !llvm::all_of(llvm::zip(gDims, lDims), [](auto p) {
+        return std::get<0>(p).second == std::get<1>(p).second;
+      }))
+    return error(op, "does not support a T.copy that reshapes its region");
+  SmallVector<std::string> gi, li;
+  for (Value v : load ? op.getSrcOffsets() : op.getDstOffsets())
+    gi.push_back(name(v));
+  SmallVector<int64_t> lConst;
+  bool lStatic = true;
+  for (Value v : load ? op.getDstOffsets() : op.getSrcOffsets()) {
+    li.push_back(name(v));
+    APInt c;
+    lConst.push_back(matchPattern(v, m_ConstantInt(&c)) ? c.getSExtValue() : 0);
+    lStatic &= matchPattern(v, m_ConstantInt(&c));
+  }
+  int64_t gRank = gSizes.size(), lRank = lSizes.size();
+  // The innermost region dim is a contiguous run when it is the last dim on
+  // both sides; else every element is a run of one.
+  bool run = !gDims.empty() && gDims.back().first == gRank - 1 && lDims.back().first == lRank - 1;
+  int64_t runLen = run ? gDims.back().second : 1;
+  size_t loops = run ? gDims.size() - 1 : gDims.size();
+  Type gElt = g.elt, lElt = l.elt;
+  bool convert = gElt != lElt;
+  bool vectorCast = convert && isVectorFloat(gElt) && isVectorFloat(lElt);
+  if (convert && !vectorCast)
+    return error(op, "does not support a T.copy converting between these element types (float16 <-> float32 only)");
+  // The staging buffer holds the global element type at the local layout.
+  std::string stage = convert ? stageFor(l, gElt) : l.name;
+  int64_t gBytes = elementBytes(gElt);
+  // Whether a run's UB start is 32-byte aligned for both the stage and the
+  // local buffer: rows are padded, so that is the constant column offset.
+  // The run must also end where DataCopyPad's rounding up to a whole 32-byte
+  // block cannot reach live elements: on a block boundary or at the row's end.
+  int64_t perBlock = 32 / gBytes;
+  bool aligned = run && lStatic && lRank > 0 && lConst.back() % kPadElements == 0 &&
+                 ((lConst.back() + runLen) % perBlock == 0 || lConst.back() + runLen == l.shape.back());
+  bool wholeBlocks = (runLen * gBytes) % 32 == 0;
+
+  // Loop nest over the non-run dims, then one run per iteration.
+  auto openLoops = [&](SmallVector<std::string> &gIdx, SmallVector<std::string> &lIdx) {
+    for (size_t k = 0; k < loops; ++k) {
+      std::string iv = fresh("r");
+      line("for (int64_t " + iv + " = 0; " + iv + " < " + std::to_string(gDims[k].second) + "; ++" + iv + ") {");
+      ++indent;
+      gIdx[gDims[k].first] += " + " + iv;
+      lIdx[lDims[k].first] += " + " + iv;
+    }
+  };
+  auto closeLoops = [&]() {
+    for (size_t k = 0; k < loops; ++k)
+      --indent, line("}");
+  };
+  // The run's row is inside the tensor in every dim but the last.
+  auto rowInside = [&](ArrayRef<std::string> gIdx) {
+    SmallVector<std::string> conds;
+    for (int64_t d = 0; d + 1 < gRank; ++d)
+      conds.push_back("(" + gIdx[d] + ") >= 0 && (" + gIdx[d] + ") < " + g.dims[d]);
+    return conds.empty() ? std::string("true") : llvm::join(conds, " && ");
+  };
+
+  SmallVector<std::string> gIdx = gi, lIdx = li;
+  std::string col, lo, go, n;
+  std::string lastDim = gRank ? g.dims.back() : "1";
+  // One run per loop iteration: its UB and global offsets, and n, how many
+  // of its elements lie inside the tensor (0 .. runLen).
+  auto openRun = [&](bool withGlobal) {
+    gIdx = gi, lIdx = li;
+    openLoops(gIdx, lIdx);
+    col = gRank ? gIdx.back() : "0";
+    lo = fresh("lo"), go = fresh("go"), n = fresh("n");
+    line("const int64_t " + lo + " = " + localOffset(l, lIdx) + ";");
+    if (withGlobal)
+      line("const int64_t " + go + " = " + globalOffset(g, gIdx) + ";");
+    line("int64_t " + n + " = 0;");
+    line("if (" + rowInside(gIdx) + " && (" + col + ") >= 0) {");
+    ++indent;
+    line(n + " = " + lastDim + " - (" + col + ");");
+    line(n + " = " + n + " < 0 ? 0 : " + n + " > " + std::to_string(runLen) + " ? " + std::to_string(runLen) +
+         " : " + n + ";");
+    --indent;
+    line("}");
+  };
+  std::string gType = cxxType(gElt);
+  if (load) {
+    openRun(true);
+    if (aligned && wholeBlocks) {
+      line("if (" + n + " == " + std::to_string(runLen) + ") {");
+      ++indent;
+      line("AscendC::DataCopy(" + stage + "[" + lo + "], " + g.name + "[" + go + "], " + std::to_string(runLen) +
+           ");");
+      --indent;
+      line("} else if (" + n + " > 0) {");
+    } else {
+      line("if (" + n + " > 0) {");
+    }
+    ++indent;
+    if (aligned) {
+      line("AscendC::DataCopyPad(" + stage + "[" + lo + "], " + g.name + "[" + go +
+           "], AscendC::DataCopyExtParams{1, static_cast<uint32_t>(" + n + " * " + std::to_string(gBytes) +
+           "), 0, 0, 0}, AscendC::DataCopyPadExtParams<" + gType + ">{false, 0, 0, 0});");
+    } else {
+      // The UB start is not 32-byte aligned: DataCopyPad into scratch, then
+      // element by element into place.
+      scratchBytes = std::max(scratchBytes, roundUp(runLen * gBytes, 32));
+      std::string sc = scratchBase(gElt);
+      line("AscendC::DataCopyPad(" + sc + ", " + g.name + "[" + go + "], AscendC::DataCopyExtParams{1, " +
+           "static_cast<uint32_t>(" + n + " * " + std::to_string(gBytes) + "), 0, 0, 0}, " +
+           "AscendC::DataCopyPadExtParams<" + gType + ">{false, 0, 0, 0});");
+      barrierAll();
+      line("for (int64_t e = 0; e < " + n + "; ++e)");
+      line("  " + stage + ".SetValue(" + lo + " + e, " + sc + ".GetValue(e));");
+      line("AscendC::PipeBarrier<PIPE_ALL>();");
+    }
+    --indent;
+    line("}");
+    closeLoops();
+    barrierAll();
+    // Zero the part of every run outside the tensor (scalar stores to UB).
+    openRun(false);
+    line("for (int64_t e = " + n + "; e < " + std::to_string(runLen) + "; ++e)");
+    line("  " + stage + ".SetValue(" + lo + " + e, static_cast<" + gType + ">(0));");
+    closeLoops();
+    barrierAll();
+    if (convert) {
+      if (!aligned)
+        return error(op, "does not support a converting T.copy into a UB region whose start is not 32-byte aligned");
+      gIdx = gi, lIdx = li;
+      openLoops(gIdx, lIdx);
+      line("AscendC::Cast(" + l.name + "[" + localOffset(l, lIdx) + "], " + stage + "[" + localOffset(l, lIdx) +
+           "], AscendC::RoundMode::CAST_NONE, " + std::to_string(runLen) + ");");
+      closeLoops();
+      barrierAll();
+    }
+    return success();
+  }
+
+  // UB -> global: narrow into the stage first, then MTE3.
+  if (convert) {
+    if (!aligned)
+      return error(op, "does not support a converting T.copy out of a UB region whose start is not 32-byte aligned");
+    SmallVector<std::string> gIdx2 = gi, lIdx2 = li;
+    openLoops(gIdx2, lIdx2);
+    line("AscendC::Cast(" + stage + "[" + localOffset(l, lIdx2) + "], " + l.name + "[" + localOffset(l, lIdx2) +
+         "], AscendC::RoundMode::CAST_RINT, " + std::to_string(runLen) + ");");
+    closeLoops();
+    barrierAll();
+  }
+  openRun(true);
+  std::string from = stage + "[" + lo + "]";
+  if (!aligned) {
+    // Gather the run into scratch (aligned) first.
+    scratchBytes = std::max(scratchBytes, roundUp(runLen * gBytes, 32));
+    std::string sc = scratchBase(gElt);
+    line("for (int64_t e = 0; e < " + n + "; ++e)");
+    line("  " + sc + ".SetValue(e, " + stage + ".GetValue(" + lo + " + e));");
+    barrierAll();
+    from = sc;
+  }
+  if (aligned && wholeBlocks) {
+    line("if (" + n + " == " + std::to_string(runLen) + ") {");
+    ++indent;
+    line("AscendC::DataCopy(" + g.name + "[" + go + "], " + from + ", " + std::to_string(runLen) + ");");
+    --indent;
+    line("} else if (" + n + " > 0) {");
+  } else {
+    line("if (" + n + " > 0) {");
+  }
+  ++indent;
+  line("AscendC::DataCopyPad(" + g.name + "[" + go + "], " + from + ", AscendC::DataCopyExtParams{1, " +
+       "static_cast<uint32_t>(" + n + " * " + std::to_string(gBytes) + "), 0, 0, 0});");
+  --indent;
+  line("}");
+  if (!aligned)
+    barrierAll();
+  closeLoops();
+  barrierAll();
+  return success();
+}
+
+
+LogicalResult KernelEmitter::emitElementAccess(Operation *op) {
+  if (auto ld = dyn_cast<memref::LoadOp>(op)) {
+    SmallVector<std::string> ix;
+    for (Value v : ld.getIndices())
+      ix.push_back(name(v));
+    std::string n = fresh("v");
+    names[ld.getResult()] = n;
+    if (globals.count(ld.getMemRef())) {
+      GlobalBuf &g = globals[ld.getMemRef()];
+      line("const " + cxxType(ld.getType()) + " " + n + " = " + g.name + ".GetValue(" + globalOffset(g, ix) + ");");
+    } else {
+      LocalBuf &b = locals[ld.getMemRef()];
+      line("const " + cxxType(ld.getType()) + " " + n + " = " + b.name + ".GetValue(" + localOffset(b, ix) + ");");
+    }
+    return success();
+  }
+  auto st = cast<memref::StoreOp>(op);
+  if (globals.count(st.getMemRef()))
+    return error(op, "does not store single elements to global memory (scalar stores go through each core's data "
+                     "cache, which is not coherent across cores): T.copy a tile out instead");
+  LocalBuf &b = locals[st.getMemRef()];
+  SmallVector<std::string> ix;
+  for (Value v : st.getIndices())
+    ix.push_back(name(v));
+  line(b.name + ".SetValue(" + localOffset(b, ix) + ", " + name(st.getValueToStore()) + ");");
+  return success();
+}
