@@ -44,7 +44,7 @@ using namespace tilec;
 using namespace tilec::ascend;
 
 LogicalResult KernelEmitter::emitOp(Operation *op) {
-  if (isa<tile::CopyOp, tile::FillOp, tile::ReduceOp, tile::CumsumOp, tile::ParallelOp>(op))
+  if (isa<tile::CopyOp, tile::FillOp, tile::ReduceOp, tile::CumsumOp, tile::ParallelOp, tile::AtomicAddOp>(op))
     flushScalar();
   if (auto alloc = dyn_cast<tile::AllocOp>(op))
     return emitAlloc(alloc);
@@ -116,9 +116,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return success();
   if (isa<tile::GemmOp>(op))
     return error(op, "does not lower T.gemm yet (it needs the Cube unit: L1/L0A/L0B/L0C buffers and Mmad)");
-  if (isa<tile::AtomicAddOp>(op))
-    return error(op, "does not lower T.atomic_add yet (Ascend C adds into global memory with SetAtomicAdd around a "
-                     "DataCopy, not generated here)");
+  if (auto atomic = dyn_cast<tile::AtomicAddOp>(op))
+    return emitAtomicAdd(atomic);
   if (auto cumsum = dyn_cast<tile::CumsumOp>(op))
     return emitCumsum(cumsum);
   if (isa<tile::PrintOp>(op))

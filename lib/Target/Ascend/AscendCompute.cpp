@@ -468,7 +468,7 @@ LogicalResult KernelEmitter::emitScalarBody(tile::ParallelOp op) {
         return failure();
       continue;
     }
-    if (isa<scf::IfOp>(o)) {
+    if (isa<scf::IfOp, tile::AtomicAddOp>(o)) {
       if (failed(emitOp(&o)))
         return failure();
       continue;

@@ -104,26 +104,33 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op) {
   if (!srcGlobal && !dstGlobal)
     return emitLocalCopy(op);
   bool load = srcGlobal;
-  GlobalBuf &g = globals[load ? op.getSrc() : op.getDst()];
-  LocalBuf &l = locals[load ? op.getDst() : op.getSrc()];
-  ArrayRef<int64_t> gSizes = load ? op.getSrcSizes() : op.getDstSizes();
-  ArrayRef<int64_t> lSizes = load ? op.getDstSizes() : op.getSrcSizes();
+  Transfer t{globals[load ? op.getSrc() : op.getDst()], locals[load ? op.getDst() : op.getSrc()]};
+  t.gSizes.assign(load ? op.getSrcSizes() : op.getDstSizes());
+  t.lSizes.assign(load ? op.getDstSizes() : op.getSrcSizes());
+  for (Value v : load ? op.getSrcOffsets() : op.getDstOffsets())
+    t.gi.push_back(name(v));
+  t.lStatic = true;
+  for (Value v : load ? op.getDstOffsets() : op.getSrcOffsets()) {
+    t.li.push_back(name(v));
+    APInt c;
+    t.lConst.push_back(matchPattern(v, m_ConstantInt(&c)) ? c.getSExtValue() : 0);
+    t.lStatic &= matchPattern(v, m_ConstantInt(&c));
+  }
+  return emitTransfer(op, load, t, /*atomic=*/false);
+}
+
+LogicalResult KernelEmitter::emitTransfer(Operation *op, bool load, const Transfer &t, bool atomic) {
+  GlobalBuf &g = t.g;
+  LocalBuf &l = t.l;
+  ArrayRef<int64_t> gSizes = t.gSizes, lSizes = t.lSizes;
+  const SmallVector<std::string> &gi = t.gi, &li = t.li;
+  ArrayRef<int64_t> lConst = t.lConst;
+  bool lStatic = t.lStatic;
   auto gDims = squeeze(gSizes), lDims = squeeze(lSizes);
   if (gDims.size() != lDims.size() || !llvm::all_of(llvm::zip(gDims, lDims), [](auto p) {
         return std::get<0>(p).second == std::get<1>(p).second;
       }))
     return error(op, "does not support a T.copy that reshapes its region");
-  SmallVector<std::string> gi, li;
-  for (Value v : load ? op.getSrcOffsets() : op.getDstOffsets())
-    gi.push_back(name(v));
-  SmallVector<int64_t> lConst;
-  bool lStatic = true;
-  for (Value v : load ? op.getDstOffsets() : op.getSrcOffsets()) {
-    li.push_back(name(v));
-    APInt c;
-    lConst.push_back(matchPattern(v, m_ConstantInt(&c)) ? c.getSExtValue() : 0);
-    lStatic &= matchPattern(v, m_ConstantInt(&c));
-  }
   int64_t gRank = gSizes.size(), lRank = lSizes.size();
   // The innermost region dim is a contiguous run when it is the last dim on
   // both sides; else every element is a run of one.
@@ -135,6 +142,9 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op) {
   bool vectorCast = convert && isVectorFloat(gElt) && isVectorFloat(lElt);
   if (convert && !vectorCast)
     return error(op, "does not support a T.copy converting between these element types (float16 <-> float32 only)");
+  if (atomic && !(gElt.isF16() || gElt.isF32() || gElt.isInteger(16) || gElt.isInteger(32)))
+    return error(op, "does not support an atomic add into " + dtypeName(gElt) +
+                         " (SetAtomicAdd takes float16, float32, int16 and int32)");
   // The staging buffer holds the global element type at the local layout.
   std::string stage = convert ? stageFor(l, gElt) : l.name;
   int64_t gBytes = elementBytes(gElt);
@@ -256,6 +266,9 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op) {
     closeLoops();
     barrierAll();
   }
+  // Atomic mode makes every MTE3 transfer below add into global memory.
+  if (atomic)
+    line("AscendC::SetAtomicAdd<" + cxxType(gElt) + ">();");
   openRun(true);
   std::string from = stage + "[" + lo + "]";
   if (!aligned) {
@@ -284,7 +297,84 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op) {
   if (!aligned)
     barrierAll();
   closeLoops();
+  if (atomic)
+    line("AscendC::SetAtomicNone();");
   barrierAll();
+  return success();
+}
+
+LogicalResult KernelEmitter::emitAtomicAdd(tile::AtomicAddOp op) {
+  SmallVector<std::string> idx;
+  for (Value v : op.getIndices())
+    idx.push_back(name(v));
+  Value value = op.getValue();
+  if (!globals.count(op.getDst())) {
+    // Into a UB buffer: one instruction stream, so a plain read-modify-write.
+    LocalBuf &d = locals[op.getDst()];
+    std::string t = cxxType(d.elt);
+    if (!op.isRegionForm()) {
+      std::string at = localOffset(d, idx);
+      line(d.name + ".SetValue(" + at + ", static_cast<" + t + ">(" + d.name + ".GetValue(" + at + ") + " +
+           name(value) + "));");
+      scalarPending = true;
+      return success();
+    }
+    LocalBuf &v = locals[value];
+    int64_t lead = d.shape.size() - v.shape.size();
+    SmallVector<std::string> vi(v.shape.size());
+    unsigned opened = 0;
+    for (size_t k = 0; k < v.shape.size(); ++k) {
+      vi[k] = fresh("r");
+      line("for (int64_t " + vi[k] + " = 0; " + vi[k] + " < " + std::to_string(v.shape[k]) + "; ++" + vi[k] + ") {");
+      ++indent, ++opened;
+      idx[lead + k] += " + " + vi[k];
+    }
+    std::string at = localOffset(d, idx);
+    line(d.name + ".SetValue(" + at + ", static_cast<" + t + ">(" + d.name + ".GetValue(" + at + ") + " + v.name +
+         ".GetValue(" + localOffset(v, vi) + ")));");
+    for (; opened; --opened)
+      --indent, line("}");
+    barrierAll();
+    return success();
+  }
+  GlobalBuf &g = globals[op.getDst()];
+  if (op.isRegionForm()) {
+    // The region's dims are dst's trailing dims: an atomic T.copy out.
+    LocalBuf &v = locals[value];
+    if (v.elt != g.elt)
+      return error(op, "does not support a T.atomic_add whose buffer's element type differs from the tensor's");
+    Transfer t{g, v};
+    t.gSizes.assign(g.dims.size() - v.shape.size(), 1);
+    t.gSizes.append(v.shape.begin(), v.shape.end());
+    t.lSizes = v.shape;
+    t.gi = idx;
+    t.li.assign(v.shape.size(), "0");
+    t.lConst.assign(v.shape.size(), 0);
+    t.lStatic = true;
+    return emitTransfer(op, /*load=*/false, t, /*atomic=*/true);
+  }
+  // One element: through a 32-byte scratch block, MTE3 in atomic mode;
+  // outside the tensor it is dropped.
+  Type elt = g.elt;
+  if (!(elt.isF16() || elt.isF32() || elt.isInteger(16) || elt.isInteger(32)))
+    return error(op, "does not support an atomic add into " + dtypeName(elt) +
+                         " (SetAtomicAdd takes float16, float32, int16 and int32)");
+  scratchBytes = std::max<int64_t>(scratchBytes, 32);
+  std::string sc = scratchBase(elt), t = cxxType(elt);
+  SmallVector<std::string> conds;
+  for (size_t d = 0; d < idx.size(); ++d)
+    conds.push_back("(" + idx[d] + ") >= 0 && (" + idx[d] + ") < " + g.dims[d]);
+  line("if (" + (conds.empty() ? std::string("true") : llvm::join(conds, " && ")) + ") {");
+  ++indent;
+  line(sc + ".SetValue(0, static_cast<" + t + ">(" + name(value) + "));");
+  barrierAll();
+  line("AscendC::SetAtomicAdd<" + t + ">();");
+  line("AscendC::DataCopyPad(" + g.name + "[" + globalOffset(g, idx) + "], " + sc + ", AscendC::DataCopyExtParams{1, " +
+       std::to_string(elementBytes(elt)) + ", 0, 0, 0});");
+  line("AscendC::SetAtomicNone();");
+  barrierAll();
+  --indent;
+  line("}");
   return success();
 }
 

@@ -140,6 +140,17 @@ private:
     scalarPending = false;
   }
   LogicalResult emitElementAccess(Operation *op);
+  /// One global <-> UB transfer: a T.copy or an atomic add's region.
+  struct Transfer {
+    GlobalBuf &g;
+    LocalBuf &l;
+    SmallVector<int64_t> gSizes, lSizes;
+    SmallVector<std::string> gi, li; ///< region offsets (C expressions)
+    SmallVector<int64_t> lConst;     ///< the UB offsets' values when lStatic
+    bool lStatic = false;
+  };
+  LogicalResult emitTransfer(Operation *op, bool load, const Transfer &t, bool atomic);
+  LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
   std::string scratch(Type elt, int64_t offsetBytes) {
     return scratchBase(elt) + "[" + std::to_string(offsetBytes / elementBytes(elt)) + "]";
   }

@@ -21,6 +21,8 @@
 //   in between is a hazard (scalar after scalar and queue-ordered MTE
 //   transfers are ordered by hardware); vector after vector needs
 //   PipeBarrier<PIPE_V>() (the reference's own example).
+// - SetAtomicAdd<T>: UB -> GM transfers add elementwise until SetAtomicNone,
+//   which the kernel must reach before it returns.
 //
 // A test runs a kernel with ascendc_cpu::launch(blockDim, kernel, args...),
 // which calls it once per block index on a fresh core.
@@ -81,6 +83,8 @@ struct Core {
   uint8_t reader[kUnifiedBufferBytes];
   size_t touchedLo = kUnifiedBufferBytes, touchedHi = 0;
   int64_t blockIdx = 0, blockNum = 1;
+  /// SetAtomicAdd<T>'s element type (size and kind), 0 when none.
+  int atomicKind = 0;
   size_t ubUsed = 0;
   bool pipeAlive = false;
 
@@ -91,6 +95,7 @@ struct Core {
     touchedLo = kUnifiedBufferBytes, touchedHi = 0;
     ubUsed = 0;
     pipeAlive = false;
+    atomicKind = 0;
   }
 
   /// Checks a use of [at, at + n) by `pipe`, then records it.
@@ -159,11 +164,30 @@ template <class... P, class... A> void launch(uint32_t blockDim, void (*kernel)(
     kernel(static_cast<P>(args)...);
     if (core().pipeAlive)
       misuse("the kernel's TPipe outlived the kernel");
+    if (core().atomicKind)
+      misuse("the kernel returned with SetAtomicAdd still in effect (no SetAtomicNone)");
   }
 }
 
 template <class T> constexpr bool isOneOf() { return false; }
 template <class T, class U, class... R> constexpr bool isOneOf() { return std::is_same_v<T, U> || isOneOf<T, R...>(); }
+
+template <class T> constexpr int atomicKindOf() {
+  return std::is_same_v<T, float> ? 1 : std::is_same_v<T, half> ? 2 : std::is_same_v<T, int32_t> ? 3 : 4;
+}
+
+/// Writes `n` elements to GM: stores, or adds under SetAtomicAdd<T>.
+template <class T> void writeGlobal(T *to, const T *from, size_t n, const char *what) {
+  int kind = core().atomicKind;
+  if (!kind) {
+    std::memcpy(to, from, n * sizeof(T));
+    return;
+  }
+  if (kind != atomicKindOf<T>())
+    misuse("%s: SetAtomicAdd's element type differs from the transfer's", what);
+  for (size_t i = 0; i < n; ++i)
+    to[i] = static_cast<T>(to[i] + from[i]);
+}
 
 } // namespace ascendc_cpu
 
@@ -171,6 +195,13 @@ namespace AscendC {
 
 inline int64_t GetBlockIdx() { return ascendc_cpu::core().blockIdx; }
 inline int64_t GetBlockNum() { return ascendc_cpu::core().blockNum; }
+
+/// Until SetAtomicNone, every UB -> GM transfer adds into global memory.
+template <class T> inline void SetAtomicAdd() {
+  static_assert(ascendc_cpu::isOneOf<T, half, float, int16_t, int32_t>(), "SetAtomicAdd takes half, float, int16, int32");
+  ascendc_cpu::core().atomicKind = ascendc_cpu::atomicKindOf<T>();
+}
+inline void SetAtomicNone() { ascendc_cpu::core().atomicKind = 0; }
 
 template <pipe_t pipe> inline void PipeBarrier() {
   static_assert(pipe != PIPE_S, "PipeBarrier<PIPE_S>() is a hardware error (the reference's constraint)");
@@ -339,7 +370,7 @@ template <class T> void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T
   detail::checkCountCopy(src, count, "DataCopy(UB -> GM)");
   dst.check(0, count, "DataCopy(UB -> GM)");
   ascendc_cpu::core().use(PIPE_MTE3, src.byteAddr(), count * sizeof(T), false, "DataCopy(UB -> GM)");
-  std::memcpy(dst.GetPhyAddr(), src.ptr(), count * sizeof(T));
+  ascendc_cpu::writeGlobal(dst.GetPhyAddr(), src.ptr(), count, "DataCopy(UB -> GM)");
 }
 
 template <class T>
@@ -384,8 +415,9 @@ void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const Da
     dst.check(gmAt / sizeof(T), p.blockLen / sizeof(T), what);
     src.check(ubAt / sizeof(T), p.blockLen / sizeof(T), what);
     ascendc_cpu::core().use(PIPE_MTE3, src.byteAddr() + ubAt, p.blockLen, false, what);
-    std::memcpy(reinterpret_cast<uint8_t *>(dst.GetPhyAddr()) + gmAt,
-                reinterpret_cast<const uint8_t *>(src.ptr()) + ubAt, p.blockLen);
+    ascendc_cpu::writeGlobal(reinterpret_cast<T *>(reinterpret_cast<uint8_t *>(dst.GetPhyAddr()) + gmAt),
+                             reinterpret_cast<const T *>(reinterpret_cast<const uint8_t *>(src.ptr()) + ubAt),
+                             p.blockLen / sizeof(T), what);
     gmAt += p.blockLen + p.dstStride;
     ubAt += ubBlock + p.srcStride * 32;
   }

@@ -81,6 +81,21 @@ const std::vector<Scenario> scenarios = {
        pipe.InitBuffer(big, 200 * 1024);
      }},
     {"GetValue outside the LocalTensor", [](float *gm) { Frame f(gm); (void)f.x.GetValue(256); }},
+    {"an atomic DataCopy of float under SetAtomicAdd<half>",
+     [](float *gm) {
+       Frame f(gm);
+       Duplicate(f.x, 1.0f, 64);
+       PipeBarrier<PIPE_ALL>();
+       SetAtomicAdd<half>();
+       DataCopy(f.g, f.x, 64);
+     }},
+    {"a kernel returning in atomic mode",
+     [](float *gm) {
+       ascendc_cpu::launch(1, +[](GM_ADDR p) {
+         Frame f(reinterpret_cast<float *>(p));
+         SetAtomicAdd<float>();
+       }, reinterpret_cast<GM_ADDR>(gm));
+     }},
     {"DataCopyPad into an unaligned UB address",
      [](float *gm) {
        Frame f(gm);
