@@ -387,8 +387,14 @@ LogicalResult KernelEmitter::emitElementAccess(Operation *op) {
     std::string n = fresh("v");
     names[ld.getResult()] = n;
     if (globals.count(ld.getMemRef())) {
+      // Outside the tensor: 0, as T.copy reads (and never a GM access).
       GlobalBuf &g = globals[ld.getMemRef()];
-      line("const " + cxxType(ld.getType()) + " " + n + " = " + g.name + ".GetValue(" + globalOffset(g, ix) + ");");
+      SmallVector<std::string> conds;
+      for (size_t d = 0; d < ix.size(); ++d)
+        conds.push_back("(" + ix[d] + ") >= 0 && (" + ix[d] + ") < " + g.dims[d]);
+      std::string t = cxxType(ld.getType());
+      line("const " + t + " " + n + " = " + (conds.empty() ? std::string("true") : llvm::join(conds, " && ")) +
+           " ? " + g.name + ".GetValue(" + globalOffset(g, ix) + ") : static_cast<" + t + ">(0);");
     } else {
       LocalBuf &b = locals[ld.getMemRef()];
       line("const " + cxxType(ld.getType()) + " " + n + " = " + b.name + ".GetValue(" + localOffset(b, ix) + ");");
@@ -396,9 +402,34 @@ LogicalResult KernelEmitter::emitElementAccess(Operation *op) {
     return success();
   }
   auto st = cast<memref::StoreOp>(op);
-  if (globals.count(st.getMemRef()))
-    return error(op, "does not store single elements to global memory (scalar stores go through each core's data "
-                     "cache, which is not coherent across cores): T.copy a tile out instead");
+  if (globals.count(st.getMemRef())) {
+    // Not GlobalTensor::SetValue: scalar stores go through the core's data
+    // cache, not coherent with other cores' lines. The element goes through
+    // a 32-byte scratch block and a 1-element DataCopyPad (MTE3, exact bytes);
+    // outside the tensor it is dropped. Slow: two barriers per element.
+    GlobalBuf &g = globals[st.getMemRef()];
+    Type elt = g.elt;
+    if (elt.isInteger(1))
+      return error(op, "does not store to a bool tensor");
+    SmallVector<std::string> idx;
+    for (Value v : st.getIndices())
+      idx.push_back(name(v));
+    scratchBytes = std::max<int64_t>(scratchBytes, 32);
+    std::string sc = scratchBase(elt), t = cxxType(elt);
+    SmallVector<std::string> conds;
+    for (size_t d = 0; d < idx.size(); ++d)
+      conds.push_back("(" + idx[d] + ") >= 0 && (" + idx[d] + ") < " + g.dims[d]);
+    line("if (" + (conds.empty() ? std::string("true") : llvm::join(conds, " && ")) + ") {");
+    ++indent;
+    line(sc + ".SetValue(0, static_cast<" + t + ">(" + name(st.getValueToStore()) + "));");
+    barrierAll();
+    line("AscendC::DataCopyPad(" + g.name + "[" + globalOffset(g, idx) + "], " + sc + ", AscendC::DataCopyExtParams{1, " +
+         std::to_string(elementBytes(elt)) + ", 0, 0, 0});");
+    barrierAll();
+    --indent;
+    line("}");
+    return success();
+  }
   LocalBuf &b = locals[st.getMemRef()];
   SmallVector<std::string> ix;
   for (Value v : st.getIndices())
