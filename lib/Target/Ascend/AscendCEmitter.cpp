@@ -38,6 +38,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
 #include <functional>
 
 using namespace tilec;
@@ -147,6 +150,22 @@ LogicalResult KernelEmitter::run() {
   if (entry.getNumArguments() != sig.args.size())
     return kernel.emitError("kernel arguments and signature disagree");
 
+  if (sig.name == "main")
+    return kernel.emitError("the ascend target cannot name a kernel 'main' (reserved in C++; the kernel's name is "
+                            "its exported symbol): rename the T.prim_func");
+  // C++ names of the parameters: a keyword or a name the emitter declares
+  // itself gets a '_' suffix (the ABI is positional).
+  llvm::StringMap<std::string> cName;
+  llvm::StringSet<> used;
+  for (const KernelArg &arg : sig.args) {
+    std::string c = arg.name + (isReservedName(arg.name) ? "_" : "");
+    while (used.contains(c) || used.contains(c + "_gm"))
+      c += "_";
+    used.insert(c);
+    used.insert(c + "_gm");
+    cName[arg.name] = c;
+    out.cNames.push_back(c);
+  }
   // Parameters, GlobalTensors.
   SmallVector<std::string> params, prologue;
   for (auto [i, arg] : llvm::enumerate(sig.args)) {
@@ -160,24 +179,25 @@ LogicalResult KernelEmitter::run() {
       if (elt.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(elt))
         return kernel.emitError() << "the ascend target does not support " << arg.dtype << " tensors yet";
       GlobalBuf g;
-      g.name = arg.name + "_gm";
+      std::string c = cName[arg.name];
+      g.name = c + "_gm";
       g.elt = elt;
       for (const std::string &d : arg.shape)
-        g.dims.push_back(d);
+        g.dims.push_back(cName.count(d) ? cName[d] : d);
       globals[v] = g;
       names[v] = g.name;
-      params.push_back("GM_ADDR " + arg.name);
+      params.push_back("GM_ADDR " + c);
       std::string size = g.dims.empty() ? "1" : llvm::join(g.dims, " * ");
       prologue.push_back("AscendC::GlobalTensor<" + cxxType(elt) + "> " + g.name + ";");
-      prologue.push_back(g.name + ".SetGlobalBuffer(reinterpret_cast<__gm__ " + cxxType(elt) + " *>(" + arg.name +
+      prologue.push_back(g.name + ".SetGlobalBuffer(reinterpret_cast<__gm__ " + cxxType(elt) + " *>(" + c +
                          "), static_cast<uint64_t>(" + size + "));");
     } else {
       std::string t = arg.kind == KernelArg::Kind::DynamicDim ? "int64_t" : cxxType(v.getType());
       if (t.empty())
         return kernel.emitError() << "the ascend target does not support scalar '" << arg.name << "' of dtype "
                                   << arg.dtype;
-      params.push_back(t + " " + arg.name);
-      names[v] = arg.name;
+      params.push_back(t + " " + cName[arg.name]);
+      names[v] = cName[arg.name];
     }
   }
 

@@ -20,7 +20,10 @@ using namespace tilec;
 using namespace tilec::ascend;
 
 LogicalResult KernelEmitter::emitFill(tile::FillOp op) {
-  LocalBuf &b = locals[op.getBuffer()];
+  LocalBuf *bp = local(op, op.getBuffer(), "the buffer of T.fill");
+  if (!bp)
+    return failure();
+  LocalBuf &b = *bp;
   Type t = b.elt;
   std::string value = "static_cast<" + cxxType(t) + ">(" + name(op.getValue()) + ")";
   if (t.isF16() || t.isF32() || t.isInteger(16) || t.isInteger(32)) {
@@ -34,7 +37,11 @@ LogicalResult KernelEmitter::emitFill(tile::FillOp op) {
 }
 
 LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
-  LocalBuf &s = locals[op.getSrc()], &d = locals[op.getDst()];
+  LocalBuf *sp = local(op, op.getSrc(), "the source of a reduction");
+  LocalBuf *dp = sp ? local(op, op.getDst(), "the destination of a reduction") : nullptr;
+  if (!dp)
+    return failure();
+  LocalBuf &s = *sp, &d = *dp;
   int64_t rank = s.shape.size(), dim = op.getDim();
   tile::ReduceKind kind = op.getKind();
   bool isMax = kind == tile::ReduceKind::Max || kind == tile::ReduceKind::AbsMax;
@@ -144,7 +151,11 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
 
 LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
   // The scalar unit, in order along `dim` (as the host): no vector scan here.
-  LocalBuf &s = locals[op.getSrc()], &d = locals[op.getDst()];
+  LocalBuf *sp = local(op, op.getSrc(), "the source of T.cumsum");
+  LocalBuf *dp = sp ? local(op, op.getDst(), "the destination of T.cumsum") : nullptr;
+  if (!dp)
+    return failure();
+  LocalBuf &s = *sp, &d = *dp;
   int64_t rank = s.shape.size(), dim = op.getDim();
   std::string t = cxxType(s.elt);
   SmallVector<std::string> idx(rank);

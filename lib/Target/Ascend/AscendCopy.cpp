@@ -319,7 +319,10 @@ LogicalResult KernelEmitter::emitAtomicAdd(tile::AtomicAddOp op) {
       scalarPending = true;
       return success();
     }
-    LocalBuf &v = locals[value];
+    LocalBuf *vp = local(op, value, "the value of a region T.atomic_add");
+    if (!vp)
+      return failure();
+    LocalBuf &v = *vp;
     int64_t lead = d.shape.size() - v.shape.size();
     SmallVector<std::string> vi(v.shape.size());
     unsigned opened = 0;
@@ -340,7 +343,10 @@ LogicalResult KernelEmitter::emitAtomicAdd(tile::AtomicAddOp op) {
   GlobalBuf &g = globals[op.getDst()];
   if (op.isRegionForm()) {
     // The region's dims are dst's trailing dims: an atomic T.copy out.
-    LocalBuf &v = locals[value];
+    LocalBuf *vp = local(op, value, "the value of a region T.atomic_add");
+    if (!vp)
+      return failure();
+    LocalBuf &v = *vp;
     if (v.elt != g.elt)
       return error(op, "does not support a T.atomic_add whose buffer's element type differs from the tensor's");
     Transfer t{g, v};

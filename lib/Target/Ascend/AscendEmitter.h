@@ -43,6 +43,10 @@ std::string dtypeName(Type t);
 /// A C++ literal of `v` as type `t`.
 std::string floatLiteral(double v, Type t);
 
+/// Whether a kernel parameter's name cannot be a C++ identifier in the
+/// generated code as is (a keyword, or a name the emitter declares).
+bool isReservedName(llvm::StringRef name);
+
 /// The C++ expression of a scalar arith/math op's result, operands through
 /// `get`; integer helpers prefixed `helpers`; C casts when `cStyle`. nullopt
 /// for ops outside the scalar subset (math functions: only the vector unit
@@ -121,6 +125,15 @@ private:
   LogicalResult emitScalarBody(tile::ParallelOp op);
 
   std::string name(Value v) { return names.lookup(v); }
+  /// The UB buffer `v` of `op`'s `what`; an error when it is a global tensor.
+  LocalBuf *local(Operation *op, Value v, llvm::StringRef what) {
+    auto it = locals.find(v);
+    if (it != locals.end())
+      return &it->second;
+    error(op, "takes only shared, fragment and local buffers as " + what +
+                  " (T.copy the global tensor through a fragment)");
+    return nullptr;
+  }
   std::string stageFor(LocalBuf &buf, Type elt);
   /// The scratch buffer's LocalTensor views, by C++ element type.
   std::map<std::string, std::string> scratchViews;

@@ -31,6 +31,23 @@ void tilec::writeAscendSource(llvm::ArrayRef<AscendKernel> kernels, llvm::String
   w.line("}");
   w.line("__aicore__ inline int64_t tilec_ceildiv(int64_t a, int64_t b) { return -tilec_floordiv(-a, b); }");
   w.line("template <typename T> __aicore__ inline T tilec_abs(T x) { return x < static_cast<T>(0) ? -x : x; }");
+  w.line("// Shifts by the width or more give 0 (<<, unsigned >>) or the sign (signed >>).");
+  w.line("template <typename T> __aicore__ inline T tilec_shl(T a, int64_t b)");
+  w.line("{");
+  w.line("  return b < 0 || b >= static_cast<int64_t>(sizeof(T) * 8) ? static_cast<T>(0)");
+  w.line("                                                         : static_cast<T>(static_cast<uint64_t>(a) << b);");
+  w.line("}");
+  w.line("template <typename T> __aicore__ inline T tilec_shru(T a, int64_t b)");
+  w.line("{");
+  w.line("  const int64_t bits = static_cast<int64_t>(sizeof(T) * 8);");
+  w.line("  const uint64_t mask = bits == 64 ? ~0ULL : (1ULL << bits) - 1;");
+  w.line("  return b < 0 || b >= bits ? static_cast<T>(0) : static_cast<T>((static_cast<uint64_t>(a) & mask) >> b);");
+  w.line("}");
+  w.line("template <typename T> __aicore__ inline T tilec_shrs(T a, int64_t b)");
+  w.line("{");
+  w.line("  const int64_t bits = static_cast<int64_t>(sizeof(T) * 8);");
+  w.line("  return static_cast<T>(static_cast<int64_t>(a) >> (b < 0 || b >= bits ? 63 : b));");
+  w.line("}");
   w.line("#endif");
   for (const AscendKernel &k : kernels) {
     w.line();
@@ -83,21 +100,24 @@ void tilec::writeAscendHeader(llvm::ArrayRef<AscendKernel> kernels, llvm::String
   w.line("#else");
   w.line("#define TILEC_ASCEND_MAYBE_UNUSED");
   w.line("#endif");
-  w.line("static inline int64_t tilec_ascend_h_floordiv(int64_t a, int64_t b)");
+  w.line("TILEC_ASCEND_MAYBE_UNUSED static inline int64_t tilec_ascend_h_floordiv(int64_t a, int64_t b)");
   w.line("{");
   w.line("  int64_t q = a / b;");
   w.line("  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;");
   w.line("}");
-  w.line("static inline int64_t tilec_ascend_h_ceildiv(int64_t a, int64_t b) { return -tilec_ascend_h_floordiv(-a, b); }");
+  w.line("TILEC_ASCEND_MAYBE_UNUSED static inline int64_t tilec_ascend_h_ceildiv(int64_t a, int64_t b) { return -tilec_ascend_h_floordiv(-a, b); }");
+  w.line("TILEC_ASCEND_MAYBE_UNUSED static inline int64_t tilec_ascend_h_shl(int64_t a, int64_t b) { return b < 0 || b >= 64 ? 0 : (int64_t)((uint64_t)a << b); }");
+  w.line("TILEC_ASCEND_MAYBE_UNUSED static inline int64_t tilec_ascend_h_shru(int64_t a, int64_t b) { return b < 0 || b >= 64 ? 0 : (int64_t)((uint64_t)a >> b); }");
+  w.line("TILEC_ASCEND_MAYBE_UNUSED static inline int64_t tilec_ascend_h_shrs(int64_t a, int64_t b) { return a >> (b < 0 || b >= 64 ? 63 : b); }");
   w.line("#endif");
   for (const AscendKernel &k : kernels) {
     const KernelSignature &sig = k.signature;
     w.line();
     std::vector<std::string> call, dimParams;
-    for (const KernelArg &a : sig.args) {
+    for (auto [i, a] : llvm::enumerate(sig.args)) {
       call.push_back(a.name);
       if (a.kind == KernelArg::Kind::DynamicDim)
-        dimParams.push_back("int64_t " + a.name);
+        dimParams.push_back("int64_t " + k.cNames[i]);
     }
     w.line("/* " + sig.name + "<<<blockDim, nullptr, stream>>>(" + llvm::join(call, ", ") + ")");
     for (const KernelArg &a : sig.args) {

@@ -134,6 +134,32 @@ static std::string unsignedOf(Type t) {
 
 /// The C++ expression of a scalar op's result; nullopt for ops outside the
 /// scalar subset (math functions, which only the vector unit has).
+bool tilec::ascend::isReservedName(llvm::StringRef n) {
+  static const char *const words[] = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+      "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
+      "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+      // What the generated code declares or uses by name.
+      "main", "pipe", "block", "blocks", "bx", "by", "bz", "e", "half", "bfloat16_t", "GM_ADDR", "AscendC",
+      "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t"};
+  for (const char *w : words)
+    if (n == w)
+      return true;
+  if (n.starts_with("scratch") || n.starts_with("tilec_") || n.starts_with("_"))
+    return true;
+  // Generated locals: a prefix and a counter.
+  for (llvm::StringRef p : {"v", "frag", "shared", "local", "r", "lo", "go", "n", "i", "k", "c", "acc", "red"})
+    if (n.size() > p.size() && n.starts_with(p) && llvm::all_of(n.drop_front(p.size()), llvm::isDigit))
+      return true;
+  return false;
+}
+
 std::optional<std::string> tilec::ascend::scalarExpr(Operation *op, llvm::function_ref<std::string(Value)> get,
                                                      StringRef helpers, bool cStyle) {
   auto bin = [&](StringRef sym) -> std::string {
@@ -180,12 +206,10 @@ std::optional<std::string> tilec::ascend::scalarExpr(Operation *op, llvm::functi
     return cast(bin("|"));
   if (isa<arith::XOrIOp>(op))
     return cast(bin("^"));
-  if (isa<arith::ShLIOp>(op))
-    return cast("(" + asUnsigned(op->getOperand(0)) + " << " + get(op->getOperand(1)) + ")");
-  if (isa<arith::ShRSIOp>(op))
-    return cast(bin(">>"));
-  if (isa<arith::ShRUIOp>(op))
-    return cast("(" + asUnsigned(op->getOperand(0)) + " >> " + get(op->getOperand(1)) + ")");
+  // Shifts by the width or more: 0 (<<, unsigned >>) or the sign (signed >>).
+  if (isa<arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp>(op))
+    return cast(helpers.str() + (isa<arith::ShLIOp>(op) ? "shl(" : isa<arith::ShRSIOp>(op) ? "shrs(" : "shru(") +
+                get(op->getOperand(0)) + ", " + get(op->getOperand(1)) + ")");
   if (isa<arith::MaxSIOp, arith::MaximumFOp, arith::MaxNumFOp>(op))
     return "(" + get(op->getOperand(0)) + " > " + get(op->getOperand(1)) + " ? " + get(op->getOperand(0)) + " : " +
            get(op->getOperand(1)) + ")";

@@ -40,6 +40,7 @@ struct AscendKernel {
   std::string source;               ///< the kernel function (no includes)
   std::vector<std::string> gridExprs; ///< T.Kernel grid extents as C expressions of the dims
   int64_t unifiedBufferBytes = 0;   ///< bytes of UB the kernel's TPipe allocates
+  std::vector<std::string> cNames;  ///< per argument, its C++ name (source name, '_'-suffixed if reserved)
 };
 
 /// Prints the Ascend C of every tile.kernel in `module`. Kernels the target
