@@ -22,9 +22,9 @@ using namespace tilec::ascend;
 LogicalResult KernelEmitter::emitAlloc(tile::AllocOp op) {
   auto type = cast<MemRefType>(op.getType());
   Type elt = type.getElementType();
-  if (cxxType(elt).empty() || (!elt.isIntOrIndex() && !isVectorFloat(elt)) || elt.isInteger(1))
+  if (cxxType(elt).empty() || (!elt.isIntOrIndex() && !isVectorFloat(elt) && !elt.isF64()) || elt.isInteger(1))
     return error(op, "does not support a " + dtypeName(elt) +
-                         " buffer in the Unified Buffer (use float16, float32 or 8- to 64-bit integers)");
+                         " buffer in the Unified Buffer (use float16, float32, float64 or 8- to 64-bit integers)");
   auto buf = std::make_unique<LocalBuf>();
   auto scope = tile::getBufferScope(type);
   buf->name = fresh(scope && *scope == tile::Scope::Shared ? "shared" : scope && *scope == tile::Scope::Local ? "local"

@@ -373,9 +373,16 @@ template <class T> void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T
   ascendc_cpu::writeGlobal(dst.GetPhyAddr(), src.ptr(), count, "DataCopy(UB -> GM)");
 }
 
+/// The element types DataCopyPad takes on Atlas A2 (API reference, CANN 8.0).
+template <class T> constexpr bool padCopyType() {
+  return ascendc_cpu::isOneOf<T, half, int16_t, uint16_t, float, int32_t, uint32_t, int8_t, uint8_t, int64_t, uint64_t,
+                              double>();
+}
+
 template <class T>
 void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
                  const DataCopyPadExtParams<T> &pad) {
+  static_assert(padCopyType<T>(), "DataCopyPad does not take this element type");
   const char *what = "DataCopyPad(GM -> UB)";
   if (p.blockCount == 0 || p.blockLen == 0 || p.blockLen % sizeof(T) != 0)
     ascendc_cpu::misuse("%s: blockCount %u, blockLen %u bytes (must be > 0 and whole elements)", what, p.blockCount,
@@ -403,6 +410,7 @@ void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Da
 
 template <class T>
 void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p) {
+  static_assert(padCopyType<T>(), "DataCopyPad does not take this element type");
   const char *what = "DataCopyPad(UB -> GM)";
   if (p.blockCount == 0 || p.blockLen == 0 || p.blockLen % sizeof(T) != 0)
     ascendc_cpu::misuse("%s: blockCount %u, blockLen %u bytes (must be > 0 and whole elements)", what, p.blockCount,
