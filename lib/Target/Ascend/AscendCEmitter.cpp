@@ -271,6 +271,12 @@ LogicalResult KernelEmitter::run() {
     for (auto &[type, view] : scratchViews)
       decls.push_back("AscendC::LocalTensor<" + type + "> " + view + " = scratch_buf.Get<" + type + ">();");
   }
+  if (tanhBytes) {
+    ub += tanhBytes;
+    decls.push_back("AscendC::TBuf<AscendC::TPosition::VECCALC> tanh_buf;");
+    decls.push_back("pipe.InitBuffer(tanh_buf, " + std::to_string(tanhBytes) + ");");
+    decls.push_back("AscendC::LocalTensor<uint8_t> tanh_tmp = tanh_buf.Get<uint8_t>();");
+  }
   out.unifiedBufferBytes = ub;
   if (ub > options.unifiedBufferBytes)
     return launch.emitError() << "kernel '" << sig.name << "' needs " << ub << " bytes of Unified Buffer (its tile "

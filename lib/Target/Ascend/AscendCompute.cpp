@@ -446,7 +446,12 @@ LogicalResult KernelEmitter::emitVectorBody(tile::ParallelOp op, bool dryRun, st
     } else if (isa<math::RsqrtOp>(&o)) {
       unary("Rsqrt", o.getOperand(0));
     } else if (isa<math::TanhOp>(&o)) {
-      unary("Tanh", o.getOperand(0));
+      // An advanced-API function: its temporary space passed explicitly, at
+      // the maximum the reference's tiling code (GetTanhMaxMinTmpSize) gives:
+      // (float 1, half 4) x max(count x element size, 256) bytes.
+      int64_t bytes = (t.isF32() ? 1 : 4) * std::max<int64_t>(cols * elementBytes(t), 256);
+      tanhBytes = std::max(tanhBytes, roundUp(bytes, 32));
+      line("AscendC::Tanh(" + dst + ", " + operandVec(o.getOperand(0), t) + ", tanh_tmp, " + count + ");");
     } else if (isa<math::AbsFOp>(&o)) {
       unary("Abs", o.getOperand(0));
     } else {

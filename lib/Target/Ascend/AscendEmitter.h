@@ -102,6 +102,7 @@ private:
   std::map<std::pair<std::string, std::string>, std::string> stages;
   SmallVector<std::pair<std::string, LocalBuf>> stageBufs;
   int64_t scratchBytes = 0;
+  int64_t tanhBytes = 0; ///< Tanh's sharedTmpBuffer
 
   void line(const Twine &text) { os.indent(indent * 2) << text << "\n"; }
   std::string fresh(StringRef prefix) { return (prefix + Twine(counter++)).str(); }

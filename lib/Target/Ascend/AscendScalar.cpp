@@ -146,7 +146,7 @@ bool tilec::ascend::isReservedName(llvm::StringRef n) {
       "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
       "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
       // What the generated code declares or uses by name.
-      "main", "pipe", "block", "blocks", "bx", "by", "bz", "e", "half", "bfloat16_t", "GM_ADDR", "AscendC",
+      "main", "pipe", "block", "blocks", "tanh_buf", "tanh_tmp", "bx", "by", "bz", "e", "half", "bfloat16_t", "GM_ADDR", "AscendC",
       "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t"};
   for (const char *w : words)
     if (n == w)

@@ -535,8 +535,26 @@ TILEC_ASC_UNARY(Ln, std::log(x))
 TILEC_ASC_UNARY(Abs, std::fabs(x))
 TILEC_ASC_UNARY(Sqrt, std::sqrt(x))
 TILEC_ASC_UNARY(Rsqrt, 1.0f / std::sqrt(x))
-TILEC_ASC_UNARY(Tanh, std::tanh(x))
 #undef TILEC_ASC_UNARY
+
+/// The advanced-API Tanh with its temporary space passed in: at least the
+/// minimum of GetTanhMaxMinTmpSize (256 bytes x 1 for float, x 4 for half,
+/// per the reference's tiling code), 32-byte aligned, apart from the operands.
+template <class T>
+void Tanh(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
+          uint32_t count) {
+  detail::floatOnly<T>("Tanh");
+  uint32_t need = 256 * (std::is_same_v<T, float> ? 1 : 4);
+  if (sharedTmpBuffer.byteAddr() % 32 != 0)
+    ascendc_cpu::misuse("Tanh: sharedTmpBuffer is not 32-byte aligned");
+  sharedTmpBuffer.check(0, need, "Tanh (sharedTmpBuffer below GetTanhMaxMinTmpSize's minimum)");
+  for (size_t at : {dst.byteAddr(), src.byteAddr()})
+    if (sharedTmpBuffer.byteAddr() < at + count * sizeof(T) && at < sharedTmpBuffer.byteAddr() + need)
+      ascendc_cpu::misuse("Tanh: sharedTmpBuffer overlaps an operand");
+  ascendc_cpu::core().use(PIPE_V, sharedTmpBuffer.byteAddr(), need, true, "Tanh");
+  detail::unary(dst, src, static_cast<int32_t>(count), "Tanh",
+                [](T t) { return static_cast<T>(std::tanh(static_cast<float>(t))); });
+}
 
 template <class T> void Duplicate(const LocalTensor<T> &dst, T scalar, int32_t count) {
   static_assert(ascendc_cpu::isOneOf<T, half, float, int16_t, uint16_t, int32_t, uint32_t>(),

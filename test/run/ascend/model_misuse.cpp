@@ -96,6 +96,13 @@ const std::vector<Scenario> scenarios = {
          SetAtomicAdd<float>();
        }, reinterpret_cast<GM_ADDR>(gm));
      }},
+    {"Tanh with a sharedTmpBuffer below its minimum",
+     [](float *gm) {
+       Frame f(gm);
+       Duplicate(f.x, 0.5f, 64);
+       PipeBarrier<PIPE_ALL>();
+       Tanh(f.y, f.x, f.b.Get<uint8_t>()[896], 64); // 128 bytes; float needs 256
+     }},
     {"DataCopyPad into an unaligned UB address",
      [](float *gm) {
        Frame f(gm);
