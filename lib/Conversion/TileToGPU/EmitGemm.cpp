@@ -169,10 +169,30 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
   Type f32 = b.getF32Type();
   Type resType = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
   NVVM::MMATypes ptx = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  // Lane parts of the addresses (rows and columns of the operand buffers).
+  // Lane parts of the addresses (rows and columns of the operand buffers);
+  // an A in registers has none (its OperandAddress is never asked).
   Value aStage = e.stageBase.lookup(op.getA()), bStage = e.stageBase.lookup(op.getB());
   OperandAddress aAddr = ta ? OperandAddress(e, op.getA(), aK, e.add(mBase, aM))
                             : OperandAddress(e, op.getA(), e.add(mBase, aM), aK);
+  // A in registers (GemmPlan::aRegs): the accumulator layout's n tiles 2kk
+  // and 2kk + 1 are the k16 step's A operand (rows g and g + 8, columns 2q and
+  // 2q + 8 of the step), two 16-bit elements per register.
+  auto regsA = [&](int64_t mi, int64_t kk) {
+    Fragment &fa = e.fragments[op.getA()];
+    int64_t kTiles = k / 8;
+    Type pair = VectorType::get({2}, fa.elementType);
+    llvm::SmallVector<Value> regs;
+    for (int64_t t : {2 * kk, 2 * kk + 1})
+      for (int64_t half : {0, 2}) {
+        int64_t r = (mi * kTiles + t) * 4 + half;
+        Value lo = memref::LoadOp::create(b, loc, fa.regs, ValueRange{e.cIdx(r)});
+        Value hi = memref::LoadOp::create(b, loc, fa.regs, ValueRange{e.cIdx(r + 1)});
+        Value v = vector::FromElementsOp::create(b, loc, cast<VectorType>(pair), ValueRange{lo, hi});
+        regs.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v));
+      }
+    // In the A operand's order: (g, 2q), (g + 8, 2q), (g, 2q + 8), (g + 8, 2q + 8).
+    return regs;
+  };
   OperandAddress bAddr = tb ? OperandAddress(e, op.getB(), e.add(nBase, bN), bK)
                             : OperandAddress(e, op.getB(), bK, e.add(nBase, bN));
   // For an odd last n tile lanes 16..31 repeat the addresses of lanes 0..15.
@@ -183,6 +203,10 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
   auto loadStepAt = [&](int64_t kk, Frags &aFrag, Frags &bFrag, OperandAddress &aA, OperandAddress &bA,
                         OperandAddress &bA2, Value as, Value bs) {
     for (int64_t mi = 0; mi < mTiles; ++mi) {
+      if (gp.aRegs) {
+        aFrag.push_back(regsA(mi, kk));
+        continue;
+      }
       auto lin = ta ? aA.address(kk * 16, mi * 16, as) : aA.address(mi * 16, kk * 16, as);
       aFrag.push_back(ldmatrix(e, lin, 4, ta));
     }

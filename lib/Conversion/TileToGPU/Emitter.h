@@ -58,9 +58,12 @@ struct Fragment {
 struct GemmPlan {
   bool mma = false;
   int64_t warpsM = 1, warpsN = 1;
+  /// A is a fragment in the mma accumulator layout of an M x K tile split
+  /// over warpsM x 1 warps (e.g. FlashAttention's P = softmax(S) cast to
+  /// fp16): its registers are the mma's A operands, no ldmatrix.
+  bool aRegs = false;
 };
 
-/// The result of layout inference for one launch.
 /// The shape of a T.Pipelined loop (EmitPipelined.cpp): its staged
 /// global->shared copies (empty when the loop is not pipelined that way), the
 /// mma.sync gemm that ends it on two staged tiles (the fragment hand-off), and
@@ -72,6 +75,7 @@ struct StagedLoop {
   bool tmaCapable = false;
 };
 
+/// The result of layout inference for one launch.
 struct LayoutPlan {
   llvm::DenseMap<mlir::Value, FragmentLayout> fragments;
   llvm::DenseMap<mlir::Operation *, GemmPlan> gemms;

@@ -236,10 +236,23 @@ LogicalResult tilec::gpu_lowering::inferLayouts(tile::LaunchOp launch, int64_t t
     int64_t m = ct.getDimSize(0), n = ct.getDimSize(1);
     int64_t k = g.getTransposeA() ? at.getDimSize(0) : at.getDimSize(1);
     auto shapes = target.getMatrixShapes(ab, ct.getElementType());
-    bool sharedOps = tile::isBufferInScope(at, tile::Scope::Shared) && tile::isBufferInScope(bt, tile::Scope::Shared);
-    if (threads % target.getWarpSize() == 0 && sharedOps && ab == bt.getElementType() && (ab.isF16() || ab.isBF16()) &&
-        !shapes.empty() && shapes[0].k == 16 && k % 16 == 0 && target.hasMatrixLoad(16))
+    bool sharedB = tile::isBufferInScope(bt, tile::Scope::Shared);
+    bool sharedA = tile::isBufferInScope(at, tile::Scope::Shared);
+    // A in registers: a fragment (not transposed) that each warp holds whole
+    // for its rows, in the accumulator layout of an M x K mma tile.
+    bool fragA = isFragment(g.getA()) && !g.getTransposeA();
+    if (threads % target.getWarpSize() == 0 && sharedB && (sharedA || fragA) && ab == bt.getElementType() &&
+        (ab.isF16() || ab.isBF16()) && !shapes.empty() && shapes[0].k == 16 && k % 16 == 0 &&
+        target.hasMatrixLoad(16))
       gp.mma = chooseWarps(m, n, warps, g.getPolicy(), gp.warpsM, gp.warpsN);
+    if (gp.mma && fragA) {
+      FragmentLayout la = FragmentLayout::mmaAccumulator(m, k, gp.warpsM, 1);
+      auto it = plan.fragments.find(g.getA());
+      gp.aRegs = gp.warpsN == 1 && (it == plan.fragments.end() || it->second == la);
+      gp.mma = gp.aRegs;
+      if (gp.aRegs)
+        plan.fragments[g.getA()] = la;
+    }
     plan.gemms[g] = gp;
     if (gp.mma) {
       FragmentLayout l = FragmentLayout::mmaAccumulator(m, n, gp.warpsM, gp.warpsN);
