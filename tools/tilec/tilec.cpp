@@ -58,7 +58,7 @@ int main(int argc, char **argv) {
   app.add_option("-o,--output", opts.outputFile,
                  "Output file; text stages print to stdout without it, binary stages default to the input's name "
                  "(-target=metal: MSL source, k.metal, plus the header k.h; -target=webgpu: WGSL source, "
-                 "k.wgsl, plus the header k.h)");
+                 "k.wgsl, plus the header k.h; -target=ascend: Ascend C source, k.cpp, plus the header k.h)");
   app.add_option("--target", targetText,
                  "Target (also -target=): " + allTargetNames() + "; default host");
   app.add_option("--emit", emitText,
