@@ -159,6 +159,10 @@ void tilec::writeCHeader(llvm::ArrayRef<KernelSignature> kernels, llvm::StringRe
   w.line("#define TILEC_ERROR_NO_IMAGE 5 /* CUDA objects for several archs: no image fits the device */");
   w.line("#endif").line();
   for (const KernelSignature &k : kernels) {
+    std::vector<std::string> argNames;
+    for (const KernelArg &a : k.args)
+      argNames.push_back(a.name);
+    std::vector<std::string> cn = cNames(argNames);
     w.line("/* " + k.name + ": block of " + llvm::Twine(k.threads[0]) + "x" + llvm::Twine(k.threads[1]) + "x" +
            llvm::Twine(k.threads[2]) + " threads.");
     for (const KernelArg &a : k.args) {
@@ -177,17 +181,23 @@ void tilec::writeCHeader(llvm::ArrayRef<KernelSignature> kernels, llvm::StringRe
       }
       w.line(" *   " + doc);
     }
+    std::vector<std::string> renamed;
+    for (size_t i = 0; i < k.args.size(); ++i)
+      if (cn[i] != k.args[i].name)
+        renamed.push_back(k.args[i].name + " is " + cn[i]);
+    if (!renamed.empty())
+      w.line(" * In C, " + llvm::join(renamed, ", ") + " (a C or C++ keyword, or a name the headers declare, gets a '_').");
     if (flavor == HeaderFlavor::CUDA)
       w.line(" *   stream: the CUDA stream to launch on (0 for the default stream)");
     w.line(" * Returns TILEC_SUCCESS or a TILEC_ERROR_* code; checks its arguments first. */");
     std::vector<std::string> params;
-    for (const KernelArg &a : k.args) {
+    for (auto [a, name] : llvm::zip(k.args, cn)) {
       if (a.kind == KernelArg::Kind::Tensor)
-        params.push_back((a.readOnly ? "const " : "") + cElementType(a.dtype).str() + " *" + a.name);
+        params.push_back((a.readOnly ? "const " : "") + cElementType(a.dtype).str() + " *" + name);
       else if (a.kind == KernelArg::Kind::DynamicDim)
-        params.push_back("int64_t " + a.name);
+        params.push_back("int64_t " + name);
       else
-        params.push_back(cElementType(a.dtype).str() + " " + a.name);
+        params.push_back(cElementType(a.dtype).str() + " " + name);
     }
     if (flavor == HeaderFlavor::CUDA)
       params.push_back("CUstream stream");

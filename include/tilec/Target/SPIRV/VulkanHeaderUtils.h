@@ -32,53 +32,14 @@ inline std::string upper(llvm::StringRef s) {
   return out;
 }
 
-/// Whether a parameter named `name` cannot keep its name in a header: a C or
-/// C++ keyword (`int`, `double`, `class`), a type the header uses (`int32_t`),
-/// or a name the header declares beside the parameters (`grid`, the `tilec_*`
-/// helpers and padding, Metal's `_padN`).
-inline bool isReservedCName(llvm::StringRef name) {
-  static const char *const words[] = {
-      // C99/C11/C23.
-      "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
-      "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-      "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Alignas",
-      "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
-      "_Thread_local", "alignas", "alignof", "bool", "constexpr", "false", "nullptr", "static_assert",
-      "thread_local", "true", "typeof", "typeof_unqual",
-      // C++ (those not above).
-      "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t", "class", "compl",
-      "concept", "consteval", "constinit", "const_cast", "co_await", "co_return", "co_yield", "decltype", "delete",
-      "dynamic_cast", "explicit", "export", "friend", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-      "operator", "or", "or_eq", "private", "protected", "public", "reinterpret_cast", "requires", "static_cast",
-      "template", "this", "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
-      // Types and names of the headers.
-      "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t",
-      "INT64_C", "grid"};
-  if (llvm::is_contained(words, name) || name.starts_with("tilec_") || name.starts_with("TILEC_"))
-    return true;
-  llvm::StringRef digits = name;
-  return digits.consume_front("_pad") && !digits.empty() && llvm::all_of(digits, llvm::isDigit);
-}
-
 /// The C names of `r`'s parameters in the headers (struct fields, the grid
 /// function's parameters): each parameter's name, with `_` appended while it
 /// is reserved (isReservedCName) or another parameter's name.
 inline std::vector<std::string> cParamNames(const vk::Reflection &r) {
-  llvm::StringSet<> taken;
-  for (const vk::Param &p : r.params)
-    if (!isReservedCName(p.name))
-      taken.insert(p.name);
   std::vector<std::string> names;
-  for (const vk::Param &p : r.params) {
-    std::string n = p.name;
-    if (isReservedCName(n)) {
-      do
-        n += "_";
-      while (!taken.insert(n).second);
-    }
-    names.push_back(n);
-  }
-  return names;
+  for (const vk::Param &p : r.params)
+    names.push_back(p.name);
+  return cNames(names);
 }
 
 /// A line of the kernel's ABI comment naming the dimensions and scalars whose
