@@ -2,8 +2,8 @@
 # Sets everything up on a fresh Debian 12 machine, builds tilec and compiles
 # every example for every target that takes it: tile IR, the host object +
 # header, an sm_80/sm_90a fatbin object + header, Vulkan SPIR-V + header,
-# Metal MSL + header and WebGPU WGSL + header (examples a target does not
-# support are listed with its diagnostic).
+# Metal MSL + header, WebGPU WGSL + header and Ascend C + header (examples a
+# target does not support are listed with its diagnostic).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -28,8 +28,8 @@ for f in "$root"/examples/*/*.tile; do
       echo "FAILED: ${f#$root/} [$t]"; status=1
     fi
   done
-  for t in vulkan metal webgpu; do
-    case $t in vulkan) ext=spv ;; metal) ext=metal ;; webgpu) ext=wgsl ;; esac
+  for t in vulkan metal webgpu ascend; do
+    case $t in vulkan) ext=spv ;; metal) ext=metal ;; webgpu) ext=wgsl ;; ascend) ext=ascend.cpp ;; esac
     if msg=$("$tilec" "$f" "${defs[@]}" -target=$t -o "$out/$name.$ext" 2>&1); then
       echo "compiled ${f#$root/} [$t] -> out/examples/$name.$ext"
     else
