@@ -20,6 +20,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::gpu_lowering;
@@ -54,7 +56,7 @@ static int affineKind(tile::ForOp op, Value v) {
 /// of the first and the last iteration bound all others); null when an offset
 /// is not affine.
 static Value wholeFootprintInBounds(KernelEmitter &e, tile::ForOp op, ArrayRef<tile::CopyOp> copies, Operation *lastCopy,
-                                    Value lb, Value ub, Value step) {
+                                    const llvm::DenseSet<Operation *> &needed, Value lb, Value ub, Value step) {
   for (tile::CopyOp c : copies)
     for (Value o : c.getSrcOffsets())
       if (affineKind(op, o) < 0)
@@ -70,7 +72,7 @@ static Value wholeFootprintInBounds(KernelEmitter &e, tile::ForOp op, ArrayRef<t
     for (Operation &inner : *op.getBodyBlock()) {
       if (&inner == lastCopy)
         break;
-      if (!isa<tile::CopyOp>(inner))
+      if (needed.contains(&inner))
         b.clone(inner, e.map);
     }
     for (tile::CopyOp c : copies) {
@@ -110,27 +112,65 @@ static bool isTMATile(KernelEmitter &e, tile::CopyOp c) {
   return llvm::equal(c.getSrcSizes(), sb.shape) && llvm::equal(c.getDstSizes(), sb.shape);
 }
 
+StagedCopies tilec::gpu_lowering::stagedCopies(tile::ForOp loop) {
+  StagedCopies sc;
+  Block *body = loop.getBodyBlock();
+  for (Operation &op : *body)
+    if (auto copy = dyn_cast<tile::CopyOp>(op))
+      if (tile::isBufferInScope(copy.getSrc().getType(), tile::Scope::Global) &&
+          tile::isBufferInScope(copy.getDst().getType(), tile::Scope::Shared))
+        sc.copies.push_back(copy);
+  // Each copy is issued S - 1 iterations ahead, at the top of an iteration:
+  // what computes its offsets must be pure non-tile work of the body (cloned
+  // with it), and nothing before it in the body may touch its destination.
+  std::function<bool(Value)> clonable = [&](Value v) -> bool {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != body)
+      return true;
+    if (sc.needed.contains(def))
+      return true;
+    if (def->getDialect()->getNamespace() == "tile" || !isPure(def) || def->getNumRegions() != 0)
+      return false;
+    for (Value o : def->getOperands())
+      if (!clonable(o))
+        return false;
+    sc.needed.insert(def);
+    return true;
+  };
+  auto touches = [](Operation &op, Value buf) {
+    WalkResult r = op.walk([&](Operation *x) {
+      return llvm::is_contained(x->getOperands(), buf) ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    return r.wasInterrupted();
+  };
+  for (tile::CopyOp c : sc.copies) {
+    bool ok = llvm::all_of(c->getOperands(), clonable);
+    for (Operation &op : *body) {
+      if (!ok || &op == c.getOperation())
+        break;
+      ok = sc.needed.contains(&op) || !touches(op, c.getDst());
+    }
+    if (!ok) {
+      sc.copies.clear();
+      sc.needed.clear();
+      return sc;
+    }
+  }
+  return sc;
+}
+
 StagedLoop KernelEmitter::analyzeStagedLoop(tile::ForOp op) {
   StagedLoop sl;
   int64_t stages = *op.getNumStages();
-  // The staged copies, and whether everything before the last is pure.
-  for (Operation &inner : *op.getBodyBlock())
-    if (auto c = dyn_cast<tile::CopyOp>(inner))
-      if (shared.count(c.getDst()) && shared[c.getDst()].stages == stages &&
-          tile::isBufferInScope(c.getSrc().getType(), tile::Scope::Global))
-        sl.copies.push_back(c), sl.lastCopy = c;
-  bool ok = !sl.copies.empty();
-  for (Operation &inner : *op.getBodyBlock()) {
-    if (!ok || &inner == sl.lastCopy)
-      break;
-    bool staged = llvm::is_contained(sl.copies, dyn_cast<tile::CopyOp>(inner));
-    ok &= staged || (inner.getDialect()->getNamespace() != "tile" && isPure(&inner));
-  }
-  if (!ok) {
-    sl.copies.clear();
-    sl.lastCopy = nullptr;
+  StagedCopies sc = stagedCopies(op);
+  for (tile::CopyOp c : sc.copies)
+    if (!shared.count(c.getDst()) || shared[c.getDst()].stages != stages)
+      return sl;
+  if (sc.copies.empty())
     return sl;
-  }
+  sl.copies = sc.copies;
+  sl.needed = sc.needed;
+  sl.lastCopy = sc.copies.back();
   // An mma.sync gemm of two staged buffers right after the last copy, ending
   // the body: its next tile's first fragments are loaded during the last k
   // step (the wait and the barrier move there from the top of the loop).
@@ -165,7 +205,7 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
     for (Operation &inner : *op.getBodyBlock()) {
       if (&inner == lastCopy->getNextNode())
         break;
-      if (auto c = dyn_cast<tile::CopyOp>(inner)) {
+      if (auto c = dyn_cast<tile::CopyOp>(inner); c && llvm::is_contained(copies, c)) {
         stageBase[c.getDst()] = arith::MulIOp::create(b, loc, slot, cIdx(shared[c.getDst()].numel));
         asyncBounds = mode;
         LogicalResult r = emitCopy(c, /*async=*/true);
@@ -174,7 +214,8 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
           return failure();
         continue;
       }
-      b.clone(inner, map);
+      if (sl.needed.contains(&inner))
+        b.clone(inner, map);
     }
     return success();
   };
@@ -198,7 +239,7 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
     for (Operation &inner : *op.getBodyBlock()) {
       if (&inner == lastCopy->getNextNode())
         break;
-      if (!isa<tile::CopyOp>(inner))
+      if (sl.needed.contains(&inner))
         b.clone(inner, map);
     }
     Value bar = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), tmaGroup, slot);
@@ -390,7 +431,7 @@ LogicalResult KernelEmitter::emitPipelined(tile::ForOp op) {
   // A block whose source tiles are in bounds for every iteration runs a loop
   // with only unchecked cp.async; other blocks run the zero-filling one. The
   // test is block-uniform and made once, so each loop has one copy form live.
-  Value allIn = useTMA ? Value() : wholeFootprintInBounds(*this, op, copies, lastCopy, lb, ub, step);
+  Value allIn = useTMA ? Value() : wholeFootprintInBounds(*this, op, copies, lastCopy, sl.needed, lb, ub, step);
   if (!allIn)
     return failed(version(AsyncBounds::PerCopy)) ? failure() : finish();
   auto ifOp = scf::IfOp::create(b, loc, allIn, /*withElseRegion=*/true);

@@ -306,28 +306,11 @@ LogicalResult KernelEmitter::planBuffers() {
   // Multi-buffering: shared destinations of global->shared copies directly in
   // a pipelined loop get num_stages copies.
   llvm::DenseMap<Value, int64_t> stagesOf;
-  // Only loops that emitPipelined can run that way: everything before the
-  // last such copy is one of them or pure non-tile work (otherwise the loop
-  // runs its copies in order and extra stages would only take memory).
+  // Only loops that emitPipelined can run that way (stagedCopies).
   launch.walk([&](tile::ForOp loop) {
     if (loop.getKind() != tile::LoopKind::Pipelined || loop.getNumStages().value_or(1) <= 1)
       return;
-    llvm::SmallVector<tile::CopyOp> staged;
-    for (Operation &op : *loop.getBodyBlock())
-      if (auto copy = dyn_cast<tile::CopyOp>(op))
-        if (tile::isBufferInScope(copy.getSrc().getType(), tile::Scope::Global) &&
-            tile::isBufferInScope(copy.getDst().getType(), tile::Scope::Shared))
-          staged.push_back(copy);
-    if (staged.empty())
-      return;
-    for (Operation &op : *loop.getBodyBlock()) {
-      if (&op == staged.back().getOperation())
-        break;
-      if (!llvm::is_contained(staged, dyn_cast<tile::CopyOp>(op)) &&
-          (op.getDialect()->getNamespace() == "tile" || !isPure(&op)))
-        return;
-    }
-    for (tile::CopyOp copy : staged)
+    for (tile::CopyOp copy : stagedCopies(loop).copies)
       stagesOf[copy.getDst()] = *loop.getNumStages();
   });
   // Views in allocation order (the map's order varies between runs).

@@ -70,10 +70,24 @@ struct GemmPlan {
 /// whether those tiles suit the TMA.
 struct StagedLoop {
   llvm::SmallVector<tile::CopyOp> copies;
+  /// The body's pure non-tile ops the copies' offsets are computed from
+  /// (cloned where the copies are issued ahead).
+  llvm::DenseSet<mlir::Operation *> needed;
   mlir::Operation *lastCopy = nullptr;
   tile::GemmOp gemm;
   bool tmaCapable = false;
 };
+
+/// The global->shared copies of a T.Pipelined loop's body that can be issued
+/// num_stages - 1 iterations ahead, at the top of an iteration (empty when
+/// any cannot: an offset computed from impure or tile work, or an earlier op
+/// of the body touching its destination), and the body's ops their offsets
+/// need.
+struct StagedCopies {
+  llvm::SmallVector<tile::CopyOp> copies;
+  llvm::DenseSet<mlir::Operation *> needed;
+};
+StagedCopies stagedCopies(tile::ForOp loop);
 
 /// The result of layout inference for one launch.
 struct LayoutPlan {
