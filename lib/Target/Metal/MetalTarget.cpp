@@ -8,7 +8,6 @@
 #include "tilec/Target/Metal/MetalTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <spirv_cross_c.h>
@@ -54,26 +53,12 @@ static LogicalResult checkKernel(gpu::GPUFuncOp kernel) {
   WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
     // Ops built without a source location report on the kernel.
     auto emitError = [&]() { return isa<UnknownLoc>(op->getLoc()) ? kernel.emitError() : op->emitError(); };
-    if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
-      Type t = rmw.getValue().getType();
-      bool add = rmw.getKind() == arith::AtomicRMWKind::addi || rmw.getKind() == arith::AtomicRMWKind::addf;
-      if (!add) {
-        emitError() << "kernel '" << name << "' uses atomic '" << arith::stringifyAtomicRMWKind(rmw.getKind())
-                    << "', which the metal target does not lower";
-        return WalkResult::interrupt();
-      }
-      if (isa<FloatType>(t)) {
-        emitError() << "kernel '" << name << "' uses an atomic add on " << vulkan::dtypeName(t)
-                    << ", which the metal target does not support (SPIRV-Cross 2021.01.15 emits invalid MSL for "
-                       "float atomic add, and Metal before MSL 3.0 has no atomic<float>; use int32)";
-        return WalkResult::interrupt();
-      }
-      if (!t.isInteger(32)) {
-        emitError() << "kernel '" << name << "' uses an atomic add on " << vulkan::dtypeName(t)
-                    << ", which the metal target does not support (Metal atomics take 32-bit integers; use int32)";
-        return WalkResult::interrupt();
-      }
-    }
+    if (failed(vulkan::checkAddOnlyAtomic(
+            op, name, "metal",
+            "the metal target does not support (SPIRV-Cross 2021.01.15 emits invalid MSL for float atomic add, and "
+            "Metal before MSL 3.0 has no atomic<float>; use int32)",
+            "the metal target does not support (Metal atomics take 32-bit integers; use int32)", emitError)))
+      return WalkResult::interrupt();
     auto check = [&](Type t) -> LogicalResult {
       t = getElementTypeOrSelf(t);
       if (t.isF64())

@@ -104,6 +104,26 @@ LogicalResult tilec::vulkan::checkOpTypes(Operation *op, llvm::function_ref<Logi
   return success();
 }
 
+LogicalResult tilec::vulkan::checkAddOnlyAtomic(Operation *op, llvm::StringRef kernelName, llvm::StringRef target,
+                                                llvm::StringRef floatReason, llvm::StringRef intReason,
+                                                llvm::function_ref<InFlightDiagnostic()> emitError) {
+  auto rmw = dyn_cast<memref::AtomicRMWOp>(op);
+  if (!rmw)
+    return success();
+  Type t = rmw.getValue().getType();
+  if (rmw.getKind() != arith::AtomicRMWKind::addi && rmw.getKind() != arith::AtomicRMWKind::addf)
+    return emitError() << "kernel '" << kernelName << "' uses atomic '"
+                       << arith::stringifyAtomicRMWKind(rmw.getKind()) << "', which the " << target
+                       << " target does not lower";
+  if (isa<FloatType>(t))
+    return emitError() << "kernel '" << kernelName << "' uses an atomic add on " << dtypeName(t) << ", which "
+                       << floatReason;
+  if (!intReason.empty() && !t.isInteger(32))
+    return emitError() << "kernel '" << kernelName << "' uses an atomic add on " << dtypeName(t) << ", which "
+                       << intReason;
+  return success();
+}
+
 /// Whether the Vulkan target lowers `rmw` under `o`: addi on 32-bit integers
 /// (OpAtomicIAdd) and addf on float32 with `float32Atomics`
 /// (OpAtomicFAddEXT). Otherwise an error naming the missing device feature.

@@ -64,20 +64,10 @@ static LogicalResult checkKernel(gpu::GPUFuncOp kernel, const KernelSignature *s
   WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
     // Ops built without a source location report on the kernel.
     auto emitError = [&]() { return isa<UnknownLoc>(op->getLoc()) ? kernel.emitError() : op->emitError(); };
-    if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
-      Type t = rmw.getValue().getType();
-      bool add = rmw.getKind() == arith::AtomicRMWKind::addi || rmw.getKind() == arith::AtomicRMWKind::addf;
-      if (!add) {
-        emitError() << "kernel '" << name << "' uses atomic '" << arith::stringifyAtomicRMWKind(rmw.getKind())
-                    << "', which the webgpu target does not lower";
-        return WalkResult::interrupt();
-      }
-      if (isa<FloatType>(t)) {
-        emitError() << "kernel '" << name << "' uses an atomic add on " << vulkan::dtypeName(t)
-                    << ", which WGSL does not have (its atomics hold i32 or u32; use int32)";
-        return WalkResult::interrupt();
-      }
-    }
+    if (failed(vulkan::checkAddOnlyAtomic(op, name, "webgpu",
+                                          "WGSL does not have (its atomics hold i32 or u32; use int32)",
+                                          /*intReason=*/"", emitError)))
+      return WalkResult::interrupt();
     auto check = [&](Type t) -> LogicalResult {
       bool buffer = isa<MemRefType>(t);
       if (buffer && getElementTypeOrSelf(t).isInteger(1) && !isa<memref::AllocaOp>(op))

@@ -121,6 +121,15 @@ std::string dtypeName(mlir::Type t);
 /// Runs `check` on the types of `op`'s results, then of its regions' block
 /// arguments, stopping at the first failure (the limit checks' type walk).
 mlir::LogicalResult checkOpTypes(mlir::Operation *op, llvm::function_ref<mlir::LogicalResult(mlir::Type)> check);
+/// The atomic check of the targets that lower only atomic add and no float
+/// atomics (Metal, WebGPU): when `op` is a memref.atomic_rmw of kernel
+/// `kernelName`, errors on a kind other than add ("which the `target` target
+/// does not lower"), on an add on floats (", which `floatReason`") and, when
+/// `intReason` is not empty, on an add on integers other than int32
+/// (", which `intReason`"). Other ops pass.
+mlir::LogicalResult checkAddOnlyAtomic(mlir::Operation *op, llvm::StringRef kernelName, llvm::StringRef target,
+                                       llvm::StringRef floatReason, llvm::StringRef intReason,
+                                       llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
 } // namespace vulkan
 
 } // namespace tilec
