@@ -58,13 +58,7 @@ void tilec::writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, llvm::String
       w.line(" *   " + pushFieldText(r, f));
     writeRenamedNote(w, r, names);
     w.line(" * Dispatch " + r.kernelName + "_vk_grid(...) workgroups. */");
-    w.line("#define " + K + "ENTRY_POINT \"" + r.entryPoint + "\"");
-    w.line("#define " + K + "WORKGROUP_SIZE_X " + llvm::Twine(r.workgroupSize[0]));
-    w.line("#define " + K + "WORKGROUP_SIZE_Y " + llvm::Twine(r.workgroupSize[1]));
-    w.line("#define " + K + "WORKGROUP_SIZE_Z " + llvm::Twine(r.workgroupSize[2]));
-    w.line("#define " + K + "NUM_BINDINGS " + llvm::Twine(r.bindings.size()));
-    for (const vk::Binding &b : r.bindings)
-      w.line("#define " + K + "BINDING_" + upper(r.params[b.param].name) + " " + llvm::Twine(b.binding));
+    writeDispatchMacros(w, r, K, r.entryPoint, "NUM_BINDINGS");
     w.line("#define " + K + "PUSH_CONSTANT_SIZE " + llvm::Twine(r.pushConstantSize)).line();
 
     w.line("/* {set, binding, parameter index, read-only} per storage buffer. */");

@@ -67,13 +67,7 @@ void tilec::writeWebGPUHeader(llvm::ArrayRef<WebGPUKernel> kernels, llvm::String
              llvm::join(dynamicTensors, ", ") + " within it.");
     writeRenamedNote(w, r, names);
     w.line(" * Dispatch: dispatchWorkgroups(grid[0], grid[1], grid[2]) with " + r.kernelName + "_wgpu_grid(...). */");
-    w.line("#define " + K + "ENTRY_POINT \"" + k.entryPoint + "\"");
-    w.line("#define " + K + "WORKGROUP_SIZE_X " + llvm::Twine(r.workgroupSize[0]));
-    w.line("#define " + K + "WORKGROUP_SIZE_Y " + llvm::Twine(r.workgroupSize[1]));
-    w.line("#define " + K + "WORKGROUP_SIZE_Z " + llvm::Twine(r.workgroupSize[2]));
-    w.line("#define " + K + "NUM_BUFFERS " + llvm::Twine(r.bindings.size()));
-    for (const vk::Binding &b : r.bindings)
-      w.line("#define " + K + "BINDING_" + upper(r.params[b.param].name) + " " + llvm::Twine(b.binding));
+    writeDispatchMacros(w, r, K, k.entryPoint, "NUM_BUFFERS");
     w.line("#define " + K + "UNIFORM_BINDING " + (k.uniformSize ? llvm::Twine(k.uniformBinding) : llvm::Twine(-1)));
     w.line("#define " + K + "UNIFORM_SIZE " + llvm::Twine(k.uniformSize));
     w.line("#define " + K + "USES_F16 " + llvm::Twine(k.usesFloat16 ? 1 : 0)).line();

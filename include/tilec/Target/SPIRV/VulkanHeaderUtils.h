@@ -164,6 +164,19 @@ inline void writeGridFunction(CWriter &w, const vk::Reflection &r, llvm::StringR
   w.line("}").line();
 }
 
+/// The dispatch macros the Vulkan and WebGPU headers share, each prefixed
+/// with `prefix`: ENTRY_POINT (`entryPoint`), WORKGROUP_SIZE_X/Y/Z, the
+/// number of storage buffers as `countName`, and BINDING_<TENSOR> per buffer.
+inline void writeDispatchMacros(CWriter &w, const vk::Reflection &r, llvm::StringRef prefix,
+                                llvm::StringRef entryPoint, llvm::StringRef countName) {
+  w.line("#define " + prefix + "ENTRY_POINT \"" + entryPoint + "\"");
+  for (size_t d = 0; d < 3; ++d)
+    w.line("#define " + prefix + "WORKGROUP_SIZE_" + llvm::Twine("XYZ"[d]) + " " + llvm::Twine(r.workgroupSize[d]));
+  w.line("#define " + prefix + countName + " " + llvm::Twine(r.bindings.size()));
+  for (const vk::Binding &b : r.bindings)
+    w.line("#define " + prefix + "BINDING_" + upper(r.params[b.param].name) + " " + llvm::Twine(b.binding));
+}
+
 } // namespace tilec::vkheader
 
 #endif // TILEC_TARGET_SPIRV_VULKANHEADERUTILS_H
