@@ -43,24 +43,22 @@ build() { # output, then tilec arguments; a failure is recorded with its diagnos
 jobs=${JOBS:-4}
 n=0
 throttle() { n=$((n + 1)); if ((n % jobs == 0)); then wait; fi; }
-for cfg in $CONFIGS8; do
-  IFS=: read -r name bm bn th st <<<"$cfg"
-  flags=(-D block_M=$bm -D block_N=$bn -D threads=$th -D num_stages=$st)
-  for nk in $SHAPES ragged; do
-    if [ $nk = ragged ]; then dims=(-D N=200 -D K=400); else dims=(-D N=${nk%x*} -D K=${nk#*x}); fi
-    build "$out/fp8_${nk/x/_}_$name.so" "$root/bench/hopper/gemm_fp8.tile" "${flags[@]}" "${dims[@]}" &
-    throttle
+# One family: configs (name:bm:bn:threads:stages[:split]), source file, .so prefix and the
+# ragged build's K.
+family() {
+  local configs=$1 src=$2 prefix=$3 raggedK=$4 cfg name bm bn th st split nk
+  for cfg in $configs; do
+    IFS=: read -r name bm bn th st split <<<"$cfg"
+    flags=(-D block_M=$bm -D block_N=$bn -D threads=$th -D num_stages=$st ${split:+-D split_k=$split})
+    for nk in $SHAPES ragged; do
+      if [ $nk = ragged ]; then dims=(-D N=200 -D K=$raggedK); else dims=(-D N=${nk%x*} -D K=${nk#*x}); fi
+      build "$out/${prefix}_${nk/x/_}_$name.so" "$src" "${flags[@]}" "${dims[@]}" &
+      throttle
+    done
   done
-done
-for cfg in $CONFIGSK; do
-  IFS=: read -r name bm bn th st split <<<"$cfg"
-  flags=(-D block_M=$bm -D block_N=$bn -D threads=$th -D num_stages=$st -D split_k=$split)
-  for nk in $SHAPES ragged; do
-    if [ $nk = ragged ]; then dims=(-D N=200 -D K=1024); else dims=(-D N=${nk%x*} -D K=${nk#*x}); fi
-    build "$out/fp8sk_${nk/x/_}_$name.so" "$root/bench/hopper/gemm_fp8_splitk.tile" "${flags[@]}" "${dims[@]}" &
-    throttle
-  done
-done
+}
+family "$CONFIGS8" "$root/bench/hopper/gemm_fp8.tile" fp8 400
+family "$CONFIGSK" "$root/bench/hopper/gemm_fp8_splitk.tile" fp8sk 1024
 wait
 rm -f "$out"/*.h
 echo "tilec binary of $(date -u -r "$tilec" '+%F %T UTC'), tree HEAD $(git -C "$root" log -1 --format=%h) with" \

@@ -365,23 +365,29 @@ LogicalResult KernelEmitter::emitAtomicAdd(tile::AtomicAddOp op) {
   if (!(elt.isF16() || elt.isF32() || elt.isInteger(16) || elt.isInteger(32)))
     return error(op, "does not support an atomic add into " + dtypeName(elt) +
                          " (SetAtomicAdd takes float16, float32, int16 and int32)");
+  storeElement(g, idx, name(value), /*atomic=*/true);
+  return success();
+}
+
+void KernelEmitter::storeElement(GlobalBuf &g, ArrayRef<std::string> idx, const std::string &value, bool atomic) {
   scratchBytes = std::max<int64_t>(scratchBytes, 32);
-  std::string sc = scratchBase(elt), t = cxxType(elt);
+  std::string sc = scratchBase(g.elt), t = cxxType(g.elt);
   SmallVector<std::string> conds;
   for (size_t d = 0; d < idx.size(); ++d)
     conds.push_back("(" + idx[d] + ") >= 0 && (" + idx[d] + ") < " + g.dims[d]);
   line("if (" + (conds.empty() ? std::string("true") : llvm::join(conds, " && ")) + ") {");
   ++indent;
-  line(sc + ".SetValue(0, static_cast<" + t + ">(" + name(value) + "));");
+  line(sc + ".SetValue(0, static_cast<" + t + ">(" + value + "));");
   barrierAll();
-  line("AscendC::SetAtomicAdd<" + t + ">();");
+  if (atomic)
+    line("AscendC::SetAtomicAdd<" + t + ">();");
   line("AscendC::DataCopyPad(" + g.name + "[" + globalOffset(g, idx) + "], " + sc + ", AscendC::DataCopyExtParams{1, " +
-       std::to_string(elementBytes(elt)) + ", 0, 0, 0});");
-  line("AscendC::SetAtomicNone();");
+       std::to_string(elementBytes(g.elt)) + ", 0, 0, 0});");
+  if (atomic)
+    line("AscendC::SetAtomicNone();");
   barrierAll();
   --indent;
   line("}");
-  return success();
 }
 
 
@@ -414,26 +420,12 @@ LogicalResult KernelEmitter::emitElementAccess(Operation *op) {
     // a 32-byte scratch block and a 1-element DataCopyPad (MTE3, exact bytes);
     // outside the tensor it is dropped. Slow: two barriers per element.
     GlobalBuf &g = globals[st.getMemRef()];
-    Type elt = g.elt;
-    if (elt.isInteger(1))
+    if (g.elt.isInteger(1))
       return error(op, "does not store to a bool tensor");
     SmallVector<std::string> idx;
     for (Value v : st.getIndices())
       idx.push_back(name(v));
-    scratchBytes = std::max<int64_t>(scratchBytes, 32);
-    std::string sc = scratchBase(elt), t = cxxType(elt);
-    SmallVector<std::string> conds;
-    for (size_t d = 0; d < idx.size(); ++d)
-      conds.push_back("(" + idx[d] + ") >= 0 && (" + idx[d] + ") < " + g.dims[d]);
-    line("if (" + (conds.empty() ? std::string("true") : llvm::join(conds, " && ")) + ") {");
-    ++indent;
-    line(sc + ".SetValue(0, static_cast<" + t + ">(" + name(st.getValueToStore()) + "));");
-    barrierAll();
-    line("AscendC::DataCopyPad(" + g.name + "[" + globalOffset(g, idx) + "], " + sc + ", AscendC::DataCopyExtParams{1, " +
-         std::to_string(elementBytes(elt)) + ", 0, 0, 0});");
-    barrierAll();
-    --indent;
-    line("}");
+    storeElement(g, idx, name(st.getValueToStore()), /*atomic=*/false);
     return success();
   }
   LocalBuf &b = locals[st.getMemRef()];

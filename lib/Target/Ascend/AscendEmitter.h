@@ -154,6 +154,11 @@ private:
     scalarPending = false;
   }
   LogicalResult emitElementAccess(Operation *op);
+  /// One element `value` into global `g` at `idx` (added in atomic mode when
+  /// `atomic`): through a 32-byte scratch block and a 1-element DataCopyPad
+  /// between barriers (never GlobalTensor::SetValue: the scalar data cache is
+  /// not coherent across cores); outside the tensor it is dropped.
+  void storeElement(GlobalBuf &g, ArrayRef<std::string> idx, const std::string &value, bool atomic);
   /// One global <-> UB transfer: a T.copy or an atomic add's region.
   struct Transfer {
     GlobalBuf &g;

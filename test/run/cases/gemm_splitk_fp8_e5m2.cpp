@@ -5,36 +5,6 @@
 // kernel adds into it.
 #include "harness.h"
 #include "kernel.h"
+#include "splitk_fp8_check.h"
 
-TILEC_TEST(gemm_splitk_fp8_e5m2) {
-  const int M = 77, N = 200, K = 512, split = 2, slice = K / split;
-  std::vector<uint8_t> a(size_t(M) * K), b(size_t(N) * K);
-  for (auto &v : a)
-    v = f32ToE5M2(float(uniform(-2, 2)));
-  for (auto &v : b)
-    v = f32ToE5M2(float(uniform(-2, 2)));
-  std::vector<uint16_t> c(size_t(M) * N, f32ToF16(0.5f));
-  expectStatus(gemm_fp8_splitk(a.data(), b.data(), c.data(), M), TILEC_SUCCESS);
-  // Bound per element: each slice's fp32 sum of exact products (256 adds: at most 256 * 2^-24 of
-  // their absolute sum) is rounded to fp16 and each add into C rounds again, at most 2^-11 of the
-  // value rounded, which is at most 0.5 + the slices' absolute sums in any order of the adds:
-  // 2 * split roundings.
-  std::vector<double> err(size_t(M) * N), zero(size_t(M) * N, 0.0);
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      double ref = 0.5, mag = 0.5, products = 0;
-      for (int z = 0; z < split; ++z) {
-        double s = 0;
-        for (int k = z * slice; k < (z + 1) * slice; ++k) {
-          double p = double(e5m2ToF32(a[size_t(i) * K + k])) * e5m2ToF32(b[size_t(j) * K + k]);
-          s += p;
-          products += std::fabs(p);
-        }
-        ref += s;
-        mag += std::fabs(s);
-      }
-      double bound = 2 * split * std::ldexp(mag, -11) + std::ldexp(slice * products, -24);
-      err[size_t(i) * N + j] = (f16ToF32(c[size_t(i) * N + j]) - ref) / bound;
-    }
-  expectClose("(C - reference) / rounding bound", err, zero, 0, 1.0);
-}
+TILEC_TEST(gemm_splitk_fp8_e5m2) { checkSplitKFp8(77, 200, 512, 2, kE5M2, kF16); }
