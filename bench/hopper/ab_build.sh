@@ -4,7 +4,7 @@
 #   f16, bf16: examples/gemm/gemm.tile (B K x N, M dynamic; -D dtype=T.bfloat16), each config of
 #              CONFIGS at N = K = 4096 (timed, checked at M = 4096 and 1000) and at N = K = 1000
 #              (ragged N and K, checked at M = 1000): <tag>__<kind>_<config>[__ragged].so
-#   fp8:       bench/hopper/gemm_fp8.tile (e4m3 -> bf16, B N x K, M dynamic, the file's config)
+#   fp8:       examples/gemm/gemm_fp8.tile (e4m3 -> bf16, B N x K, M dynamic, the file's config)
 #              at N = K = 4096 and at N = 1000, K = 1040 (ragged; K rows of 1040 bytes keep TMA's
 #              16-byte stride rule)
 #   bf16t:     examples/gemm/gemm_bf16.tile (B N x K, static shapes) at 4096^3 and 1000^3: bf16
@@ -51,7 +51,7 @@ for tv in "old=$old" "new=$new"; do
     build "$tag" "$tilec" f16 "$name" "$root/examples/gemm/gemm.tile" "${f[@]}"
     build "$tag" "$tilec" bf16 "$name" "$root/examples/gemm/gemm.tile" -D dtype=T.bfloat16 "${f[@]}"
   done
-  build "$tag" "$tilec" fp8 default "$root/bench/hopper/gemm_fp8.tile"
+  build "$tag" "$tilec" fp8 default "$root/examples/gemm/gemm_fp8.tile"
   build "$tag" "$tilec" bf16t default "$root/examples/gemm/gemm_bf16.tile"
 done | tee "$out/regs.txt"
 rm -f "$out"/*.h

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the sm_90a fp8 GEMM variants of bench/hopper/gemm_fp8.tile (M
+# Builds the sm_90a fp8 GEMM variants of examples/gemm/gemm_fp8.tile (M
 # dynamic) as shared libraries into $1 (default build-hopper-fp8/, ignored by
 # git; carried to the GPU machine): every configuration of CONFIGS at the
 # benchmark's (N, K) and at N=200, K=400 (ragged N and K tiles), e4m3 with
@@ -10,7 +10,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/build-hopper-fp8}
 tilec=${2:-$root/build/bin/tilec}
-src=$root/bench/hopper/gemm_fp8.tile
+src=$root/examples/gemm/gemm_fp8.tile
 # name:block_M:block_N:threads:num_stages (block_K = 128 fp8 = 128 bytes)
 CONFIGS=${CONFIGS:-"m128n256w2s4:128:256:256:4 m128n128w2s5:128:128:256:5 m64n128w1s6:64:128:128:6 m64n256w1s4:64:256:128:4"}
 mkdir -p "$out"

@@ -3,7 +3,7 @@
 Usage (on the GPU machine, after bench/hopper/fp8_build.sh):
   python3 bench/hopper/fp8_run.py LIBDIR
 LIBDIR holds fp8_<in>_<out>_<N>_<K>_<config>.so (tilec -shared builds of
-bench/hopper/gemm_fp8.tile, M dynamic; B is N x K). Numerics: random inputs
+examples/gemm/gemm_fp8.tile, M dynamic; B is N x K). Numerics: random inputs
 rounded to fp8, C poisoned with NaN, float32 reference of the dequantized
 inputs (TF32 off), ragged M, N and K. Timing: CUDA events, median of the
 repetitions after a warm-up; torch._scaled_mm (scales 1.0, bf16 out) timed

@@ -2,8 +2,8 @@
 # fp8 split-K device kit (issue #6, decode-like M = 128): builds into OUTDIR (default
 # build/fp8sk, ignored by git; carry it to the GPU machine) tilec -shared launchers, M dynamic,
 # e4m3 -> bf16, B N x K:
-#   plain:   bench/hopper/gemm_fp8.tile, CONFIGS8 at every (N, K) of SHAPES: fp8_<N>_<K>_<cfg>.so
-#   split-K: bench/hopper/gemm_fp8_splitk.tile (3-D grid, T.atomic_add into C, which the caller
+#   plain:   examples/gemm/gemm_fp8.tile, CONFIGS8 at every (N, K) of SHAPES: fp8_<N>_<K>_<cfg>.so
+#   split-K: examples/gemm/gemm_fp8_splitk.tile (3-D grid, T.atomic_add into C, which the caller
 #            zeroes), CONFIGSK at every (N, K): fp8sk_<N>_<K>_<cfg>.so
 #   ragged numerics builds of every config: N = 200 (ragged against every block_N) with K = 400
 #            (plain: ragged K tile) or K = 1024 (split-K: K must be a multiple of split x 128):
@@ -57,8 +57,8 @@ family() {
     done
   done
 }
-family "$CONFIGS8" "$root/bench/hopper/gemm_fp8.tile" fp8 400
-family "$CONFIGSK" "$root/bench/hopper/gemm_fp8_splitk.tile" fp8sk 1024
+family "$CONFIGS8" "$root/examples/gemm/gemm_fp8.tile" fp8 400
+family "$CONFIGSK" "$root/examples/gemm/gemm_fp8_splitk.tile" fp8sk 1024
 wait
 rm -f "$out"/*.h
 echo "tilec binary of $(date -u -r "$tilec" '+%F %T UTC'), tree HEAD $(git -C "$root" log -1 --format=%h) with" \
@@ -70,8 +70,8 @@ if [ "$target" = sm_90a ] && command -v ptxas >/dev/null; then
   nk=${SHAPES%% *}
   for cfg in $CONFIGS8 $CONFIGSK; do
     IFS=: read -r name bm bn th st split <<<"$cfg"
-    src=$root/bench/hopper/gemm_fp8.tile flags=()
-    [ -n "$split" ] && src=$root/bench/hopper/gemm_fp8_splitk.tile flags=(-D split_k=$split)
+    src=$root/examples/gemm/gemm_fp8.tile flags=()
+    [ -n "$split" ] && src=$root/examples/gemm/gemm_fp8_splitk.tile flags=(-D split_k=$split)
     "$tilec" "$src" -target=sm_90a -D 'M=T.dynamic("M")' -D N=${nk%x*} -D K=${nk#*x} -D block_M=$bm -D block_N=$bn \
       -D threads=$th -D num_stages=$st "${flags[@]}" --emit=ptx -o "$out/usage.ptx" 2>>"$log" || continue
     echo "$name $(grep -om1 'wgmma.mma_async[.a-z0-9]*' "$out/usage.ptx" || echo no-wgmma)" \

@@ -1,6 +1,6 @@
 """Issue #6 (Hopper GEMM speed), one consolidated device run: tilec's sm_90a GEMMs in fp16,
-bf16 (examples/gemm/gemm.tile) and fp8 e4m3 -> bf16 (bench/hopper/gemm_fp8.tile, and its
-promoted form bench/hopper/gemm_fp8_promoted.tile: family fp8p, configs named prom-*)
+bf16 (examples/gemm/gemm.tile) and fp8 e4m3 -> bf16 (examples/gemm/gemm_fp8.tile, and its
+promoted form examples/gemm/gemm_fp8_promoted.tile: family fp8p, configs named prom-*)
 against torch.matmul (cuBLAS) and torch._scaled_mm (cuBLASLt) at the 14 shapes of the issue.
 
 Usage (GPU machine, repository root, after bench/hopper/kit_build.sh here):
@@ -10,7 +10,7 @@ Usage (GPU machine, repository root, after bench/hopper/kit_build.sh here):
                                                        (DTYPE: float16, bfloat16, fp8; default all)
 bench/hopper/kit.sh runs both (checks under a timeout, per configuration after a hang).
 
-Split-K (bench/hopper/gemm_splitk.tile, family fp16, configs named sk<split>-*, swept for
+Split-K (examples/gemm/gemm_splitk.tile, family fp16, configs named sk<split>-*, swept for
 M <= 128): every checked or timed call is C.zero_() + the launch (the kernel adds into C);
 C is poisoned with 7.0 instead of NaN, ragged N and K are 200 x 512.
 Numerics: fresh random inputs (fp8: rounded to e4m3), C poisoned with NaN, float32
@@ -83,7 +83,7 @@ def candidates(dt, m, n, k):
 
 
 def is_splitk(cfg):
-    """bench/hopper/gemm_splitk.tile's configs: they add into C, which must be zeroed first."""
+    """examples/gemm/gemm_splitk.tile's configs: they add into C, which must be zeroed first."""
     return cfg.startswith("sk")
 
 

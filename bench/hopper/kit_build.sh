@@ -4,13 +4,13 @@
 #   fp16, bf16: examples/gemm/gemm.tile (B K x N, M dynamic) with -D tile constants, every
 #               configuration of CONFIGS16 at the benchmark's (N, K) and at N=200, K=136
 #               (ragged N and K tiles): gemm_<dtype>_<N>_<K>_<config>.so
-#   fp8:        bench/hopper/gemm_fp8.tile (e4m3 -> bf16, B N x K, M dynamic), CONFIGS8 at the
+#   fp8:        examples/gemm/gemm_fp8.tile (e4m3 -> bf16, B N x K, M dynamic), CONFIGS8 at the
 #               same (N, K) and at N=200, K=400: fp8_e4m3_bf16_<N>_<K>_<config>.so
-#   fp8p:       bench/hopper/gemm_fp8_promoted.tile (the same GEMM with the k tiles' sums promoted
+#   fp8p:       examples/gemm/gemm_fp8_promoted.tile (the same GEMM with the k tiles' sums promoted
 #               to f32 registers, tile-lang's DeepGEMM form), CONFIGS8P (names prom-*) at the same
 #               (N, K): fp8prom_e4m3_bf16_<N>_<K>_<config without prom->.so
 #   one cubin per configuration for the HGMMA / QGMMA count: <family>_<config>.cubin
-#   split-K:    bench/hopper/gemm_splitk.tile (fp16/bf16, B K x N, M dynamic, 3-D grid, atomic adds
+#   split-K:    examples/gemm/gemm_splitk.tile (fp16/bf16, B K x N, M dynamic, 3-D grid, atomic adds
 #               into C), CONFIGSK (names sk<split>-*, family fp16) at the same (N, K) and at N=200,
 #               K=512: splitk_<dtype>_<N>_<K>_<config>.so
 # ONLY=fp8 builds the fp8 and fp8p families alone (kit.sh then checks and times fp8 alone);
@@ -29,7 +29,7 @@ CONFIGS8=${CONFIGS8:-"m128n256w2s4:128:256:256:4:8 m128n256w2s4p16:128:256:256:4
 # fp8p: two accumulators (C_local, C_acc) of block_M / warpgroups x block_N / 128 f32 registers
 # per thread each: 64 x 128 per warpgroup (128 registers of accumulators) and 64 x 192 (192) do
 # not spill under ptxas; 64 x 256 per warpgroup (256) does, so no n256 config here.
-# split-K (family fp16, names sk<split>-*): bench/hopper/gemm_splitk.tile, grid (N / block_N,
+# split-K (family fp16, names sk<split>-*): examples/gemm/gemm_splitk.tile, grid (N / block_N,
 # M / block_M, split), T.atomic_add into C (red.global.add.noftz.f16x2 / .bf16x2 on sm_90a; the
 # caller zeroes C: kit.py times C.zero_() with every call). For M = 128, where the plain kernel has
 # too few blocks (64 of m64n128 at N = 4096 on 132 SMs). name:block_M:block_N:threads:num_stages:split
@@ -70,7 +70,7 @@ for cfg in $CONFIGS16; do
   build "$out/gemm_${name}.cubin" "$src16" "${flags[@]}" --emit=cubin &
   throttle
 done
-srcsk=$root/bench/hopper/gemm_splitk.tile
+srcsk=$root/examples/gemm/gemm_splitk.tile
 for cfg in $CONFIGSK; do
   IFS=: read -r name bm bn th st split <<<"$cfg"
   flags=(-target=sm_90a -D 'M=T.dynamic("M")' -D block_M=$bm -D block_N=$bn -D threads=$th -D num_stages=$st -D split_k=$split)
@@ -97,8 +97,8 @@ family_fp8() {
     throttle
   done
 }
-src8p=$root/bench/hopper/gemm_fp8_promoted.tile
-family_fp8 "$root/bench/hopper/gemm_fp8.tile" fp8 fp8 "$CONFIGS8"
+src8p=$root/examples/gemm/gemm_fp8_promoted.tile
+family_fp8 "$root/examples/gemm/gemm_fp8.tile" fp8 fp8 "$CONFIGS8"
 family_fp8 "$src8p" fp8prom fp8p "$CONFIGS8P"
 wait
 rm -f "$out"/*.h

@@ -1,4 +1,4 @@
-// TILE: ../../../bench/hopper/gemm_splitk.tile -D 'M=T.dynamic("M")' -D N=200 -D K=256 -D split_k=2 -D dtype=T.float16
+// TILE: ../../../examples/gemm/gemm_splitk.tile -D 'M=T.dynamic("M")' -D N=200 -D K=256 -D split_k=2 -D dtype=T.float16
 // Split-K in the tile program (issue #6): grid (ceil(N / block_N), ceil(M / block_M), split_k),
 // each block's K slice accumulated in fp32 and added into fp16 C with T.atomic_add. M and N are
 // ragged against the tiles; C starts at 0.5 (not zero) to show the kernel adds into it.
