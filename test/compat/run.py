@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""The tile-lang compatibility suite: compile tile-lang's own kernels with tilec and check them.
+
+For each entry of manifest.toml (a kernel of one of tile-lang's example files),
+compiles the file with tilec for each target (host, sm_90a, vulkan), first as
+it is (`tilec FILE.py --kernel NAME -D ...`, mode "py"), then, if that fails,
+as a copy with the Python harness removed (strip.py, mode "strip"); links the
+host target as a shared library, reads its generated header, runs it through
+ctypes on random inputs at the entry's (ragged) sizes and compares every
+written tensor with the NumPy reference of refs.py. Prints a table and a
+summary line. `--testing` runs the kernels of tile-lang's testing/python/
+(found by scan.py, compile only unless the manifest has an entry for them).
+
+Usage: run.py --tilelang DIR [--tilec build/bin/tilec] [--filter RE] [--targets host,sm_90a,vulkan]
+              [--testing] [--json OUT] [--jobs N] [--manifest FILE]
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+try:
+    import numpy as np  # noqa: F401
+except ImportError:  # the system interpreter has python3-numpy (scripts/setup.sh)
+    if os.path.exists("/usr/bin/python3") and not os.environ.get("TILEC_COMPAT_REEXEC"):
+        os.environ["TILEC_COMPAT_REEXEC"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    sys.exit("run.py: needs NumPy (apt-get install python3-numpy; scripts/setup.sh installs it)")
+
+import tomllib  # noqa: E402
+
+import numerics  # noqa: E402
+import scan  # noqa: E402
+import strip  # noqa: E402
+
+TARGET_FLAGS = {
+    "host": (["-target=host", "-shared"], "k.so"),
+    "sm_90a": (["-target=sm_90a"], "k.o"),
+    "vulkan": (["-target=vulkan"], "k.spv"),
+}
+COMPILE_TIMEOUT = 180
+
+
+def first_diagnostic(text):
+    """The first `error:` line of tilec's output (file:line:col dropped), or its first line."""
+    lines = [l for l in text.splitlines() if l.strip()]
+    for l in lines:
+        if "error:" in l:
+            return re.sub(r"^.*?error:\s*", "error: ", l).strip()
+    return lines[0].strip() if lines else ""
+
+
+def tilec_caps(tilec):
+    try:
+        out = subprocess.run([tilec, "--help"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return {"kernel": False}
+    return {"kernel": "--kernel" in out}
+
+
+def compile_one(tilec, src, kernel, defines, target, outdir, caps, with_kernel_flag):
+    flags, out = TARGET_FLAGS[target]
+    cmd = [tilec, src] + (["--kernel", kernel] if with_kernel_flag else [])
+    for d in defines:
+        cmd += ["-D", d]
+    cmd += flags + ["-o", os.path.join(outdir, out)]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+        text, rc = p.stdout + p.stderr, p.returncode
+    except subprocess.TimeoutExpired:
+        text, rc = f"error: tilec timed out after {COMPILE_TIMEOUT}s", 124
+    except OSError as e:
+        text, rc = f"error: cannot run tilec: {e}", 127
+    if rc < 0 or rc > 128 or "Stack dump" in text or "Assertion" in text:
+        text = "error: tilec crashed (signal or stack dump): " + first_diagnostic(text)
+    return rc == 0, text, cmd
+
+
+def run_entry(e, args, caps, workroot):
+    """Compiles and checks one manifest entry; returns its result record."""
+    r = {"name": e["name"], "file": e["file"], "kernel": e["kernel"], "targets": {}, "numerics": "-",
+         "diag": "", "mode": None}
+    path = os.path.join(args.tilelang, e["file"])
+    work = os.path.join(workroot, re.sub(r"[^\w.-]", "_", e["name"]))
+    os.makedirs(work, exist_ok=True)
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError as ex:
+        r["diag"] = f"cannot read {path}: {ex}"
+        return r
+    stripped = None
+    try:
+        s = strip.strip_source(text, e["kernel"])
+        if s is not None:
+            stripped = os.path.join(work, os.path.splitext(os.path.basename(path))[0] + ".tile")
+            open(stripped, "w").write(s)
+    except SyntaxError as ex:
+        r["diag"] = f"not Python syntax: {ex}"
+    modes = [("py", path, caps["kernel"])]
+    if stripped:
+        modes.append(("strip", stripped, False))
+    diags = {}
+    for target in args.targets:
+        tdir = os.path.join(work, target)
+        os.makedirs(tdir, exist_ok=True)
+        ok = False
+        for mode, src, kflag in modes:
+            ok, out, cmd = compile_one(args.tilec, src, e["kernel"], e.get("defines", []), target, tdir, caps, kflag)
+            diags.setdefault(target, {})[mode] = first_diagnostic(out) if not ok else ""
+            if ok:
+                r["targets"][target] = mode
+                r.setdefault("cmds", {})[target] = " ".join(cmd)
+                if target == "host":
+                    r["host_dir"] = tdir
+                break
+        if not ok:
+            r["targets"][target] = None
+    r["diags"] = diags
+    # The diagnostic shown: the host's, from the mode closest to working (strip), else any.
+    for target in args.targets:
+        d = diags.get(target, {})
+        msg = d.get("strip") or d.get("py")
+        if r["targets"][target] is None and msg:
+            r["diag"] = f"[{target}] {msg}"
+            break
+    if "host_dir" in r and e.get("ref"):
+        r["numerics"], detail = numerics.check(e, r["host_dir"])
+        if r["numerics"] != "ok" and not r["diag"]:
+            r["diag"] = detail
+        r["numerics_detail"] = detail
+    elif not e.get("ref"):
+        r["numerics"] = "no-ref"
+    return r
+
+
+def load_manifest(path):
+    with open(path, "rb") as f:
+        m = tomllib.load(f)
+    entries = m.get("entry", [])
+    for e in entries:
+        e.setdefault("name", os.path.splitext(os.path.relpath(e["file"], "examples"))[0] + ":" + e["kernel"])
+    return entries, m.get("skip", [])
+
+
+def testing_entries(tilelang, manifest_entries):
+    """Entries for tile-lang's testing/python kernels (scan.py); manifest entries override."""
+    known = {(e["file"], e["kernel"]): e for e in manifest_entries}
+    out, skips = [], []
+    root = os.path.join(tilelang, "testing", "python")
+    for dp, _, fs in os.walk(root):
+        for f in sorted(fs):
+            if not f.endswith(".py"):
+                continue
+            rel = os.path.relpath(os.path.join(dp, f), tilelang)
+            parts = rel.split(os.sep)
+            if len(parts) > 2 and parts[2] in scan.OTHER_TARGET_DIRS:
+                skips.append({"file": rel, "reason": f"{parts[2]}/: not an NVIDIA target"})
+                continue
+            ents, why = scan.scan_file(tilelang, rel)
+            if why:
+                skips.append({"file": rel, "reason": why})
+                continue
+            for name, defines in ents:
+                e = known.get((rel, name)) or {"file": rel, "kernel": name,
+                                               "defines": [d for d in defines if not d.endswith("=?")]}
+                e.setdefault("name", os.path.splitext(os.path.relpath(rel, "testing/python"))[0] + ":" + name)
+                out.append(e)
+    return sorted(out, key=lambda e: e["name"]), skips
+
+
+def print_table(results, targets):
+    w = max([len(r["name"]) for r in results] + [5])
+    head = f"{'entry':<{w}} | " + " | ".join(f"{t:<6}" for t in targets) + " | numerics | first diagnostic"
+    print(head)
+    print("-" * len(head))
+    for r in results:
+        cells = []
+        for t in targets:
+            m = r["targets"].get(t)
+            cells.append(f"{('ok/' + m) if m else 'FAIL':<6}")
+        diag = r["diag"].replace("\n", " ")
+        print(f"{r['name']:<{w}} | " + " | ".join(cells) + f" | {r['numerics']:<8} | {diag[:160]}")
+
+
+def summary(results, targets, label):
+    n = len(results)
+    parts = [f"{sum(1 for r in results if r['targets'].get(t))}/{n} compile {t}" for t in targets]
+    parts.append(f"{sum(1 for r in results if r['numerics'] == 'ok')}/{n} match")
+    return f"{label}: " + ", ".join(parts)
+
+
+# Diagnostics that name a user's identifier, grouped by their construct.
+CAUSE_FAMILIES = [
+    (r"annotated target needs a value", "annotated target needs a value: eager-style `X: T.Tensor(...)` declaration"),
+    (r"parameter '\w+' of factory '\w+' has no default", "factory parameter without default (manifest lacks a -D)"),
+    (r"function '\w+' is neither a @T.prim_func kernel nor a kernel factory",
+     "function is neither a @T.prim_func kernel nor a kernel factory"),
+    (r"operands of '.+' have different dtypes", "operands of an operator have different dtypes (dtype promotion, spec §5)"),
+    (r"needs \d+ bytes of shared memory", "kernel needs more shared memory than the target allows"),
+]
+
+
+def cause_key(msg):
+    """A diagnostic reduced to its construct: location and figures dropped, quoted names kept."""
+    msg = re.sub(r"^\[[\w]+\]\s*", "", msg)
+    for pattern, family in CAUSE_FAMILIES:
+        if re.search(pattern, msg):
+            return "error: " + family
+    return re.sub(r"\b\d+\b", "N", msg).strip()
+
+
+def triage(results, targets, line, label):
+    """Markdown: the summary and the failure causes ranked by how many entries each blocks."""
+    out = [f"# {label} triage — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "", "`" + line + "`", ""]
+    for t in targets:
+        causes = {}
+        for r in results:
+            if r["targets"].get(t):
+                continue
+            d = r.get("diags", {}).get(t, {})
+            msg = d.get("strip") or d.get("py") or "(no diagnostic)"
+            causes.setdefault(cause_key(msg), []).append(r)
+        if not causes:
+            continue
+        out += [f"## {t}: what blocks compilation (harness-stripped mode's first error)", "",
+                "| entries | diagnostic | files (first 6) |", "| ---: | --- | --- |"]
+        for k, rs in sorted(causes.items(), key=lambda kv: -len(kv[1])):
+            files = sorted({r["file"].replace("examples/", "") for r in rs})
+            more = f" +{len(files) - 6}" if len(files) > 6 else ""
+            out.append(f"| {len(rs)} | `{k[:200]}` | {', '.join(files[:6])}{more} |")
+        out.append("")
+    py = {}
+    for r in results:
+        d = r.get("diags", {}).get("host", {}).get("py")
+        if d and r["targets"].get("host") != "py":
+            py.setdefault(cause_key(d), []).append(r)
+    if py:
+        out += ["## host: why the unmodified .py file fails (first error)", "", "| entries | diagnostic |",
+                "| ---: | --- |"]
+        for k, rs in sorted(py.items(), key=lambda kv: -len(kv[1]))[:25]:
+            out.append(f"| {len(rs)} | `{k[:200]}` |")
+        out.append("")
+    num = {}
+    for r in results:
+        if r["targets"].get("host") and r["numerics"] not in ("ok", "no-ref", "-"):
+            num.setdefault(r["numerics"], []).append(f"{r['name']}: {r.get('numerics_detail', '')[:160]}")
+    if num:
+        out += ["## host numerics failures", ""]
+        for k, rs in num.items():
+            out += [f"- **{k}** ({len(rs)})"] + [f"  - {x}" for x in rs]
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description="tile-lang compatibility suite for tilec")
+    ap.add_argument("--tilelang", required=True, help="a tile-lang checkout (holds examples/ and testing/)")
+    ap.add_argument("--tilec", default=os.path.join(HERE, "..", "..", "build", "bin", "tilec"))
+    ap.add_argument("--manifest", default=os.path.join(HERE, "manifest.toml"))
+    ap.add_argument("--filter", default="", help="regular expression on entry names")
+    ap.add_argument("--targets", default="host,sm_90a,vulkan")
+    ap.add_argument("--testing", action="store_true", help="run testing/python's kernels instead of the manifest")
+    ap.add_argument("--json", help="write every result (commands, diagnostics per mode) to this file")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--triage", help="write the ranked failure causes (markdown) to this file")
+    ap.add_argument("--keep", help="keep the work files in this folder")
+    args = ap.parse_args()
+    args.targets = [t for t in args.targets.split(",") if t]
+    for t in args.targets:
+        if t not in TARGET_FLAGS:
+            ap.error(f"unknown target '{t}' (known: {', '.join(TARGET_FLAGS)})")
+    args.tilec = os.path.abspath(args.tilec)
+    args.tilelang = os.path.abspath(args.tilelang)
+    entries, skips = load_manifest(args.manifest)
+    label = "compat"
+    if args.testing:
+        entries, skips = testing_entries(args.tilelang, entries)
+        label = "compat --testing"
+    if args.filter:
+        entries = [e for e in entries if re.search(args.filter, e["name"])]
+    caps = tilec_caps(args.tilec)
+    workroot = args.keep or tempfile.mkdtemp(prefix="tilec-compat-")
+    os.makedirs(workroot, exist_ok=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = list(pool.map(lambda e: run_entry(e, args, caps, workroot), entries))
+    print_table(results, args.targets)
+    print()
+    print(f"skipped files: {len(skips)} (reasons in the manifest)")
+    modes = {m: sum(1 for r in results if r['targets'].get('host') == m) for m in ("py", "strip")}
+    print(f"host compiles by mode: as-is .py {modes['py']}, harness stripped {modes['strip']}")
+    line = summary(results, args.targets, label)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"summary": line, "results": results, "skips": skips}, f, indent=1)
+    if args.triage:
+        with open(args.triage, "w") as f:
+            f.write(triage(results, args.targets, line, label))
+    print(line)
+    if not args.keep:
+        subprocess.run(["rm", "-rf", workroot])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
