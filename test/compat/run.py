@@ -37,6 +37,7 @@ except ImportError:  # the system interpreter has python3-numpy (scripts/setup.s
 
 import tomllib  # noqa: E402
 
+import census  # noqa: E402
 import numerics  # noqa: E402
 import scan  # noqa: E402
 import strip  # noqa: E402
@@ -102,6 +103,7 @@ def run_entry(e, args, caps, workroot):
         if s is not None:
             stripped = os.path.join(work, os.path.splitext(os.path.basename(path))[0] + ".tile")
             open(stripped, "w").write(s)
+            r["constructs"] = sorted(census.constructs(s))
     except SyntaxError as ex:
         r["diag"] = f"not Python syntax: {ex}"
     modes = [("py", path, caps["kernel"])]
@@ -219,7 +221,12 @@ def cause_key(msg):
 
 def triage(results, targets, line, label):
     """Markdown: the summary and the failure causes ranked by how many entries each blocks."""
-    out = [f"# {label} triage — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "", "`" + line + "`", ""]
+    out = [f"# {label} triage — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "", "`" + line + "`", "",
+           "Made by `test/compat/run.py` (branch compat; the manifest is test/compat/manifest.toml): each entry is "
+           "compiled as the unmodified .py (`--kernel` once tilec has it) and, if that fails, with the harness "
+           "stripped (test/compat/strip.py); the tables rank the first error of the stripped mode. "
+           "Reproduce one entry: `test/compat/run.py --tilelang /work/tilelang-src --filter NAME --keep /tmp/x` "
+           "(the stripped .tile and each target's output stay in /tmp/x).", ""]
     for t in targets:
         causes = {}
         for r in results:
@@ -248,6 +255,22 @@ def triage(results, targets, line, label):
         for k, rs in sorted(py.items(), key=lambda kv: -len(kv[1]))[:25]:
             out.append(f"| {len(rs)} | `{k[:200]}` |")
         out.append("")
+    uses = {}
+    for r in results:
+        for c in r.get("constructs", []):
+            uses.setdefault(c, []).append(r)
+    if uses:
+        out += ["## construct census (harness-stripped sources): entries using each construct, and how many of "
+                "them compile for the host", "",
+                "tilec stops at a file's first error; this counts every entry a construct touches.", "",
+                "| construct | entries using it | of them compile (host) | files (first 4) |",
+                "| --- | ---: | ---: | --- |"]
+        for c, rs in sorted(uses.items(), key=lambda kv: (-sum(1 for r in kv[1] if not r["targets"].get("host")),
+                                                         kv[0])):
+            ok = sum(1 for r in rs if r["targets"].get("host"))
+            files = sorted({r["file"].replace("examples/", "").replace("testing/python/", "") for r in rs})
+            out.append(f"| `{c}` | {len(rs)} | {ok} | {', '.join(files[:4])}{' ...' if len(files) > 4 else ''} |")
+        out.append("")
     num = {}
     for r in results:
         if r["targets"].get("host") and r["numerics"] not in ("ok", "no-ref", "-"):
@@ -271,6 +294,7 @@ def main():
     ap.add_argument("--json", help="write every result (commands, diagnostics per mode) to this file")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--triage", help="write the ranked failure causes (markdown) to this file")
+    ap.add_argument("--from-json", help="print the table, summary and triage of an earlier --json run, run nothing")
     ap.add_argument("--keep", help="keep the work files in this folder")
     args = ap.parse_args()
     args.targets = [t for t in args.targets.split(",") if t]
@@ -279,6 +303,11 @@ def main():
             ap.error(f"unknown target '{t}' (known: {', '.join(TARGET_FLAGS)})")
     args.tilec = os.path.abspath(args.tilec)
     args.tilelang = os.path.abspath(args.tilelang)
+    if args.from_json:
+        old = json.load(open(args.from_json))
+        results, skips = old["results"], old["skips"]
+        label = old.get("label", "compat")
+        return report(results, skips, args, label)
     entries, skips = load_manifest(args.manifest)
     label = "compat"
     if args.testing:
@@ -291,21 +320,28 @@ def main():
     os.makedirs(workroot, exist_ok=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda e: run_entry(e, args, caps, workroot), entries))
+    if not args.keep:
+        subprocess.run(["rm", "-rf", workroot])
+    return report(results, skips, args, label)
+
+
+def report(results, skips, args, label):
     print_table(results, args.targets)
     print()
     print(f"skipped files: {len(skips)} (reasons in the manifest)")
     modes = {m: sum(1 for r in results if r['targets'].get('host') == m) for m in ("py", "strip")}
     print(f"host compiles by mode: as-is .py {modes['py']}, harness stripped {modes['strip']}")
     line = summary(results, args.targets, label)
+    with_ref = [r for r in results if r["numerics"] != "no-ref"]
+    if with_ref and len(with_ref) < len(results):
+        print(summary(with_ref, args.targets, label + " (entries with a NumPy reference)"))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"summary": line, "results": results, "skips": skips}, f, indent=1)
+            json.dump({"summary": line, "label": label, "results": results, "skips": skips}, f, indent=1)
     if args.triage:
         with open(args.triage, "w") as f:
             f.write(triage(results, args.targets, line, label))
     print(line)
-    if not args.keep:
-        subprocess.run(["rm", "-rf", workroot])
     return 0
 
 
