@@ -8,8 +8,12 @@
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Conversion/TileToGPU/Passes.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Target/CUDA/CUDATargetInfo.h"
+#include "tilec/Target/Metal/MetalTargetInfo.h"
 #include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Target/SPIRV/VulkanTarget.h"
+#include "tilec/Target/SPIRV/VulkanTargetInfo.h"
+#include "tilec/Target/WGSL/WebGPUTargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -31,6 +35,11 @@ int main(int argc, char **argv) {
   tilec::registerTilecTileToGPUPasses();
   tilec::registerVulkanTestPasses();
   tilec::registerTilecVulkanPasses();
+  // The targets convert-tile-to-gpu{target=...} lowers for.
+  tilec::registerCUDATargetInfo();
+  tilec::registerVulkanTargetInfo();
+  tilec::registerMetalTargetInfo();
+  tilec::registerWebGPUTargetInfo();
 
   mlir::DialectRegistry registry;
   tilec::tile::registerTileDialect(registry);

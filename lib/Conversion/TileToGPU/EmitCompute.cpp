@@ -239,9 +239,9 @@ static Value shuffleXor(KernelEmitter &e, Value v, int64_t offset) {
   unsigned bits = t.getIntOrFloatBitWidth();
   Type wide = bits >= 32 ? t : (isa<FloatType>(t) ? (Type)b.getF32Type() : (Type)b.getI32Type());
   Value w = e.convert(v, wide);
-  Value off = arith::ConstantIntOp::create(b, e.loc, offset, 32);
-  Value width = arith::ConstantIntOp::create(b, e.loc, 32, 32);
-  Value r = gpu::ShuffleOp::create(b, e.loc, w, off, width, gpu::ShuffleMode::XOR).getShuffleResult();
+  // Over 32 lanes: the SPIR-V targets narrow the width to their subgroup
+  // (VulkanLegalizeSubgroupOps), the lane digits stay below getWarpSize().
+  Value r = e.target.emitShuffleXor(b, e.loc, w, offset, 32);
   return e.convert(r, t);
 }
 
@@ -282,6 +282,51 @@ static void reduceSerially(KernelEmitter &e, tile::ReduceOp op, const FragmentLa
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   one(loop.getInductionVar(), layoutIndexDyn(e, out, loop.getInductionVar()));
+}
+
+/// The warp digits of a reduction (`warpFields`, lane digits done): every
+/// thread's partial results `part` through one half of the reduction
+/// scratch in shared memory, each thread combining those of its row.
+static void reduceAcrossWarps(KernelEmitter &e, tile::ReduceKind kind, Type acc, const FragmentLayout &outLayout,
+                              ArrayRef<LayoutField> warpFields, llvm::SmallVector<Value> &part) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  Type st = acc.getIntOrFloatBitWidth() >= 32 ? acc : (isa<FloatType>(acc) ? (Type)b.getF32Type() : (Type)b.getI32Type());
+  int64_t n = e.numThreads * outLayout.numRegs;
+  // The half the previous reduction did not read; with the state unknown,
+  // a barrier first.
+  int half = 0;
+  if (e.scratchPendingHalf == 0 || e.scratchPendingHalf == 1)
+    half = 1 - e.scratchPendingHalf;
+  else if (e.scratchPendingHalf != -1)
+    e.barrier();
+  Value scratch = memref::ViewOp::create(b, loc, MemRefType::get({n}, st, AffineMap(), wg), e.scratchBase,
+                                         e.cIdx(e.scratchOffset + half * e.reduceScratchBytes), ValueRange{});
+  for (int64_t rp = 0; rp < outLayout.numRegs; ++rp)
+    memref::StoreOp::create(b, loc, e.convert(part[rp], st), scratch, ValueRange{e.addc(e.tid, rp * e.numThreads)});
+  e.barrier();
+  e.scratchPendingHalf = half;
+  Value base = e.tid;
+  int64_t combos = 1;
+  for (const LayoutField &f : warpFields) {
+    Value digit = arith::RemUIOp::create(b, loc, arith::DivUIOp::create(b, loc, e.tid, e.cIdx(f.stride)), e.cIdx(f.count));
+    base = arith::SubIOp::create(b, loc, base, e.mul(digit, f.stride));
+    combos *= f.count;
+  }
+  for (int64_t rp = 0; rp < outLayout.numRegs; ++rp) {
+    Value accv = e.identityOf(kind, acc);
+    for (int64_t c = 0; c < combos; ++c) {
+      int64_t rest = c, off = rp * e.numThreads;
+      for (const LayoutField &f : warpFields) {
+        off += (rest % f.count) * f.stride;
+        rest /= f.count;
+      }
+      Value v = memref::LoadOp::create(b, loc, scratch, ValueRange{e.addc(base, off)});
+      accv = e.combine(kind, accv, e.convert(v, acc));
+    }
+    part[rp] = accv;
+  }
 }
 
 LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
@@ -373,44 +418,8 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
     if (k < f.count)
       warpFields.push_back({true, f.stride * k, f.count / k, 0});
   }
-  if (!warpFields.empty()) {
-    auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-    Type st = acc.getIntOrFloatBitWidth() >= 32 ? acc : (isa<FloatType>(acc) ? (Type)b.getF32Type() : (Type)b.getI32Type());
-    int64_t n = numThreads * outLayout.numRegs;
-    // The half the previous reduction did not read; with the state unknown,
-    // a barrier first.
-    int half = 0;
-    if (scratchPendingHalf == 0 || scratchPendingHalf == 1)
-      half = 1 - scratchPendingHalf;
-    else if (scratchPendingHalf != -1)
-      barrier();
-    Value scratch = memref::ViewOp::create(b, loc, MemRefType::get({n}, st, AffineMap(), wg), scratchBase,
-                                           cIdx(scratchOffset + half * reduceScratchBytes), ValueRange{});
-    for (int64_t rp = 0; rp < outLayout.numRegs; ++rp)
-      memref::StoreOp::create(b, loc, convert(part[rp], st), scratch, ValueRange{addc(tid, rp * numThreads)});
-    barrier();
-    scratchPendingHalf = half;
-    Value base = tid;
-    int64_t combos = 1;
-    for (const LayoutField &f : warpFields) {
-      Value digit = arith::RemUIOp::create(b, loc, arith::DivUIOp::create(b, loc, tid, cIdx(f.stride)), cIdx(f.count));
-      base = arith::SubIOp::create(b, loc, base, mul(digit, f.stride));
-      combos *= f.count;
-    }
-    for (int64_t rp = 0; rp < outLayout.numRegs; ++rp) {
-      Value accv = identityOf(kind, acc);
-      for (int64_t c = 0; c < combos; ++c) {
-        int64_t rest = c, off = rp * numThreads;
-        for (const LayoutField &f : warpFields) {
-          off += (rest % f.count) * f.stride;
-          rest /= f.count;
-        }
-        Value v = memref::LoadOp::create(b, loc, scratch, ValueRange{addc(base, off)});
-        accv = combine(kind, accv, convert(v, acc));
-      }
-      part[rp] = accv;
-    }
-  }
+  if (!warpFields.empty())
+    reduceAcrossWarps(*this, kind, acc, outLayout, warpFields, part);
   if (ds == tile::Scope::Fragment) {
     Fragment &fd = fragments[dst];
     for (int64_t rp = 0; rp < outLayout.numRegs; ++rp) {

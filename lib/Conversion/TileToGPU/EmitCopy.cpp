@@ -6,7 +6,9 @@
 //    part of a fragment: each register tested against the region;
 // 2. otherwise over a blocked layout of the core shape, 16-byte vectors where
 //    alignment is provable; global -> shared copies inside pipelined loops
-//    become cp.async (zero-filled out of bounds).
+//    go through the target's async copies (TargetInfo::emitAsyncCopy:
+//    cp.async on CUDA, plain copies on a target without an engine;
+//    zero-filled out of bounds).
 // Global reads out of bounds yield 0 (clamped address, then select); global
 // writes out of bounds are dropped; replicated threads write once.
 //
@@ -14,7 +16,6 @@
 #include "Emitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -205,6 +206,151 @@ static LogicalResult copyFragmentPart(KernelEmitter &e, const Side &fs, const Si
   return success();
 }
 
+/// 1. A whole fragment on one side (`fs`), shared, global, local memory or
+/// a fragment of the same layout on the other (`os`): over the registers
+/// the thread holds, whole vectors at a time where both sides allow.
+static LogicalResult copyWholeFragment(KernelEmitter &e, tile::CopyOp op, Side &fs, Side &os, bool dstFrag) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Fragment &frag = e.fragments[fs.buf];
+  if (os.scope == tile::Scope::Fragment) {
+    Side &src = dstFrag ? os : fs, &dst = dstFrag ? fs : os;
+    Fragment &other = e.fragments[os.buf];
+    if (other.layout != frag.layout)
+      return op.emitOpError("copies between fragments of different layouts (")
+             << frag.layout.str() << " vs " << other.layout.str() << ")";
+    for (int64_t r = 0; r < frag.layout.numRegs; ++r) {
+      Value v = memref::LoadOp::create(b, loc, e.fragments[src.buf].regs, ValueRange{e.cIdx(r)});
+      memref::StoreOp::create(b, loc, e.convert(v, e.fragments[dst.buf].elementType, KernelEmitter::isUnsignedBuffer(src.buf), KernelEmitter::isUnsignedBuffer(dst.buf)), e.fragments[dst.buf].regs,
+                              ValueRange{e.cIdx(r)});
+    }
+    return success();
+  }
+  if (os.scope == tile::Scope::Local && !dstFrag && !frag.layout.isFullyReplicated())
+    return op.emitOpError("copies a fragment into a local buffer; its elements live on different threads, "
+                          "so no thread's local buffer would get all of them (copy through shared memory)");
+  int64_t vec = frag.layout.innerVectorWidth();
+  bool innerCore = !fs.sizes.empty() && fs.sizes.back() != 1 && !os.sizes.empty() && os.sizes.back() != 1;
+  if (!innerCore)
+    vec = 1;
+  while (vec > 1 && !vectorizable(e, os, vec))
+    vec /= 2;
+  Value owner = os.scope == tile::Scope::Local ? Value() : e.isFirstReplica(frag.layout);
+  for (int64_t r = 0; r < frag.layout.numRegs; r += vec) {
+    llvm::SmallVector<Value> fidx = layoutIndex(e, frag.layout, r);
+    llvm::SmallVector<Value> oidx = fullIndex(e, os, coreOf(fidx, fs.sizes));
+    if (dstFrag) {
+      Value v = loadSide(e, os, oidx, vec);
+      v = e.convert(v, frag.elementType, KernelEmitter::isUnsignedBuffer(os.buf), KernelEmitter::isUnsignedBuffer(fs.buf));
+      for (int64_t i = 0; i < vec; ++i) {
+        Value s = vec == 1 ? v : (Value)vector::ExtractOp::create(b, loc, v, i);
+        memref::StoreOp::create(b, loc, s, frag.regs, ValueRange{e.cIdx(r + i)});
+      }
+    } else {
+      llvm::SmallVector<Value> elems;
+      for (int64_t i = 0; i < vec; ++i)
+        elems.push_back(memref::LoadOp::create(b, loc, frag.regs, ValueRange{e.cIdx(r + i)}));
+      Value v = vec == 1 ? elems[0]
+                         : (Value)vector::FromElementsOp::create(b, loc, VectorType::get({vec}, frag.elementType), elems);
+      storeSide(e, os, oidx, v, owner, KernelEmitter::isUnsignedBuffer(fs.buf));
+    }
+  }
+  return success();
+}
+
+/// 2. No fragment: a blocked layout over the core shape; global -> shared
+/// copies of a pipelined loop (`async`) through the target's async copies.
+static LogicalResult copyBlocked(KernelEmitter &e, Side &src, Side &dst, bool async, ArrayRef<Value> reads,
+                                 ArrayRef<Value> writes) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  llvm::SmallVector<int64_t> core;
+  for (int64_t s : dst.sizes)
+    if (s != 1)
+      core.push_back(s);
+  Type de = cast<MemRefType>(dst.buf.getType()).getElementType();
+  Type se = cast<MemRefType>(src.buf.getType()).getElementType();
+  unsigned maxBits = std::max(de.getIntOrFloatBitWidth(), se.getIntOrFloatBitWidth());
+  int64_t vec = std::max<int64_t>(1, e.target.getMaxVectorBytes() * 8 / std::max(8u, maxBits));
+  bool innerCore = !src.sizes.empty() && src.sizes.back() != 1 && !dst.sizes.empty() && dst.sizes.back() != 1;
+  if (!innerCore)
+    vec = 1;
+  while (vec > 1 && !(vectorizable(e, src, vec) && vectorizable(e, dst, vec)))
+    vec /= 2;
+  bool perThread = src.scope == tile::Scope::Local || dst.scope == tile::Scope::Local;
+  FragmentLayout l = FragmentLayout::canonical(core, perThread ? 1 : e.numThreads, vec);
+  l.numThreads = e.numThreads;
+  // A thread-private source written to shared or global memory: thread 0's
+  // copy (the host's single run of the body).
+  Value owner = perThread && dst.scope == tile::Scope::Local ? Value() : e.isFirstReplica(l);
+  bool useAsync = async && se == de && src.scope == tile::Scope::Global && dst.scope == tile::Scope::Shared &&
+                  (vec * se.getIntOrFloatBitWidth() == 128 || vec * se.getIntOrFloatBitWidth() == 64 ||
+                   vec * se.getIntOrFloatBitWidth() == 32);
+  if (async && !useAsync)
+    e.noteAccess(reads, writes);
+  int64_t steps = l.numRegs / vec;
+  // `checked`: clamp out-of-bounds async sources and zero-fill (the
+  // fallback); unchecked copies are issued only when the whole source tile is
+  // in bounds (their addresses stay affine in the loop variables).
+  auto body = [&](Value regValue, bool checked) {
+    llvm::SmallVector<Value> cidx = layoutIndexDyn(e, l, regValue);
+    llvm::SmallVector<Value> sidx = fullIndex(e, src, cidx), didx = fullIndex(e, dst, cidx);
+    OpBuilder::InsertionGuard guard(b);
+    if (owner)
+      e.beginIf(owner);
+    if (useAsync) {
+      Value mem = e.globals.lookup(src.buf);
+      llvm::SmallVector<Value> at(sidx);
+      Value n;
+      if (checked) {
+        Value inb = e.inBounds(mem, sidx);
+        for (Value &i : at)
+          i = arith::SelectOp::create(b, loc, inb, i, e.cIdx(0));
+        n = arith::SelectOp::create(b, loc, inb, e.cIdx(vec), e.cIdx(0));
+      }
+      e.target.emitAsyncCopy(b, loc, e.shared[dst.buf].flat, ValueRange{e.sharedIndex(dst.buf, didx)}, mem, at, vec,
+                             n);
+      return;
+    }
+    Value v = loadSide(e, src, sidx, vec);
+    storeSide(e, dst, didx, v, Value(), KernelEmitter::isUnsignedBuffer(src.buf));
+  };
+  auto emitAll = [&](bool checked) {
+    if (steps == 1) {
+      body(e.cIdx(0), checked);
+      return;
+    }
+    auto loop = scf::ForOp::create(b, loc, e.cIdx(0), e.cIdx(l.numRegs), e.cIdx(vec));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    body(loop.getInductionVar(), checked);
+  };
+  if (!useAsync || e.asyncBounds != KernelEmitter::AsyncBounds::PerCopy) {
+    emitAll(!useAsync || e.asyncBounds != KernelEmitter::AsyncBounds::Unchecked);
+    return success();
+  }
+  // Async: one block-uniform check of the source tile's first and last
+  // element (indices are affine and increasing in the tile index, so the whole
+  // box is inside when both corners are); the fast path has no per-copy
+  // bounds arithmetic, the slow path is the exact clamped/zero-filled one.
+  Value mem = e.globals.lookup(src.buf);
+  llvm::SmallVector<Value> first, last;
+  for (unsigned d = 0; d < src.sizes.size(); ++d) {
+    first.push_back(src.off[d]);
+    last.push_back(src.sizes[d] == 1 ? src.off[d] : e.addc(src.off[d], src.sizes[d] - 1));
+  }
+  Value whole = arith::AndIOp::create(b, loc, e.inBounds(mem, first), e.inBounds(mem, last));
+  auto ifOp = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    emitAll(false);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    emitAll(true);
+  }
+  return success();
+}
+
 LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
   Side src{op.getSrc(), scopeOf(op.getSrc()), {}, llvm::to_vector(op.getSrcSizes())};
   Side dst{op.getDst(), scopeOf(op.getDst()), {}, llvm::to_vector(op.getDstSizes())};
@@ -221,156 +367,24 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
   if (!async)
     noteAccess(reads, writes);
 
-  // 1. A fragment on one side.
   bool srcFrag = src.scope == tile::Scope::Fragment, dstFrag = dst.scope == tile::Scope::Fragment;
-  if (srcFrag || dstFrag) {
-    Side &fs = dstFrag ? dst : src;
-    Side &os = dstFrag ? src : dst;
-    Fragment &frag = fragments[fs.buf];
-    auto ftype = cast<MemRefType>(fs.buf.getType());
-    bool whole = llvm::to_vector(ftype.getShape()) == fs.sizes && llvm::all_of(fs.off, [](Value v) {
-      auto c = getConstantIntValue(v);
-      return c && *c == 0;
-    });
-    if (!whole) {
-      if (os.scope == tile::Scope::Fragment || os.scope == tile::Scope::Local)
-        return op.emitOpError("copies part of a fragment to or from a ")
-               << (os.scope == tile::Scope::Local ? "local buffer" : "fragment")
-               << "; the GPU lowering copies parts of fragments only to and from shared and global memory";
-      return copyFragmentPart(*this, fs, os, dstFrag);
-    }
-    if (os.scope == tile::Scope::Fragment) {
-      Fragment &other = fragments[os.buf];
-      if (other.layout != frag.layout)
-        return op.emitOpError("copies between fragments of different layouts (")
-               << frag.layout.str() << " vs " << other.layout.str() << ")";
-      for (int64_t r = 0; r < frag.layout.numRegs; ++r) {
-        Value v = memref::LoadOp::create(b, loc, fragments[src.buf].regs, ValueRange{cIdx(r)});
-        memref::StoreOp::create(b, loc, convert(v, fragments[dst.buf].elementType, isUnsignedBuffer(src.buf), isUnsignedBuffer(dst.buf)), fragments[dst.buf].regs,
-                                ValueRange{cIdx(r)});
-      }
-      return success();
-    }
-    if (os.scope == tile::Scope::Local && !dstFrag && !frag.layout.isFullyReplicated())
-      return op.emitOpError("copies a fragment into a local buffer; its elements live on different threads, "
-                            "so no thread's local buffer would get all of them (copy through shared memory)");
-    int64_t vec = frag.layout.innerVectorWidth();
-    bool innerCore = !fs.sizes.empty() && fs.sizes.back() != 1 && !os.sizes.empty() && os.sizes.back() != 1;
-    if (!innerCore)
-      vec = 1;
-    while (vec > 1 && !vectorizable(*this, os, vec))
-      vec /= 2;
-    Value owner = os.scope == tile::Scope::Local ? Value() : isFirstReplica(frag.layout);
-    for (int64_t r = 0; r < frag.layout.numRegs; r += vec) {
-      llvm::SmallVector<Value> fidx = layoutIndex(*this, frag.layout, r);
-      llvm::SmallVector<Value> oidx = fullIndex(*this, os, coreOf(fidx, fs.sizes));
-      if (dstFrag) {
-        Value v = loadSide(*this, os, oidx, vec);
-        v = convert(v, frag.elementType, KernelEmitter::isUnsignedBuffer(os.buf), KernelEmitter::isUnsignedBuffer(fs.buf));
-        for (int64_t i = 0; i < vec; ++i) {
-          Value s = vec == 1 ? v : (Value)vector::ExtractOp::create(b, loc, v, i);
-          memref::StoreOp::create(b, loc, s, frag.regs, ValueRange{cIdx(r + i)});
-        }
-      } else {
-        llvm::SmallVector<Value> elems;
-        for (int64_t i = 0; i < vec; ++i)
-          elems.push_back(memref::LoadOp::create(b, loc, frag.regs, ValueRange{cIdx(r + i)}));
-        Value v = vec == 1 ? elems[0]
-                           : (Value)vector::FromElementsOp::create(b, loc, VectorType::get({vec}, frag.elementType), elems);
-        storeSide(*this, os, oidx, v, owner, isUnsignedBuffer(fs.buf));
-      }
-    }
-    return success();
-  }
-
-  // 2. No fragment: a blocked layout over the core shape.
-  llvm::SmallVector<int64_t> core;
-  for (int64_t s : dst.sizes)
-    if (s != 1)
-      core.push_back(s);
-  Type de = cast<MemRefType>(dst.buf.getType()).getElementType();
-  Type se = cast<MemRefType>(src.buf.getType()).getElementType();
-  unsigned maxBits = std::max(de.getIntOrFloatBitWidth(), se.getIntOrFloatBitWidth());
-  int64_t vec = std::max<int64_t>(1, target.getMaxVectorBytes() * 8 / std::max(8u, maxBits));
-  bool innerCore = !src.sizes.empty() && src.sizes.back() != 1 && !dst.sizes.empty() && dst.sizes.back() != 1;
-  if (!innerCore)
-    vec = 1;
-  while (vec > 1 && !(vectorizable(*this, src, vec) && vectorizable(*this, dst, vec)))
-    vec /= 2;
-  bool perThread = src.scope == tile::Scope::Local || dst.scope == tile::Scope::Local;
-  FragmentLayout l = FragmentLayout::canonical(core, perThread ? 1 : numThreads, vec);
-  l.numThreads = numThreads;
-  // A thread-private source written to shared or global memory: thread 0's
-  // copy (the host's single run of the body).
-  Value owner = perThread && dst.scope == tile::Scope::Local ? Value() : isFirstReplica(l);
-  bool useAsync = async && se == de && src.scope == tile::Scope::Global && dst.scope == tile::Scope::Shared &&
-                  (vec * se.getIntOrFloatBitWidth() == 128 || vec * se.getIntOrFloatBitWidth() == 64 ||
-                   vec * se.getIntOrFloatBitWidth() == 32);
-  if (async && !useAsync)
-    noteAccess(reads, writes);
-  int64_t steps = l.numRegs / vec;
-  // `checked`: clamp out-of-bounds cp.async sources and zero-fill (the
-  // fallback); unchecked copies are issued only when the whole source tile is
-  // in bounds (their addresses stay affine in the loop variables).
-  auto body = [&](Value regValue, bool checked) {
-    llvm::SmallVector<Value> cidx = layoutIndexDyn(*this, l, regValue);
-    llvm::SmallVector<Value> sidx = fullIndex(*this, src, cidx), didx = fullIndex(*this, dst, cidx);
-    OpBuilder::InsertionGuard guard(b);
-    if (owner)
-      beginIf(owner);
-    if (useAsync) {
-      Value mem = globals.lookup(src.buf);
-      llvm::SmallVector<Value> at(sidx);
-      Value n;
-      if (checked) {
-        Value inb = inBounds(mem, sidx);
-        for (Value &i : at)
-          i = arith::SelectOp::create(b, loc, inb, i, cIdx(0));
-        n = arith::SelectOp::create(b, loc, inb, cIdx(vec), cIdx(0));
-      }
-      auto token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-      nvgpu::DeviceAsyncCopyOp::create(b, loc, token, shared[dst.buf].flat, ValueRange{sharedIndex(dst.buf, didx)},
-                                       mem, at, b.getIndexAttr(vec), n,
-                                       vec * se.getIntOrFloatBitWidth() == 128 ? b.getUnitAttr() : UnitAttr());
-      return;
-    }
-    Value v = loadSide(*this, src, sidx, vec);
-    storeSide(*this, dst, didx, v, Value(), isUnsignedBuffer(src.buf));
-  };
-  auto emitAll = [&](bool checked) {
-    if (steps == 1) {
-      body(cIdx(0), checked);
-      return;
-    }
-    auto loop = scf::ForOp::create(b, loc, cIdx(0), cIdx(l.numRegs), cIdx(vec));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    body(loop.getInductionVar(), checked);
-  };
-  if (!useAsync || asyncBounds != AsyncBounds::PerCopy) {
-    emitAll(!useAsync || asyncBounds != AsyncBounds::Unchecked);
-    return success();
-  }
-  // cp.async: one block-uniform check of the source tile's first and last
-  // element (indices are affine and increasing in the tile index, so the whole
-  // box is inside when both corners are); the fast path has no per-copy
-  // bounds arithmetic, the slow path is the exact clamped/zero-filled one.
-  Value mem = globals.lookup(src.buf);
-  llvm::SmallVector<Value> first, last;
-  for (unsigned d = 0; d < src.sizes.size(); ++d) {
-    first.push_back(src.off[d]);
-    last.push_back(src.sizes[d] == 1 ? src.off[d] : addc(src.off[d], src.sizes[d] - 1));
-  }
-  Value whole = arith::AndIOp::create(b, loc, inBounds(mem, first), inBounds(mem, last));
-  auto ifOp = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    emitAll(false);
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    emitAll(true);
-  }
-  return success();
+  if (!srcFrag && !dstFrag)
+    return copyBlocked(*this, src, dst, async, reads, writes);
+  // A fragment on one side: whole, or a part of it (each register tested).
+  Side &fs = dstFrag ? dst : src;
+  Side &os = dstFrag ? src : dst;
+  auto ftype = cast<MemRefType>(fs.buf.getType());
+  bool whole = llvm::to_vector(ftype.getShape()) == fs.sizes && llvm::all_of(fs.off, [](Value v) {
+    auto c = getConstantIntValue(v);
+    return c && *c == 0;
+  });
+  if (whole)
+    return copyWholeFragment(*this, op, fs, os, dstFrag);
+  if (os.scope == tile::Scope::Fragment || os.scope == tile::Scope::Local)
+    return op.emitOpError("copies part of a fragment to or from a ")
+           << (os.scope == tile::Scope::Local ? "local buffer" : "fragment")
+           << "; the GPU lowering copies parts of fragments only to and from shared and global memory";
+  return copyFragmentPart(*this, fs, os, dstFrag);
 }
 
 LogicalResult KernelEmitter::emitFill(tile::FillOp op) {

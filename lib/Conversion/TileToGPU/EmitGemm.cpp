@@ -1,10 +1,13 @@
 //===- EmitGemm.cpp - tile.gemm -------------------------------------------===//
 //
-// Gemm, mma path (f16/bf16 operands in shared memory, f32 accumulator in the
-// mma.sync layout), per 16-wide K step:
-// 1. ldmatrix.x4 the warp's A tiles (16 x 16 each; .trans when A is K x M);
-// 2. ldmatrix.x4 pairs of B tiles (8 columns each; .trans when B is K x N);
-// 3. mma.sync m16n8k16 for every (m tile, n tile) of the warp.
+// Gemm, matrix-instruction path (f16/bf16 operands in shared memory, f32
+// accumulator in the m16n8k16 layout), per 16-wide K step, through the
+// target's hooks (TargetInfo.h; on CUDA ldmatrix and mma.sync):
+// 1. matrix loads of 4 tiles for the warp's A tiles (16 x 16 each;
+//    transposed when A is K x M);
+// 2. matrix loads of pairs of B tiles (8 columns each; transposed when B is
+//    K x N);
+// 3. one m16n8k16 matrix multiply for every (m tile, n tile) of the warp.
 // Otherwise every thread computes its own accumulator elements with a K loop.
 //
 // Pipelined loops that feed such a gemm: EmitPipelined.cpp.
@@ -14,8 +17,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -32,7 +33,7 @@ using namespace tilec::gpu_lowering;
 ///             multiple of 8 leaves it alone; one lane part per cc),
 ///   plain:    row*inner + col + rc*inner + cc.
 /// Each (operand, column key) gets one base register per K-tile (lane part +
-/// stage offset, one 32-bit add); the constant becomes the ldmatrix
+/// stage offset, one 32-bit add); the constant becomes the matrix load's
 /// immediate.
 struct OperandAddress {
   KernelEmitter &e;
@@ -106,135 +107,157 @@ struct OperandAddress {
   Value base;
 };
 
-/// One ldmatrix of 4 (or 2) 8x8 tiles at shared address `at.first + at.second`
-/// (32-bit register plus immediate); the result as `tiles` i32 registers.
-static llvm::SmallVector<Value> ldmatrix(KernelEmitter &e, std::pair<Value, int64_t> at, int tiles, bool trans) {
-  std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(tiles) + (trans ? ".trans" : "") + ".shared.b16 {";
-  std::string constraints;
-  for (int i = 0; i < tiles; ++i) {
-    text += (i ? ", $" : "$") + std::to_string(i);
-    constraints += "=r,";
+namespace {
+/// The matrix-instruction path of one tile.gemm (GemmPlan::mma): the warp's
+/// tiles of A and B come from shared memory through the target's matrix
+/// load (or, GemmPlan::aRegs, from A's registers), one target matrix
+/// multiply per (m tile, n tile) and 16-wide K step.
+struct MmaGemm {
+  KernelEmitter &e;
+  tile::GemmOp op;
+  const GemmPlan &gp;
+  Fragment &c;
+  bool ta, tb;
+  int64_t k = 0, mTiles = 0, nTiles = 0;
+  Type ab;
+  /// Lane parts: the warp's first row / column, the lane's offsets inside a
+  /// 16x16 A tile and a 16x16 (two n tiles) B tile.
+  Value mBase, nBase, l8, aM, aK, bK, bN;
+  using Frags = llvm::SmallVector<llvm::SmallVector<Value>>;
+
+  MmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPlan &gp) : e(e), op(op), gp(gp), c(e.fragments[op.getC()]) {}
+  LogicalResult run();
+
+  OperandAddress addressA() {
+    return ta ? OperandAddress(e, op.getA(), aK, e.add(mBase, aM)) : OperandAddress(e, op.getA(), e.add(mBase, aM), aK);
   }
-  text += "}, [$" + std::to_string(tiles) + (at.second ? "+" + std::to_string(at.second) : "") + "];";
-  constraints += "r";
-  Type i32 = e.b.getI32Type();
-  auto type = LLVM::LLVMStructType::getLiteral(e.b.getContext(), llvm::SmallVector<Type>(tiles, i32));
-  // Has side effects: LLVM must not move it across barriers or cp.async waits.
-  auto asmOp = LLVM::InlineAsmOp::create(e.b, e.loc, type, ValueRange{at.first}, text, constraints,
-                                         /*has_side_effects=*/true, /*is_align_stack=*/false,
-                                         LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  OperandAddress addressB() {
+    return tb ? OperandAddress(e, op.getB(), e.add(nBase, bN), bK) : OperandAddress(e, op.getB(), bK, e.add(nBase, bN));
+  }
+  /// For an odd last n tile lanes 16..31 repeat the addresses of lanes 0..15.
+  OperandAddress addressB2() {
+    return tb ? OperandAddress(e, op.getB(), e.add(nBase, l8), bK) : OperandAddress(e, op.getB(), bK, nBase);
+  }
+  llvm::SmallVector<Value> matrixLoad(std::pair<Value, int64_t> at, int tiles, bool trans) {
+    return e.target.emitMatrixLoad(e.b, e.loc, at.first, at.second, tiles, trans);
+  }
+  llvm::SmallVector<Value> regsA(int64_t mi, int64_t kk);
+  void loadStepAt(int64_t kk, Frags &aFrag, Frags &bFrag, OperandAddress &aA, OperandAddress &bA,
+                  OperandAddress &bA2, Value as, Value bs);
+  void carry(Frags &aF, Frags &bF, bool store);
+  void multiply(Frags &aFrag, Frags &bFrag);
+};
+} // namespace
+
+/// A in registers (GemmPlan::aRegs): the accumulator layout's n tiles 2kk
+/// and 2kk + 1 are the k16 step's A operand (rows g and g + 8, columns 2q and
+/// 2q + 8 of the step), two 16-bit elements per register.
+llvm::SmallVector<Value> MmaGemm::regsA(int64_t mi, int64_t kk) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Fragment &fa = e.fragments[op.getA()];
+  int64_t kTiles = k / 8;
+  Type pair = VectorType::get({2}, fa.elementType);
   llvm::SmallVector<Value> regs;
-  for (int i = 0; i < tiles; ++i)
-    regs.push_back(LLVM::ExtractValueOp::create(e.b, e.loc, asmOp.getRes(), llvm::ArrayRef<int64_t>{i}));
+  for (int64_t t : {2 * kk, 2 * kk + 1})
+    for (int64_t half : {0, 2}) {
+      int64_t r = (mi * kTiles + t) * 4 + half;
+      Value lo = memref::LoadOp::create(b, loc, fa.regs, ValueRange{e.cIdx(r)});
+      Value hi = memref::LoadOp::create(b, loc, fa.regs, ValueRange{e.cIdx(r + 1)});
+      Value v = vector::FromElementsOp::create(b, loc, cast<VectorType>(pair), ValueRange{lo, hi});
+      regs.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v));
+    }
+  // In the A operand's order: (g, 2q), (g + 8, 2q), (g, 2q + 8), (g + 8, 2q + 8).
   return regs;
 }
 
-/// Register `i` of an ldmatrix result as mma.sync wants it.
-static Value operand(KernelEmitter &e, const llvm::SmallVector<Value> &frag, int64_t i, bool bf16) {
-  if (bf16)
-    return frag[i];
-  return LLVM::BitcastOp::create(e.b, e.loc, VectorType::get({2}, e.b.getF16Type()), frag[i]);
+/// The fragments of one 16-wide K step, at stage offsets `as` / `bs`.
+void MmaGemm::loadStepAt(int64_t kk, Frags &aFrag, Frags &bFrag, OperandAddress &aA, OperandAddress &bA,
+                         OperandAddress &bA2, Value as, Value bs) {
+  for (int64_t mi = 0; mi < mTiles; ++mi) {
+    if (gp.aRegs) {
+      aFrag.push_back(regsA(mi, kk));
+      continue;
+    }
+    auto lin = ta ? aA.address(kk * 16, mi * 16, as) : aA.address(mi * 16, kk * 16, as);
+    aFrag.push_back(matrixLoad(lin, 4, ta));
+  }
+  for (int64_t ni = 0; ni < nTiles; ni += 2) {
+    int tiles = ni + 1 < nTiles ? 4 : 2;
+    OperandAddress &ba = tiles == 2 ? bA2 : bA;
+    auto lin = tb ? ba.address(ni * 8, kk * 16, bs) : ba.address(kk * 16, ni * 8, bs);
+    bFrag.push_back(matrixLoad(lin, tiles, !tb));
+  }
 }
 
-static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPlan &gp) {
+/// Hand-off: the fragments carried between the calls of a pipelined loop.
+void MmaGemm::carry(Frags &aF, Frags &bF, bool store) {
+  KernelEmitter::MmaHandoff *h = e.mmaHandoff;
+  int64_t r = 0;
+  for (Frags *fs : {&aF, &bF})
+    for (int64_t g = 0; g < (fs == &aF ? mTiles : (nTiles + 1) / 2); ++g) {
+      int tiles = fs == &aF || g * 2 + 1 < nTiles ? 4 : 2;
+      if (!store)
+        fs->emplace_back();
+      for (int t = 0; t < tiles; ++t, ++r) {
+        if (store)
+          memref::StoreOp::create(e.b, e.loc, (*fs)[g][t], h->carry, ValueRange{e.cIdx(r)});
+        else
+          (*fs)[g].push_back(memref::LoadOp::create(e.b, e.loc, h->carry, ValueRange{e.cIdx(r)}));
+      }
+    }
+}
+
+/// One matrix multiply per (m tile, n tile) of the warp on one K step's
+/// fragments.
+void MmaGemm::multiply(Frags &aFrag, Frags &bFrag) {
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ni = 0; ni < nTiles; ++ni) {
+      const llvm::SmallVector<Value> &bf = bFrag[ni / 2];
+      int64_t bOff = (ni % 2) * 2;
+      e.target.emitMatrixMultiply(e.b, e.loc, MatrixShape{16, 8, 16}, ab, aFrag[mi], {bf[bOff], bf[bOff + 1]},
+                                  c.regs, (mi * nTiles + ni) * 4);
+    }
+}
+
+LogicalResult MmaGemm::run() {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  Fragment &c = e.fragments[op.getC()];
   auto at = cast<MemRefType>(op.getA().getType());
   auto ct = cast<MemRefType>(op.getC().getType());
-  bool ta = op.getTransposeA(), tb = op.getTransposeB();
-  int64_t m = ct.getDimSize(0), n = ct.getDimSize(1), k = ta ? at.getDimSize(0) : at.getDimSize(1);
-  int64_t wmSize = m / gp.warpsM, wnSize = n / gp.warpsN, mTiles = wmSize / 16, nTiles = wnSize / 8;
-  bool bf16 = at.getElementType().isBF16();
-  Value warp = arith::DivUIOp::create(b, loc, e.tid, e.cIdx(32));
-  Value lane = arith::RemUIOp::create(b, loc, e.tid, e.cIdx(32));
+  ta = op.getTransposeA(), tb = op.getTransposeB();
+  int64_t m = ct.getDimSize(0), n = ct.getDimSize(1);
+  k = ta ? at.getDimSize(0) : at.getDimSize(1);
+  int64_t wmSize = m / gp.warpsM, wnSize = n / gp.warpsN;
+  mTiles = wmSize / 16, nTiles = wnSize / 8;
+  ab = at.getElementType();
+  Value warp = arith::DivUIOp::create(b, loc, e.tid, e.cIdx(e.target.getWarpSize()));
+  Value lane = arith::RemUIOp::create(b, loc, e.tid, e.cIdx(e.target.getWarpSize()));
   Value wm = arith::DivUIOp::create(b, loc, warp, e.cIdx(gp.warpsN));
   Value wn = arith::RemUIOp::create(b, loc, warp, e.cIdx(gp.warpsN));
-  Value mBase = e.mul(wm, wmSize), nBase = e.mul(wn, wnSize);
-  Value l8 = arith::RemUIOp::create(b, loc, lane, e.cIdx(8));
+  mBase = e.mul(wm, wmSize), nBase = e.mul(wn, wnSize);
+  l8 = arith::RemUIOp::create(b, loc, lane, e.cIdx(8));
   Value j = arith::DivUIOp::create(b, loc, lane, e.cIdx(8));
   Value jLow = arith::RemUIOp::create(b, loc, j, e.cIdx(2)), jHigh = arith::DivUIOp::create(b, loc, j, e.cIdx(2));
-  // Per-lane offsets inside a 16x16 A tile and a 16x16 (two n tiles) B tile.
   // A (M x K): row = (j % 2) * 8 + lane % 8, col = (j / 2) * 8;  A (K x M): k = (j / 2) * 8 + lane % 8, m = (j % 2) * 8.
-  Value aM = ta ? e.mul(jLow, 8) : e.add(e.mul(jLow, 8), l8);
-  Value aK = ta ? e.add(e.mul(jHigh, 8), l8) : e.mul(jHigh, 8);
+  aM = ta ? e.mul(jLow, 8) : e.add(e.mul(jLow, 8), l8);
+  aK = ta ? e.add(e.mul(jHigh, 8), l8) : e.mul(jHigh, 8);
   // B (K x N): k = (j % 2) * 8 + lane % 8, n = (j / 2) * 8;  B (N x K): n = (j / 2) * 8 + lane % 8, k = (j % 2) * 8.
-  Value bK = tb ? e.mul(jLow, 8) : e.add(e.mul(jLow, 8), l8);
-  Value bN = tb ? e.add(e.mul(jHigh, 8), l8) : e.mul(jHigh, 8);
+  bK = tb ? e.mul(jLow, 8) : e.add(e.mul(jLow, 8), l8);
+  bN = tb ? e.add(e.mul(jHigh, 8), l8) : e.mul(jHigh, 8);
   KernelEmitter::MmaHandoff *h = e.mmaHandoff;
   if (op.getClearAccum() && !(h && h->prologue))
     for (int64_t r = 0; r < c.layout.numRegs; ++r)
       memref::StoreOp::create(b, loc, e.zeroOf(c.elementType), c.regs, ValueRange{e.cIdx(r)});
   e.noteAccess({op.getA(), op.getB()}, {});
-  Type f32 = b.getF32Type();
-  Type resType = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-  NVVM::MMATypes ptx = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
   // Lane parts of the addresses (rows and columns of the operand buffers);
   // an A in registers has none (its OperandAddress is never asked).
   Value aStage = e.stageBase.lookup(op.getA()), bStage = e.stageBase.lookup(op.getB());
-  OperandAddress aAddr = ta ? OperandAddress(e, op.getA(), aK, e.add(mBase, aM))
-                            : OperandAddress(e, op.getA(), e.add(mBase, aM), aK);
-  // A in registers (GemmPlan::aRegs): the accumulator layout's n tiles 2kk
-  // and 2kk + 1 are the k16 step's A operand (rows g and g + 8, columns 2q and
-  // 2q + 8 of the step), two 16-bit elements per register.
-  auto regsA = [&](int64_t mi, int64_t kk) {
-    Fragment &fa = e.fragments[op.getA()];
-    int64_t kTiles = k / 8;
-    Type pair = VectorType::get({2}, fa.elementType);
-    llvm::SmallVector<Value> regs;
-    for (int64_t t : {2 * kk, 2 * kk + 1})
-      for (int64_t half : {0, 2}) {
-        int64_t r = (mi * kTiles + t) * 4 + half;
-        Value lo = memref::LoadOp::create(b, loc, fa.regs, ValueRange{e.cIdx(r)});
-        Value hi = memref::LoadOp::create(b, loc, fa.regs, ValueRange{e.cIdx(r + 1)});
-        Value v = vector::FromElementsOp::create(b, loc, cast<VectorType>(pair), ValueRange{lo, hi});
-        regs.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v));
-      }
-    // In the A operand's order: (g, 2q), (g + 8, 2q), (g, 2q + 8), (g + 8, 2q + 8).
-    return regs;
-  };
-  OperandAddress bAddr = tb ? OperandAddress(e, op.getB(), e.add(nBase, bN), bK)
-                            : OperandAddress(e, op.getB(), bK, e.add(nBase, bN));
-  // For an odd last n tile lanes 16..31 repeat the addresses of lanes 0..15.
-  OperandAddress bAddr2 = tb ? OperandAddress(e, op.getB(), e.add(nBase, l8), bK)
-                             : OperandAddress(e, op.getB(), bK, nBase);
-  using Frags = llvm::SmallVector<llvm::SmallVector<Value>>;
-  // The fragments of one 16-wide K step, at stage offsets `as` / `bs`.
-  auto loadStepAt = [&](int64_t kk, Frags &aFrag, Frags &bFrag, OperandAddress &aA, OperandAddress &bA,
-                        OperandAddress &bA2, Value as, Value bs) {
-    for (int64_t mi = 0; mi < mTiles; ++mi) {
-      if (gp.aRegs) {
-        aFrag.push_back(regsA(mi, kk));
-        continue;
-      }
-      auto lin = ta ? aA.address(kk * 16, mi * 16, as) : aA.address(mi * 16, kk * 16, as);
-      aFrag.push_back(ldmatrix(e, lin, 4, ta));
-    }
-    for (int64_t ni = 0; ni < nTiles; ni += 2) {
-      int tiles = ni + 1 < nTiles ? 4 : 2;
-      OperandAddress &ba = tiles == 2 ? bA2 : bA;
-      auto lin = tb ? ba.address(ni * 8, kk * 16, bs) : ba.address(kk * 16, ni * 8, bs);
-      bFrag.push_back(ldmatrix(e, lin, tiles, !tb));
-    }
-  };
+  OperandAddress aAddr = addressA();
+  OperandAddress bAddr = addressB();
+  OperandAddress bAddr2 = addressB2();
   auto loadStep = [&](int64_t kk, Frags &aFrag, Frags &bFrag) {
     loadStepAt(kk, aFrag, bFrag, aAddr, bAddr, bAddr2, aStage, bStage);
-  };
-  // Hand-off: the fragments carried between the calls of a pipelined loop.
-  auto carry = [&](Frags &aF, Frags &bF, bool store) {
-    int64_t r = 0;
-    for (Frags *fs : {&aF, &bF})
-      for (int64_t g = 0; g < (fs == &aF ? mTiles : (nTiles + 1) / 2); ++g) {
-        int tiles = fs == &aF || g * 2 + 1 < nTiles ? 4 : 2;
-        if (!store)
-          fs->emplace_back();
-        for (int t = 0; t < tiles; ++t, ++r) {
-          if (store)
-            memref::StoreOp::create(b, loc, (*fs)[g][t], h->carry, ValueRange{e.cIdx(r)});
-          else
-            (*fs)[g].push_back(memref::LoadOp::create(b, loc, h->carry, ValueRange{e.cIdx(r)}));
-        }
-      }
   };
   Frags aCur, bCur;
   if (h && h->prologue) {
@@ -243,8 +266,8 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
     return success();
   }
   // Fragments double-buffered across the K steps: step kk + 1 is loaded
-  // before the mma of step kk, so shared-memory latency overlaps the mma;
-  // with a hand-off the last step loads the next tile's first step.
+  // before the multiplies of step kk, so shared-memory latency overlaps
+  // them; with a hand-off the last step loads the next tile's first step.
   if (h)
     carry(aCur, bCur, /*store=*/false);
   else
@@ -256,34 +279,12 @@ static LogicalResult emitMmaGemm(KernelEmitter &e, tile::GemmOp op, const GemmPl
     } else if (h) {
       h->sync();
       Value as = h->nextStage.lookup(op.getA()), bs = h->nextStage.lookup(op.getB());
-      OperandAddress aNA = ta ? OperandAddress(e, op.getA(), aK, e.add(mBase, aM))
-                             : OperandAddress(e, op.getA(), e.add(mBase, aM), aK);
-      OperandAddress bNA = tb ? OperandAddress(e, op.getB(), e.add(nBase, bN), bK)
-                             : OperandAddress(e, op.getB(), bK, e.add(nBase, bN));
-      OperandAddress bNA2 = tb ? OperandAddress(e, op.getB(), e.add(nBase, l8), bK)
-                              : OperandAddress(e, op.getB(), bK, nBase);
+      OperandAddress aNA = addressA();
+      OperandAddress bNA = addressB();
+      OperandAddress bNA2 = addressB2();
       loadStepAt(0, aNext, bNext, aNA, bNA, bNA2, as, bs);
     }
-    Frags &aFrag = aCur, &bFrag = bCur;
-    for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t ni = 0; ni < nTiles; ++ni) {
-        const llvm::SmallVector<Value> &bf = bFrag[ni / 2];
-        int64_t bOff = (ni % 2) * 2;
-        llvm::SmallVector<Value> A, B, C;
-        for (int64_t i = 0; i < 4; ++i)
-          A.push_back(operand(e, aFrag[mi], i, bf16));
-        B.push_back(operand(e, bf, bOff, bf16));
-        B.push_back(operand(e, bf, bOff + 1, bf16));
-        int64_t r0 = (mi * nTiles + ni) * 4;
-        for (int64_t i = 0; i < 4; ++i)
-          C.push_back(memref::LoadOp::create(b, loc, c.regs, ValueRange{e.cIdx(r0 + i)}));
-        Value d = NVVM::MmaOp::create(b, loc, resType, A, B, C, llvm::ArrayRef<int64_t>{16, 8, 16}, std::nullopt,
-                                      std::nullopt, std::array<NVVM::MMATypes, 2>{ptx, ptx},
-                                      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
-        for (int64_t i = 0; i < 4; ++i)
-          memref::StoreOp::create(b, loc, LLVM::ExtractValueOp::create(b, loc, d, llvm::ArrayRef<int64_t>{i}), c.regs,
-                                  ValueRange{e.cIdx(r0 + i)});
-      }
+    multiply(aCur, bCur);
     aCur = std::move(aNext);
     bCur = std::move(bNext);
   }
@@ -317,7 +318,7 @@ static Value loadOperand(KernelEmitter &e, Value buf, Value row, Value col) {
 LogicalResult KernelEmitter::emitGemm(tile::GemmOp op) {
   const GemmPlan &gp = plan.gemms[op];
   if (gp.mma)
-    return emitMmaGemm(*this, op, gp);
+    return MmaGemm(*this, op, gp).run();
   if (std::optional<LogicalResult> done = emitGemmSubgroupMMA(op))
     return *done;
   Fragment &c = fragments[op.getC()];

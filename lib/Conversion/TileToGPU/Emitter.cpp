@@ -258,7 +258,7 @@ scf::ForOp KernelEmitter::loopWithIterArgs(Value lb, Value ub, Value step, Value
 }
 
 void KernelEmitter::barrier() {
-  gpu::BarrierOp::create(b, loc);
+  target.emitBarrier(b, loc);
   scratchPendingHalf = -1;
   pendingReads.clear();
   pendingWrites.clear();

@@ -113,6 +113,18 @@ public:
   mlir::LogicalResult run();
   /// Dynamic shared memory bytes the kernel needs.
   int64_t getSharedBytes() const { return sharedBytes; }
+  /// The gpu.func being written.
+  mlir::gpu::GPUFuncOp getFunc() const { return func; }
+  /// The pending cross-thread accesses (noteAccess) and the scratch half in
+  /// use, saved and restored around alternative versions of the same code.
+  struct AccessState {
+    llvm::DenseSet<mlir::Value> reads, writes;
+    int scratchHalf = -1;
+  };
+  AccessState saveAccessState() const { return {pendingReads, pendingWrites, scratchPendingHalf}; }
+  void restoreAccessState(const AccessState &s) {
+    pendingReads = s.reads, pendingWrites = s.writes, scratchPendingHalf = s.scratchHalf;
+  }
 
   // --- helpers shared by the emission files -------------------------------
   mlir::OpBuilder b;

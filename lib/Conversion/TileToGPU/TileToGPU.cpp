@@ -13,11 +13,9 @@
 
 #include "Emitter.h"
 
-#include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
-
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
-#include "tilec/Target/CUDA/CUDATargetInfo.h"
 
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
 
 namespace tilec {
@@ -112,11 +110,12 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
   func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, block));
   func->setAttr("tilec.threads", DenseI64ArrayAttr::get(ctx, {block[0], block[1], block[2]}));
 
-  // Hopper (sm_90a): matching gemm loops go through TMA + mbarrier + WGMMA.
-  FailureOr<bool> hopperDone = hopper::lowerGemmKernel(kernel, launch, func, target);
-  if (failed(hopperDone))
+  // A path of the target's own for this kernel's shape (CUDA: gemm
+  // loops through TMA + mbarrier + WGMMA where it has warpgroup MMA).
+  FailureOr<bool> targetDone = target.lowerKernel(kernel, launch, func);
+  if (failed(targetDone))
     return failure();
-  if (*hopperDone) {
+  if (*targetDone) {
     if (options.emulateNarrowTypes && failed(gpu_lowering::legalizeNarrowStorage(func)))
       return failure();
     kernel.erase();
@@ -155,11 +154,20 @@ LogicalResult tilec::lowerTileToGPU(ModuleOp module, const TargetInfo &target, c
 namespace {
 struct ConvertTileToGPUPass : tilec::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
   using ConvertTileToGPUBase::ConvertTileToGPUBase;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    ConvertTileToGPUBase::getDependentDialects(registry);
+    if (std::unique_ptr<TargetInfo> info = createTargetInfo(target))
+      info->getDependentDialects(registry);
+  }
   void runOnOperation() override {
-    CUDATargetInfo target(chip);
+    std::unique_ptr<TargetInfo> info = createTargetInfo(target);
+    if (!info) {
+      getOperation().emitError() << "convert-tile-to-gpu: no registered target is named '" << target << "'";
+      return signalPassFailure();
+    }
     GPULoweringOptions options;
-    options.emulateNarrowTypes = true;
-    if (failed(lowerTileToGPU(getOperation(), target, options)))
+    options.emulateNarrowTypes = info->emulatesNarrowTypes();
+    if (failed(lowerTileToGPU(getOperation(), *info, options)))
       signalPassFailure();
   }
 };

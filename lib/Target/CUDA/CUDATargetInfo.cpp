@@ -1,6 +1,7 @@
 //===- CUDATargetInfo.cpp - TargetInfo of the NVIDIA sm_XX targets --------===//
 //
-// Shared-memory limits per compute capability and the mma.sync shapes.
+// Shared-memory limits per compute capability, the mma.sync shapes, and the
+// registry entry of the sm_XX family. The emission hooks: NVGPUEmit.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/CUDA/CUDATargetInfo.h"
@@ -9,14 +10,14 @@
 
 using namespace tilec;
 
-TargetInfo::~TargetInfo() = default;
-
 CUDATargetInfo::CUDATargetInfo(llvm::StringRef name) : arch(name.str()) {
   llvm::StringRef digits = name;
   digits.consume_front("sm_");
+  llvm::StringRef suffix = digits.drop_while([](char c) { return c >= '0' && c <= '9'; });
   digits = digits.take_while([](char c) { return c >= '0' && c <= '9'; });
   if (digits.getAsInteger(10, cc))
     cc = 80;
+  archSpecific = suffix == "a";
 }
 
 int64_t CUDATargetInfo::getMaxSharedMemoryBytes() const {
@@ -37,3 +38,16 @@ llvm::SmallVector<MatrixShape> CUDATargetInfo::getMatrixShapes(mlir::Type ab, ml
     return {{16, 8, 32}};
   return {};
 }
+
+/// `sm_` followed by digits and an optional `a`.
+static std::unique_ptr<TargetInfo> makeCUDATargetInfo(llvm::StringRef name) {
+  llvm::StringRef rest = name;
+  if (!rest.consume_front("sm_") || rest.empty() || !(rest[0] >= '0' && rest[0] <= '9'))
+    return nullptr;
+  rest = rest.drop_while([](char c) { return c >= '0' && c <= '9'; });
+  if (!rest.empty() && rest != "a")
+    return nullptr;
+  return std::make_unique<CUDATargetInfo>(name);
+}
+
+void tilec::registerCUDATargetInfo() { registerTargetInfoFactory(makeCUDATargetInfo); }

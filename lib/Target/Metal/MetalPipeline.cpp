@@ -10,9 +10,9 @@
 #include "tilec/Conversion/TileToGPU/TileToGPU.h"
 #include "tilec/Driver/CompileOptions.h"
 #include "tilec/Target/Metal/MetalTarget.h"
+#include "tilec/Target/Metal/MetalTargetInfo.h"
 #include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Target/SPIRV/VulkanPipeline.h"
-#include "tilec/Target/SPIRV/VulkanTargetInfo.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Support/FileUtilities.h"
@@ -21,17 +21,6 @@
 
 using namespace mlir;
 using namespace tilec;
-
-namespace {
-/// What TileToGPU asks, answered for Metal: the Vulkan answers (no per-thread
-/// matrix instructions or async copies, 4-byte accesses, simdgroup shuffles)
-/// under Metal's limits, named "metal" in diagnostics.
-class MetalTargetInfo : public VulkanTargetInfo {
-public:
-  explicit MetalTargetInfo(const MetalTargetOptions &options) : VulkanTargetInfo(options.toVulkanOptions()) {}
-  llvm::StringRef getName() const override { return "metal"; }
-};
-} // namespace
 
 LogicalResult tilec::runMetalPipeline(ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
                                       llvm::raw_ostream &errs) {

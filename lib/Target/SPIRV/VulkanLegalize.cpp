@@ -15,7 +15,6 @@ using namespace tilec;
 
 void tilec::buildVulkanLegalizationPipeline(OpPassManager &pm, const VulkanTargetOptions &options) {
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
-  gpu.addPass(createVulkanLowerAsyncCopies());
   gpu.addPass(createVulkanMaterializeWorkgroupMemory());
   gpu.addPass(createVulkanScalarizeVectors());
   VulkanLegalizeSubgroupOpsOptions subgroup;

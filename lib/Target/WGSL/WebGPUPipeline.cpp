@@ -9,29 +9,11 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Driver/CompileOptions.h"
 #include "tilec/Target/SPIRV/VulkanPipeline.h"
-#include "tilec/Target/SPIRV/VulkanTargetInfo.h"
 #include "tilec/Target/WGSL/WebGPUTarget.h"
+#include "tilec/Target/WGSL/WebGPUTargetInfo.h"
 
 using namespace mlir;
 using namespace tilec;
-
-namespace {
-/// What TileToGPU asks, answered for WebGPU: the Vulkan answers (no
-/// per-thread matrix instructions or async copies, 4-byte accesses) under
-/// WebGPU's limits, named "webgpu" in diagnostics, and no subgroup shuffles:
-/// core WGSL has no subgroup operations.
-///
-/// TileToGPU writes a reduction's butterfly for the lane digits below
-/// getWarpSize() without asking hasWarpShuffle(); a warp of one thread makes
-/// every digit a cross-warp one, which goes through workgroup memory.
-class WebGPUTargetInfo : public VulkanTargetInfo {
-public:
-  explicit WebGPUTargetInfo(const WebGPUTargetOptions &options) : VulkanTargetInfo(options.toVulkanOptions()) {}
-  llvm::StringRef getName() const override { return "webgpu"; }
-  int64_t getWarpSize() const override { return 1; }
-  bool hasWarpShuffle() const override { return false; }
-};
-} // namespace
 
 LogicalResult tilec::runWebGPUPipeline(ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
                                        llvm::raw_ostream &errs) {

@@ -10,7 +10,7 @@
 include "mlir/Pass/PassBase.td"
 
 def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
-  let summary = "lower tile kernels to thread-level gpu/nvgpu/nvvm code";
+  let summary = "lower tile kernels to thread-level gpu code for one target";
   let description = [{
     Each `tile.kernel @k` becomes:
     - `gpu.func @k` (kernel) in `gpu.module @tilec_kernels`, taking the
@@ -24,19 +24,22 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
     accumulator layouts for f16/bf16 gemms with shared operands, projections
     through T.Parallel loops and reductions, blocked layouts otherwise. Shared
     buffers live in dynamic shared memory; gemm operand tiles are XOR
-    swizzled; pipelined loops multi-buffer their global -> shared copies with
-    cp.async. The target (`chip`) answers warp size, shared memory limits
-    and matrix instruction shapes.
+    swizzled; pipelined loops multi-buffer their global -> shared copies
+    through the target's async copy engine. The target (`target`: any
+    registered TargetInfo, e.g. `sm_90a`, `vulkan`, `metal`, `webgpu`) answers
+    warp size, shared memory limits and matrix instruction shapes, and writes
+    the target-specific code (matrix instructions, async and tensor copies;
+    the CUDA targets' nvvm/nvgpu dialects are loaded for them).
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::func::FuncDialect",
     "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect", "mlir::math::MathDialect",
-    "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect",
-    "mlir::nvgpu::NVGPUDialect", "mlir::scf::SCFDialect",
+    "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
     "mlir::vector::VectorDialect"];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
-           "the sm_XX architecture whose TargetInfo drives the lowering">,
+    Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
+           "the registered target whose TargetInfo drives the lowering "
+           "(sm_XX, vulkan, vulkan1.x, metal, webgpu)">,
   ];
 }
 

@@ -1,6 +1,7 @@
 //===- CUDATargetInfo.h - TargetInfo of the NVIDIA sm_XX targets -*- C++ -*-===//
 //
-// Facts of sm_80 ... sm_90a as thread-level lowering sees them.
+// Facts of sm_80 ... sm_90a as thread-level lowering sees them, and the
+// NVVM/NVGPU code it writes for them (lib/Target/CUDA/NVGPUEmit.cpp, Hopper/).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_TARGET_CUDA_CUDATARGETINFO_H
@@ -19,9 +20,7 @@ public:
   llvm::StringRef getName() const override { return arch; }
   int64_t getWarpSize() const override { return 32; }
   int64_t getMaxThreadsPerBlock() const override { return 1024; }
-  int64_t getDefaultSharedMemoryBytes() const override { return 48 * 1024; }
   int64_t getMaxSharedMemoryBytes() const override;
-  int64_t getMaxRegistersPerThread() const override { return 255; }
   bool hasWarpShuffle() const override { return true; }
   int64_t getMaxVectorBytes() const override { return 16; }
   llvm::SmallVector<MatrixShape> getMatrixShapes(mlir::Type ab, mlir::Type acc) const override;
@@ -31,6 +30,40 @@ public:
   AsyncCopyEngine getAsyncCopyEngine() const override {
     return cc >= 90 ? AsyncCopyEngine::TensorBulk : AsyncCopyEngine::PerThread;
   }
+  /// wgmma needs the arch-specific sm_90a.
+  bool hasWarpgroupMMA() const override { return cc == 90 && archSpecific; }
+  bool emulatesNarrowTypes() const override { return true; }
+
+  void getDependentDialects(mlir::DialectRegistry &registry) const override;
+  /// Gemm kernels of the shape hopper::matchGemmKernel takes, on targets
+  /// with warpgroup MMA: TMA + mbarrier + wgmma (Hopper/).
+  mlir::FailureOr<bool> lowerKernel(tile::KernelOp kernel, tile::LaunchOp launch,
+                                    mlir::gpu::GPUFuncOp func) const override;
+  llvm::SmallVector<mlir::Value> emitMatrixLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value addr,
+                                                int64_t offset, int tiles, bool transpose) const override;
+  void emitMatrixMultiply(mlir::OpBuilder &b, mlir::Location loc, MatrixShape shape, mlir::Type ab,
+                          llvm::ArrayRef<mlir::Value> a, llvm::ArrayRef<mlir::Value> bRegs, mlir::Value acc,
+                          int64_t accFirst) const override;
+  void emitAsyncCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value dst, mlir::ValueRange dstIndices,
+                     mlir::Value src, mlir::ValueRange srcIndices, int64_t elements,
+                     mlir::Value srcElements) const override;
+  void emitAsyncCommit(mlir::OpBuilder &b, mlir::Location loc) const override;
+  void emitAsyncWait(mlir::OpBuilder &b, mlir::Location loc, int64_t pending) const override;
+  mlir::FailureOr<unsigned> addTensorCopyDescriptors(mlir::gpu::GPUFuncOp func,
+                                                     llvm::ArrayRef<TensorCopyDescriptor> descs) const override;
+  mlir::Value emitTensorCopyBarriers(mlir::OpBuilder &b, mlir::Location loc, int64_t stages) const override;
+  void emitTensorCopyInit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barriers, int64_t stages,
+                          mlir::ValueRange descriptors) const override;
+  mlir::Value emitTensorCopyArrive(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barriers, mlir::Value slot,
+                                   int64_t bytes) const override;
+  void emitTensorCopyLoad2D(mlir::OpBuilder &b, mlir::Location loc, mlir::Value dst, mlir::Value descriptor,
+                            mlir::Value inner, mlir::Value outer, mlir::Value barrier) const override;
+  void emitTensorCopyWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barriers, mlir::Value slot,
+                          mlir::Value parity) const override;
+  void emitTensorCopyRelease(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barriers,
+                             int64_t stages) const override;
+  mlir::Value emitElect(mlir::OpBuilder &b, mlir::Location loc) const override;
+  mlir::Value emitIsWarpZero(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid) const override;
 
   /// The compute capability as a number (80, 86, 89, 90).
   int getComputeCapability() const { return cc; }
@@ -38,7 +71,11 @@ public:
 private:
   std::string arch;
   int cc = 80;
+  bool archSpecific = false; ///< `a` suffix (sm_90a)
 };
+
+/// Registers the `sm_XX` family with the TargetInfo registry.
+void registerCUDATargetInfo();
 
 } // namespace tilec
 

@@ -10,21 +10,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def VulkanLowerAsyncCopies : Pass<"tilec-vulkan-lower-async-copies", "mlir::gpu::GPUModuleOp"> {
-  let summary = "make asynchronous global -> shared copies synchronous";
-  let description = [{
-    Vulkan has no per-thread asynchronous copy engine. Each
-    `nvgpu.device_async_copy` becomes plain scalar loads and stores (the
-    elements past `srcElements` are zero, and their source index is clamped
-    to the copy's start so that nothing out of bounds is read);
-    `nvvm.cp.async.commit.group`, `nvvm.cp.async.wait.group`,
-    `nvgpu.device_async_create_group` and `nvgpu.device_async_wait` go away:
-    a synchronous copy has landed when it returns, and the barriers the
-    pipelined loop already has order it against the readers.
-  }];
-  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
-}
-
 def VulkanMaterializeWorkgroupMemory : Pass<"tilec-vulkan-materialize-workgroup-memory", "mlir::gpu::GPUModuleOp"> {
   let summary = "replace dynamic shared memory and its views by typed workgroup buffers";
   let description = [{

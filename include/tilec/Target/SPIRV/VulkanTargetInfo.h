@@ -2,8 +2,10 @@
 //
 // What the shared thread-level lowering (TileToGPU) asks, answered from the
 // VulkanTargetOptions limits: subgroup size, shared memory, no per-thread
-// matrix instructions or async copies, 32-bit scalar accesses; subgroup
-// matrix operations when the device has cooperative matrices.
+// matrix instructions, no async copy engine (the default hooks: staged
+// copies are plain loads and stores), 32-bit scalar accesses; subgroup
+// matrix operations when the device has cooperative matrices. Metal and
+// WebGPU answer through it too (their own limits and names).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_TARGET_SPIRV_VULKANTARGETINFO_H
@@ -14,15 +16,14 @@
 
 namespace tilec {
 
+/// TargetInfo of the SPIR-V targets (Vulkan; Metal and WebGPU derive).
 class VulkanTargetInfo : public TargetInfo {
 public:
   explicit VulkanTargetInfo(VulkanTargetOptions options) : options(std::move(options)) {}
   llvm::StringRef getName() const override { return options.env; }
   int64_t getWarpSize() const override { return options.subgroupSize; }
   int64_t getMaxThreadsPerBlock() const override { return options.maxWorkgroupInvocations; }
-  int64_t getDefaultSharedMemoryBytes() const override { return options.maxSharedMemoryBytes; }
   int64_t getMaxSharedMemoryBytes() const override { return options.maxSharedMemoryBytes; }
-  int64_t getMaxRegistersPerThread() const override { return 128; }
   bool hasWarpShuffle() const override { return true; }
   int64_t getMaxVectorBytes() const override { return 4; }
   llvm::SmallVector<MatrixShape> getMatrixShapes(mlir::Type, mlir::Type) const override { return {}; }
@@ -40,6 +41,10 @@ public:
 private:
   VulkanTargetOptions options;
 };
+
+/// Registers `vulkan`, `vulkan1.0` ... `vulkan1.3` (desktop preset) with the
+/// TargetInfo registry.
+void registerVulkanTargetInfo();
 
 } // namespace tilec
 

@@ -7,7 +7,7 @@
 // through the inline-PTX helpers below (32-bit shared addresses).
 //
 //===----------------------------------------------------------------------===//
-#include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
+#include "HopperGemm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -7,7 +7,7 @@
 // nvvm.grid_constant, so the kernel reads each CUtensorMap in parameter space.
 //
 //===----------------------------------------------------------------------===//
-#include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
+#include "HopperGemm.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 

@@ -42,7 +42,7 @@
 // Registers: two accumulators of wgRows x blockN / 128 f32 each per thread.
 //
 //===----------------------------------------------------------------------===//
-#include "tilec/Conversion/TileToGPU/Hopper/HopperGemm.h"
+#include "HopperGemm.h"
 
 #include "HopperPlan.h"
 
@@ -54,6 +54,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tilec-hopper"
 
 using namespace mlir;
 using namespace tilec;
@@ -600,9 +603,13 @@ LogicalResult Emitter::run(unsigned firstDescArg) {
 
 FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
                                                const TargetInfo &target) {
-  std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target);
-  if (!plan)
+  llvm::StringRef whyNot;
+  std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target, &whyNot);
+  if (!plan) {
+    LLVM_DEBUG(llvm::dbgs() << "tilec-hopper: " << kernel.getSymName() << " keeps the mma.sync path: " << whyNot
+                            << "\n");
     return false;
+  }
   MLIRContext *ctx = func.getContext();
   ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
   ctx->getOrLoadDialect<NVVM::NVVMDialect>();

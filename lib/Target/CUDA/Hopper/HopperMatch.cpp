@@ -93,21 +93,13 @@ static bool isPromotion(tile::ParallelOp par, Value local, Value total) {
          (x == loadLocal.getResult() && y == loadTotal.getResult());
 }
 
-std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
-                                                           const TargetInfo &target) {
-  // 1. sm_90a only (wgmma needs the arch-specific target), one or two
-  //    warpgroups.
-  if (target.getName() != "sm_90a")
-    return std::nullopt;
-  llvm::ArrayRef<int64_t> threads = launch.getThreads();
-  if (threads.empty() || (threads[0] != 128 && threads[0] != 256) ||
-      llvm::any_of(threads.drop_front(), [](int64_t t) { return t != 1; }))
-    return std::nullopt;
-  HopperGemmPlan plan;
-  plan.warpgroups = threads[0] / 128;
-  // 2. The launch body: allocs, an optional rasterization, a zero fill of the
-  //    accumulator, one pipelined loop, the store of the accumulator, and
-  //    pure index arithmetic.
+/// Why a kernel does not take the path (null: it may).
+using Reason = const char *;
+
+/// 2. The launch body: allocs, an optional rasterization, a zero fill of the
+///    accumulator, one pipelined loop, the store (or atomic add) of the
+///    accumulator, and pure index arithmetic.
+static Reason matchLaunchBody(tile::LaunchOp launch, HopperGemmPlan &plan) {
   for (Operation &op : *launch.getBodyBlock()) {
     if (op.hasTrait<OpTrait::IsTerminator>() || isa<tile::AllocOp>(op))
       continue;
@@ -117,67 +109,72 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     }
     if (auto fill = dyn_cast<tile::FillOp>(op)) {
       if (plan.fill || plan.loop || !(matchPattern(fill.getValue(), m_AnyZeroFloat()) || matchPattern(fill.getValue(), m_Zero())))
-        return std::nullopt;
+        return "a second fill, a fill after the loop or a non-zero fill";
       plan.fill = fill;
       continue;
     }
     if (auto loop = dyn_cast<tile::ForOp>(op)) {
       if (plan.loop || loop.getKind() != tile::LoopKind::Pipelined)
-        return std::nullopt;
+        return "a second loop or a loop that is not T.Pipelined";
       plan.loop = loop;
       continue;
     }
     if (auto copy = dyn_cast<tile::CopyOp>(op)) {
       if (!plan.loop || plan.store || plan.atomic)
-        return std::nullopt;
+        return "a copy before the loop or a second epilogue";
       plan.store = copy;
       continue;
     }
     if (auto at = dyn_cast<tile::AtomicAddOp>(op)) {
       if (!plan.loop || plan.store || plan.atomic || !at.isRegionForm())
-        return std::nullopt;
+        return "an atomic add before the loop, a second epilogue or an element atomic add";
       plan.atomic = at;
       continue;
     }
     if (op.getDialect() && op.getDialect()->getNamespace() == "arith" && isPure(&op))
       continue;
-    return std::nullopt;
+    return "an op of another kind in the launch body";
   }
   if (!plan.fill || !plan.loop || (!plan.store && !plan.atomic))
-    return std::nullopt;
-  // 3. The loop body: two tile loads feeding one gemm, plus index arithmetic.
+    return "no fill, no pipelined loop or no epilogue";
+  return nullptr;
+}
+
+/// 3. The loop body: two tile loads feeding one gemm (plus, fp8, the
+///    promotion), plus index arithmetic; the gemm's operand form.
+static Reason matchLoopBody(tile::KernelOp kernel, HopperGemmPlan &plan) {
   llvm::SmallVector<tile::CopyOp> loads;
   for (Operation &op : *plan.loop.getBodyBlock()) {
     if (op.hasTrait<OpTrait::IsTerminator>())
       continue;
     if (auto copy = dyn_cast<tile::CopyOp>(op)) {
       if (!isTileLoad(copy, kernel))
-        return std::nullopt;
+        return "a loop copy that is not a whole-tile TMA load";
       loads.push_back(copy);
       continue;
     }
     if (auto gemm = dyn_cast<tile::GemmOp>(op)) {
       if (plan.gemm)
-        return std::nullopt;
+        return "two gemms in the loop";
       plan.gemm = gemm;
       continue;
     }
     // The promotion: one T.Parallel after the gemm (checked below).
     if (auto par = dyn_cast<tile::ParallelOp>(op)) {
       if (!plan.gemm || plan.promote)
-        return std::nullopt;
+        return "a T.Parallel before the gemm or a second one";
       plan.promote = par;
       continue;
     }
     if (op.getDialect() && op.getDialect()->getNamespace() == "arith" && isPure(&op))
       continue;
-    return std::nullopt;
+    return "an op of another kind in the loop body";
   }
   tile::GemmOp gemm = plan.gemm;
   // fp8 wgmma reads both operands K-major from shared memory: fp8 takes this
   // path only with transpose_B (B stored N x K); 16-bit types only without.
   if (!gemm || loads.size() != 2 || gemm.getTransposeA() || gemm.getKPack() != 1)
-    return std::nullopt;
+    return "no gemm, not two loads, transpose_A or k_pack";
   plan.fp8 = isFp8(cast<MemRefType>(gemm.getA().getType()).getElementType());
   plan.int8 = cast<MemRefType>(gemm.getA().getType()).getElementType().isInteger(8);
   // Plain form: the gemm accumulates into the filled buffer. Promoted form
@@ -186,9 +183,9 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   if (plan.promote ? !(plan.fp8 && gemm.getClearAccum() && isPromotion(plan.promote, gemm.getC(),
                                                                         plan.fill.getBuffer()))
                    : (gemm.getClearAccum() || gemm.getC() != plan.fill.getBuffer()))
-    return std::nullopt;
+    return "the gemm does not accumulate into the filled buffer (or its promotion)";
   if (gemm.getTransposeB() != plan.kMajor())
-    return std::nullopt;
+    return "transpose_B does not match the operand type's major order";
   for (tile::CopyOp l : loads) {
     if (l.getDst() == gemm.getA())
       plan.loadA = l;
@@ -196,7 +193,7 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
       plan.loadB = l;
   }
   if (!plan.loadA || !plan.loadB)
-    return std::nullopt;
+    return "the loads do not fill the gemm's operands";
   // wgmma's 8-bit integer path here is signed (s8): uint8 operands, which
   // share the signless i8 type, keep the generic path.
   if (plan.int8) {
@@ -210,61 +207,100 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     };
     if (isUnsigned(gemm.getA()) || isUnsigned(gemm.getB()) || isUnsigned(plan.loadA.getSrc()) ||
         isUnsigned(plan.loadB.getSrc()))
-      return std::nullopt;
+      return "unsigned 8-bit operands";
   }
-  // 4. Shapes and types wgmma and 128-byte swizzled TMA boxes take: A is
-  //    M x K with 128-byte rows, B is K x N in 64-column boxes, each
-  //    warpgroup's rows a multiple of 64, and its accumulator at most 128
-  //    registers per thread. The accumulator store (nvgpu.warpgroup.mma.store)
-  //    places a warpgroup's second 64-row half correctly only for N = 128 and
-  //    the rows of warpgroup w at 64 w, so each of two warpgroups owns
-  //    64 rows and one of a single warpgroup more than 64 only when N = 128.
+  return nullptr;
+}
+
+/// 4. Shapes and types wgmma and 128-byte swizzled TMA boxes take: A is
+///    M x K with 128-byte rows, B is K x N in 64-column boxes, each
+///    warpgroup's rows a multiple of 64, and its accumulator at most 128
+///    registers per thread. The accumulator store (nvgpu.warpgroup.mma.store)
+///    places a warpgroup's second 64-row half correctly only for N = 128 and
+///    the rows of warpgroup w at 64 w, so each of two warpgroups owns
+///    64 rows and one of a single warpgroup more than 64 only when N = 128.
+static Reason matchShapes(HopperGemmPlan &plan) {
+  tile::GemmOp gemm = plan.gemm;
   auto aT = cast<MemRefType>(gemm.getA().getType());
   auto bT = cast<MemRefType>(gemm.getB().getType());
   auto cT = cast<MemRefType>(gemm.getC().getType());
   Type elem = aT.getElementType();
   if (!isWgmmaOperandType(elem) || bT.getElementType() != elem ||
       !(plan.int8 ? cT.getElementType().isInteger(32) : cT.getElementType().isF32()))
-    return std::nullopt;
+    return "operand or accumulator types wgmma does not take";
   if (cast<MemRefType>(plan.loadA.getSrc().getType()).getElementType() != elem ||
       cast<MemRefType>(plan.loadB.getSrc().getType()).getElementType() != elem)
-    return std::nullopt;
+    return "the loads convert the element type";
   plan.blockM = aT.getDimSize(0);
   plan.blockK = aT.getDimSize(1);
   plan.blockN = bT.getDimSize(plan.kMajor() ? 0 : 1);
   plan.elemBytes = elem.getIntOrFloatBitWidth() / 8;
   if (bT.getDimSize(plan.kMajor() ? 1 : 0) != plan.blockK || cT.getDimSize(0) != plan.blockM ||
       cT.getDimSize(1) != plan.blockN)
-    return std::nullopt;
+    return "operand shapes that do not agree";
   int64_t wgRows = plan.blockM / plan.warpgroups;
   // fp8 / int8: one 64-row wgmma block per warpgroup (the emitter issues one
   // k32 wgmma per 32-byte column of the 128-byte swizzled rows).
   if (plan.kMajor() && wgRows != 64)
-    return std::nullopt;
+    return "8-bit operands with other than 64 rows per warpgroup";
   if (plan.blockK * plan.elemBytes != 128 || plan.blockM % (64 * plan.warpgroups) != 0 || plan.blockN % 64 != 0 ||
       plan.blockN > 256 || wgRows * plan.blockN / 128 > 128 || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)))
-    return std::nullopt;
-  // 5. The epilogue stores the whole accumulator into a rank-2 global tensor.
-  //    Or (split-K) adds it atomically into an f16/bf16 one: the whole
-  //    accumulator at two indices (red.global.add.noftz.f16x2 / .bf16x2),
-  //    for 16-bit and fp8 operands (f32 accumulators); not int8 (i32 ones).
+    return "a block shape the wgmma tiling does not take";
+  return nullptr;
+}
+
+/// 5. The epilogue stores the whole accumulator into a rank-2 global tensor.
+///    Or (split-K) adds it atomically into an f16/bf16 one: the whole
+///    accumulator at two indices (red.global.add.noftz.f16x2 / .bf16x2),
+///    for 16-bit and fp8 operands (f32 accumulators); not int8 (i32 ones).
+static Reason matchEpilogue(tile::KernelOp kernel, HopperGemmPlan &plan) {
+  auto cT = cast<MemRefType>(plan.gemm.getC().getType());
   auto outT = dyn_cast<MemRefType>(plan.outTensor().getType());
   if (!outT || outT.getRank() != 2)
-    return std::nullopt;
+    return "the epilogue's tensor is not rank 2";
   if (tile::CopyOp st = plan.store) {
     if (st.getSrc() != plan.fill.getBuffer() || !isZeroOffsets(st.getSrcOffsets()) ||
         !llvm::equal(st.getSrcSizes(), cT.getShape()) || !llvm::equal(st.getDstSizes(), cT.getShape()))
-      return std::nullopt;
+      return "the epilogue does not store the whole accumulator";
   } else if (plan.atomic.getValue() != plan.fill.getBuffer() || plan.atomic.getIndices().size() != 2 || plan.int8) {
-    return std::nullopt;
+    return "the atomic epilogue does not add the whole f32 accumulator";
   }
   Type outElem = outT.getElementType();
   if (plan.atomic ? (!outElem.isF16() && !outElem.isBF16())
                   : plan.int8 ? !outElem.isInteger(32) : (!outElem.isF16() && !outElem.isBF16() && !outElem.isF32()))
-    return std::nullopt;
+    return "an output element type the epilogue does not write";
   auto outArg = dyn_cast<BlockArgument>(plan.outTensor());
   if (!outArg || outArg.getOwner() != &kernel.getBody().front())
+    return "the output is not a kernel argument";
+  return nullptr;
+}
+
+std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
+                                                           const TargetInfo &target, llvm::StringRef *whyNot) {
+  HopperGemmPlan plan;
+  Reason reason = nullptr;
+  // 1. Warpgroup MMA (sm_90a), one or two warpgroups.
+  llvm::ArrayRef<int64_t> threads = launch.getThreads();
+  if (!target.hasWarpgroupMMA())
+    reason = "the target has no warpgroup MMA";
+  else if (threads.empty() || (threads[0] != 128 && threads[0] != 256) ||
+           llvm::any_of(threads.drop_front(), [](int64_t t) { return t != 1; }))
+    reason = "the block is not one or two warpgroups";
+  else
+    plan.warpgroups = threads[0] / 128;
+  if (!reason)
+    reason = matchLaunchBody(launch, plan);
+  if (!reason)
+    reason = matchLoopBody(kernel, plan);
+  if (!reason)
+    reason = matchShapes(plan);
+  if (!reason)
+    reason = matchEpilogue(kernel, plan);
+  if (reason) {
+    if (whyNot)
+      *whyNot = reason;
     return std::nullopt;
+  }
   // 6. Stages: as many as asked that fit beside the 1 KB alignment slack.
   plan.stages = std::max<int64_t>(1, plan.loop.getNumStages().value_or(2));
   int64_t stageBytes = (plan.blockM + plan.blockN) * plan.blockK * plan.elemBytes;

@@ -3,8 +3,8 @@
 // matchGemmKernel fills a HopperGemmPlan; the emitter (HopperGemm.cpp) reads it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TILEC_LIB_CONVERSION_TILETOGPU_HOPPER_HOPPERPLAN_H
-#define TILEC_LIB_CONVERSION_TILETOGPU_HOPPER_HOPPERPLAN_H
+#ifndef TILEC_LIB_TARGET_CUDA_HOPPER_HOPPERPLAN_H
+#define TILEC_LIB_TARGET_CUDA_HOPPER_HOPPERPLAN_H
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Target/TargetInfo.h"
@@ -62,10 +62,11 @@ struct HopperGemmPlan {
 /// float8_e4m3 / float8_e5m2.
 bool isFp8(mlir::Type t);
 
-/// The plan when `kernel`'s launch matches and `target` is sm_90a.
+/// The plan when `kernel`'s launch matches and `target` has warpgroup MMA;
+/// otherwise nullopt, and `*whyNot` (when given) says why.
 std::optional<HopperGemmPlan> matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
-                                              const TargetInfo &target);
+                                              const TargetInfo &target, llvm::StringRef *whyNot = nullptr);
 
 } // namespace tilec::hopper
 
-#endif // TILEC_LIB_CONVERSION_TILETOGPU_HOPPER_HOPPERPLAN_H
+#endif // TILEC_LIB_TARGET_CUDA_HOPPER_HOPPERPLAN_H

@@ -5,8 +5,8 @@
 // mma.sync path: TMA loads completing on mbarriers, wgmma from shared memory.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TILEC_CONVERSION_TILETOGPU_HOPPER_HOPPERGEMM_H
-#define TILEC_CONVERSION_TILETOGPU_HOPPER_HOPPERGEMM_H
+#ifndef TILEC_LIB_TARGET_CUDA_HOPPER_HOPPERGEMM_H
+#define TILEC_LIB_TARGET_CUDA_HOPPER_HOPPERGEMM_H
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Target/TargetInfo.h"
@@ -78,4 +78,4 @@ void registerGridConstantTranslation(mlir::MLIRContext *ctx);
 
 } // namespace tilec::hopper
 
-#endif // TILEC_CONVERSION_TILETOGPU_HOPPER_HOPPERGEMM_H
+#endif // TILEC_LIB_TARGET_CUDA_HOPPER_HOPPERGEMM_H
