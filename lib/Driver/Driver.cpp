@@ -117,7 +117,7 @@ public:
   }
 
   mlir::LogicalResult run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
-    unsigned bufferId = srcMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    unsigned bufferId = srcMgr.AddNewSourceBuffer(normalizeLineEnds(std::move(buffer)), llvm::SMLoc());
     if (opts.verifyDiagnostics) {
       mlir::SourceMgrDiagnosticVerifierHandler verifier(srcMgr, &context, errs);
       (void)runPipeline(bufferId);

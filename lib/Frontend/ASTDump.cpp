@@ -31,6 +31,7 @@ StringRef ast::spelling(BinaryOp op) {
   case BinaryOp::BitXor: return "^";
   case BinaryOp::Shl: return "<<";
   case BinaryOp::Shr: return ">>";
+  case BinaryOp::MatMul: return "@";
   }
   return "?";
 }
@@ -63,6 +64,94 @@ StringRef ast::spelling(CompareOp op) {
 
 StringRef ast::spelling(BoolOpKind op) { return op == BoolOpKind::And ? "and" : "or"; }
 
+StringRef ast::spelling(ParamKind kind) {
+  switch (kind) {
+  case ParamKind::PositionalOnly: return "positional-only";
+  case ParamKind::Normal: return "normal";
+  case ParamKind::VarPositional: return "*args";
+  case ParamKind::KeywordOnly: return "keyword-only";
+  case ParamKind::VarKeyword: return "**kwargs";
+  }
+  return "?";
+}
+
+StringRef ast::describe(const Expr *e) {
+  switch (e->getKind()) {
+  case Expr::Kind::IntLit:
+  case Expr::Kind::FloatLit:
+  case Expr::Kind::StrLit:
+  case Expr::Kind::BoolLit:
+  case Expr::Kind::NoneLit: return "a literal";
+  case Expr::Kind::Name: return "a name";
+  case Expr::Kind::Attribute: return "an attribute";
+  case Expr::Kind::Call: return "a function call";
+  case Expr::Kind::Subscript: return "a subscript";
+  case Expr::Kind::Slice: return "a slice";
+  case Expr::Kind::Tuple: return "a tuple";
+  case Expr::Kind::List: return "a list";
+  case Expr::Kind::Dict: return "a dict display";
+  case Expr::Kind::Binary:
+    return cast<BinaryExpr>(e)->getOp() == BinaryOp::MatMul ? "the '@' operator" : "an operator expression";
+  case Expr::Kind::Unary: return "an operator expression";
+  case Expr::Kind::Compare: return "a comparison";
+  case Expr::Kind::BoolOp: return "a boolean operator";
+  case Expr::Kind::IfExp: return "a conditional expression";
+  case Expr::Kind::Ellipsis: return "'...'";
+  case Expr::Kind::Set: return "a set display";
+  case Expr::Kind::Starred: return "a starred expression";
+  case Expr::Kind::Lambda: return "a lambda";
+  case Expr::Kind::FString: return "an f-string";
+  case Expr::Kind::ListComp: return "a list comprehension";
+  case Expr::Kind::SetComp: return "a set comprehension";
+  case Expr::Kind::DictComp: return "a dict comprehension";
+  case Expr::Kind::GeneratorExp: return "a generator expression";
+  case Expr::Kind::Unsupported: return cast<UnsupportedExpr>(e)->getConstruct();
+  case Expr::Kind::Error: return "an invalid expression";
+  }
+  return "an expression";
+}
+
+StringRef ast::describe(const Stmt *s) {
+  switch (s->getKind()) {
+  case Stmt::Kind::Import: return "an import";
+  case Stmt::Kind::Assign: return "an assignment";
+  case Stmt::Kind::AugAssign: return "an augmented assignment";
+  case Stmt::Kind::Expr: return "an expression statement";
+  case Stmt::Kind::Pass: return "'pass'";
+  case Stmt::Kind::Return: return "'return'";
+  case Stmt::Kind::If: return "an 'if' statement";
+  case Stmt::Kind::For: return "a 'for' loop";
+  case Stmt::Kind::With: return "a 'with' statement";
+  case Stmt::Kind::FunctionDef: return "a function definition";
+  case Stmt::Kind::Annotation: return "an annotation without a value";
+  case Stmt::Kind::While: return "a 'while' loop";
+  case Stmt::Kind::Break: return "'break'";
+  case Stmt::Kind::Continue: return "'continue'";
+  case Stmt::Kind::Assert: return "'assert'";
+  case Stmt::Kind::Delete: return "'del'";
+  case Stmt::Kind::Raise: return "'raise'";
+  case Stmt::Kind::Try: return "a 'try' statement";
+  case Stmt::Kind::Unsupported: return cast<UnsupportedStmt>(s)->getConstruct();
+  }
+  return "a statement";
+}
+
+/// A handler type that names ImportError / ModuleNotFoundError (or a tuple of them).
+static bool catchesOnlyImportErrors(const Expr *type) {
+  if (!type)
+    return false;
+  if (auto *tuple = llvm::dyn_cast<TupleExpr>(type))
+    return !tuple->getElts().empty() && llvm::all_of(tuple->getElts(), catchesOnlyImportErrors);
+  auto *name = llvm::dyn_cast<NameExpr>(type);
+  return name && (name->getName() == "ImportError" || name->getName() == "ModuleNotFoundError");
+}
+
+bool TryStmt::isImportIdiom() const {
+  if (body.empty() || !isa<ImportStmt>(body.front()) || handlers.empty() || !finallyBody.empty())
+    return false;
+  return llvm::all_of(handlers, [](const ExceptHandler &h) { return catchesOnlyImportErrors(h.type); });
+}
+
 namespace {
 
 class Dumper {
@@ -73,6 +162,10 @@ public:
   void dumpStmt(const Stmt *s, unsigned indent);
   void dumpBody(StringRef label, const Body &body, unsigned indent);
   void dumpExpr(const Expr *e, unsigned indent, StringRef label = "");
+  void dumpParams(llvm::ArrayRef<Param> params, unsigned indent);
+  void dumpFString(const FStringExpr *f, unsigned indent);
+  void dumpComprehension(const ComprehensionExpr *c, unsigned indent);
+  void dumpNewStmt(const Stmt *s, unsigned indent);
 
 private:
   /// Starts a line: indentation and the optional role label.
@@ -90,7 +183,8 @@ private:
     }
     os << '\n';
   }
-  void printString(StringRef s);
+  void printString(StringRef s) { printString(os, s); }
+  void printString(llvm::raw_ostream &o, StringRef s);
 
   const llvm::SourceMgr &srcMgr;
   unsigned bufferId;
@@ -99,7 +193,7 @@ private:
 
 } // namespace
 
-void Dumper::printString(StringRef s) {
+void Dumper::printString(llvm::raw_ostream &os, StringRef s) {
   os << '"';
   for (unsigned char c : s) {
     switch (c) {
@@ -135,7 +229,7 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
     return;
   }
   case Expr::Kind::StrLit:
-    o << "StrLit ";
+    o << (cast<StrLitExpr>(e)->isBytes() ? "BytesLit " : "StrLit ");
     printString(cast<StrLitExpr>(e)->getValue());
     end(e->getLoc());
     return;
@@ -166,7 +260,7 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
     for (const Expr *arg : c->getArgs())
       dumpExpr(arg, indent + 1, "arg");
     for (const Keyword &kw : c->getKeywords()) {
-      start(indent + 1, "keyword") << kw.name;
+      start(indent + 1, "keyword") << (kw.isDoubleStar() ? StringRef("**") : StringRef(kw.name));
       end(kw.nameRange.Start);
       dumpExpr(kw.value, indent + 2);
     }
@@ -205,7 +299,7 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
     end(e->getLoc());
     for (size_t i = 0; i < d->getKeys().size(); ++i) {
       dumpExpr(d->getKeys()[i], indent + 1, "key");
-      dumpExpr(d->getValues()[i], indent + 1, "value");
+      dumpExpr(d->getValues()[i], indent + 1, d->getKeys()[i] ? "value" : "unpack");
     }
     return;
   }
@@ -251,10 +345,102 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
     dumpExpr(i->getElse(), indent + 1, "else");
     return;
   }
+  case Expr::Kind::Ellipsis:
+    o << "Ellipsis";
+    end(e->getLoc());
+    return;
+  case Expr::Kind::Set:
+    o << "Set";
+    end(e->getLoc());
+    for (const Expr *elt : cast<SetExpr>(e)->getElts())
+      dumpExpr(elt, indent + 1);
+    return;
+  case Expr::Kind::Starred:
+    o << "Starred";
+    end(e->getLoc());
+    dumpExpr(cast<StarredExpr>(e)->getValue(), indent + 1);
+    return;
+  case Expr::Kind::Lambda: {
+    auto *l = cast<LambdaExpr>(e);
+    o << "Lambda";
+    end(e->getLoc());
+    dumpParams(l->getParams(), indent + 1);
+    dumpExpr(l->getBody(), indent + 1, "body");
+    return;
+  }
+  case Expr::Kind::FString:
+    o << "FString";
+    end(e->getLoc());
+    dumpFString(cast<FStringExpr>(e), indent + 1);
+    return;
+  case Expr::Kind::ListComp:
+  case Expr::Kind::SetComp:
+  case Expr::Kind::DictComp:
+  case Expr::Kind::GeneratorExp:
+    dumpComprehension(cast<ComprehensionExpr>(e), indent);
+    return;
+  case Expr::Kind::Unsupported: {
+    auto *u = cast<UnsupportedExpr>(e);
+    o << "Unsupported " << u->getConstruct();
+    end(e->getLoc());
+    dumpExpr(u->getOperand(), indent + 1);
+    return;
+  }
   case Expr::Kind::Error:
     o << "Error";
     end(e->getLoc());
     return;
+  }
+}
+
+void Dumper::dumpParams(llvm::ArrayRef<Param> params, unsigned indent) {
+  for (const Param &p : params) {
+    llvm::raw_ostream &o = start(indent, "param");
+    switch (p.kind) {
+    case ParamKind::VarPositional: o << '*' << p.name; break;
+    case ParamKind::VarKeyword: o << "**" << p.name; break;
+    case ParamKind::Normal: o << p.name; break;
+    default: o << p.name << " (" << spelling(p.kind) << ')'; break;
+    }
+    end(p.range.Start);
+    dumpExpr(p.annotation, indent + 1, "annotation");
+    dumpExpr(p.defaultValue, indent + 1, "default");
+  }
+}
+
+void Dumper::dumpFString(const FStringExpr *f, unsigned indent) {
+  for (const FStringPart &part : f->getParts()) {
+    if (!part.isField()) {
+      printString(start(indent, "text"), part.literal);
+      end(part.range.Start);
+      continue;
+    }
+    llvm::raw_ostream &o = start(indent, "field");
+    if (part.conversion)
+      o << '!' << part.conversion;
+    end(part.range.Start);
+    dumpExpr(part.expr, indent + 1);
+    dumpExpr(part.formatSpec, indent + 1, "spec");
+  }
+}
+
+void Dumper::dumpComprehension(const ComprehensionExpr *c, unsigned indent) {
+  StringRef name = c->getKind() == Expr::Kind::ListComp  ? "ListComp"
+                   : c->getKind() == Expr::Kind::SetComp ? "SetComp"
+                   : c->getKind() == Expr::Kind::DictComp ? "DictComp"
+                                                          : "GeneratorExp";
+  os << name;
+  end(c->getLoc());
+  bool dict = c->getKind() == Expr::Kind::DictComp;
+  dumpExpr(c->getElt(), indent + 1, dict ? "key" : "elt");
+  dumpExpr(c->getValue(), indent + 1, "value");
+  for (const Comprehension &g : c->getGenerators()) {
+    start(indent + 1, "") << "for";
+    end(g.range.Start);
+    dumpExpr(g.target, indent + 2, "target");
+    dumpExpr(g.iter, indent + 2, "iter");
+    for (const Expr *cond : g.ifs)
+      dumpExpr(cond, indent + 2, "if");
   }
 }
 
@@ -269,10 +455,10 @@ void Dumper::dumpStmt(const Stmt *s, unsigned indent) {
   switch (s->getKind()) {
   case Stmt::Kind::Import: {
     auto *imp = cast<ImportStmt>(s);
-    if (imp->getFromModule().empty())
+    if (!imp->isFrom())
       o << "Import ";
     else
-      o << "ImportFrom " << imp->getFromModule() << " import ";
+      o << "ImportFrom " << std::string(imp->getLevel(), '.') << imp->getFromModule() << " import ";
     llvm::interleaveComma(imp->getNames(), o, [&](const ImportName &n) {
       o << n.dottedName;
       if (!n.asName.empty())
@@ -334,6 +520,8 @@ void Dumper::dumpStmt(const Stmt *s, unsigned indent) {
     dumpExpr(f->getTarget(), indent + 1, "target");
     dumpExpr(f->getIter(), indent + 1, "iter");
     dumpBody("body", f->getBody(), indent + 1);
+    if (!f->getElse().empty())
+      dumpBody("else", f->getElse(), indent + 1);
     return;
   }
   case Stmt::Kind::With: {
@@ -351,16 +539,97 @@ void Dumper::dumpStmt(const Stmt *s, unsigned indent) {
     end(f->getNameRange().Start);
     for (const Expr *d : f->getDecorators())
       dumpExpr(d, indent + 1, "decorator");
-    for (const Param &p : f->getParams()) {
-      start(indent + 1, "param") << p.name;
-      end(p.range.Start);
-      dumpExpr(p.annotation, indent + 2, "annotation");
-      dumpExpr(p.defaultValue, indent + 2, "default");
-    }
+    dumpParams(f->getParams(), indent + 1);
     dumpExpr(f->getReturns(), indent + 1, "returns");
     dumpBody("body", f->getBody(), indent + 1);
     return;
   }
+  default:
+    dumpNewStmt(s, indent);
+    return;
+  }
+}
+
+/// The statements added for spec v1 (the line's indentation is written).
+void Dumper::dumpNewStmt(const Stmt *s, unsigned indent) {
+  switch (s->getKind()) {
+  case Stmt::Kind::Annotation: {
+    auto *a = cast<AnnotationStmt>(s);
+    os << "Annotation";
+    end(s->getLoc());
+    dumpExpr(a->getTarget(), indent + 1, "target");
+    dumpExpr(a->getAnnotation(), indent + 1, "annotation");
+    return;
+  }
+  case Stmt::Kind::While: {
+    auto *w = cast<WhileStmt>(s);
+    os << "While";
+    end(s->getLoc());
+    dumpExpr(w->getCond(), indent + 1, "cond");
+    dumpBody("body", w->getBody(), indent + 1);
+    if (!w->getElse().empty())
+      dumpBody("else", w->getElse(), indent + 1);
+    return;
+  }
+  case Stmt::Kind::Break:
+    os << "Break";
+    end(s->getLoc());
+    return;
+  case Stmt::Kind::Continue:
+    os << "Continue";
+    end(s->getLoc());
+    return;
+  case Stmt::Kind::Assert: {
+    auto *a = cast<AssertStmt>(s);
+    os << "Assert";
+    end(s->getLoc());
+    dumpExpr(a->getTest(), indent + 1, "test");
+    dumpExpr(a->getMsg(), indent + 1, "msg");
+    return;
+  }
+  case Stmt::Kind::Delete:
+    os << "Delete";
+    end(s->getLoc());
+    for (const Expr *t : cast<DeleteStmt>(s)->getTargets())
+      dumpExpr(t, indent + 1, "target");
+    return;
+  case Stmt::Kind::Raise: {
+    auto *r = cast<RaiseStmt>(s);
+    os << "Raise";
+    end(s->getLoc());
+    dumpExpr(r->getExc(), indent + 1, "exc");
+    dumpExpr(r->getCause(), indent + 1, "cause");
+    return;
+  }
+  case Stmt::Kind::Try: {
+    auto *t = cast<TryStmt>(s);
+    os << "Try" << (t->isImportIdiom() ? " import-idiom" : "");
+    end(s->getLoc());
+    dumpBody("body", t->getBody(), indent + 1);
+    for (const ExceptHandler &h : t->getHandlers()) {
+      llvm::raw_ostream &o = start(indent + 1, "") << "except";
+      if (!h.name.empty())
+        o << " as " << h.name;
+      end(h.range.Start);
+      dumpExpr(h.type, indent + 2, "type");
+      dumpBody("body", h.body, indent + 2);
+    }
+    if (!t->getElse().empty())
+      dumpBody("else", t->getElse(), indent + 1);
+    if (!t->getFinally().empty())
+      dumpBody("finally", t->getFinally(), indent + 1);
+    return;
+  }
+  case Stmt::Kind::Unsupported: {
+    auto *u = cast<UnsupportedStmt>(s);
+    os << "Unsupported " << u->getConstruct();
+    for (const std::string &n : u->getNames())
+      os << ' ' << n;
+    end(s->getLoc());
+    return;
+  }
+  default:
+    return;
   }
 }
 

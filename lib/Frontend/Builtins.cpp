@@ -251,6 +251,10 @@ bool tilec::bindCall(const BuiltinInfo &info, const ast::CallExpr *call, Diagnos
   // 2. Keywords: known, not repeated, not also given positionally.
   llvm::StringSet<> seen;
   for (const ast::Keyword &kw : call->getKeywords()) {
+    if (kw.isDoubleStar()) {
+      diags.emit(DiagID::not_supported_yet, kw.nameRange, "'**' unpacking in a primitive's arguments");
+      return false;
+    }
     int index = -1;
     for (size_t i = 0; i < info.params.size(); ++i)
       if (kw.name == info.params[i].name)

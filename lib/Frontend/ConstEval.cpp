@@ -313,6 +313,7 @@ static ConstResult binaryInts(BinaryOp op, int64_t a, int64_t b) {
   case BinaryOp::Shr:
     if (b < 0) return fail("negative shift count");
     return ok(ConstValue::ofInt(b >= 64 ? (a < 0 ? -1 : 0) : (a >> b)));
+  case BinaryOp::MatMul: break;
   }
   return fail("unsupported operator");
 }

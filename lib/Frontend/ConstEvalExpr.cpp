@@ -118,6 +118,9 @@ ConstValue ConstEvaluator::eval(const Expr *e) {
     return ConstValue();
   case Expr::Kind::Error:
     return ConstValue();
+  default: // constructs of spec v1 this evaluator does not know
+    diags.emit(DiagID::not_supported_yet, e->getRange(), describe(e));
+    return ConstValue();
   }
   return ConstValue();
 }
@@ -315,6 +318,10 @@ ConstValue ConstEvaluator::evalCall(const CallExpr *e) {
 }
 
 ConstValue ConstEvaluator::evalBinary(const BinaryExpr *e) {
+  if (e->getOp() == BinaryOp::MatMul) {
+    diags.emit(DiagID::not_supported_yet, e->getOpRange(), describe(e));
+    return ConstValue();
+  }
   ConstValue lhs = eval(e->getLHS());
   ConstValue rhs = eval(e->getRHS());
   if (!lhs.isValid() || !rhs.isValid())

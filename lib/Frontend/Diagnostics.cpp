@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Frontend/Diagnostics.h"
 
+#include "llvm/Support/Unicode.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -125,5 +127,54 @@ void RangeDiagnosticPrinter::print(mlir::Diagnostic &diag) {
     llvm::SMLoc end = locate(srcMgr, bufferId, range.getEndLine(), range.getEndColumn());
     ranges.push_back(llvm::SMRange(start, end));
   }
-  srcMgr.PrintMessage(os, start, kind, msg, ranges);
+  const llvm::MemoryBuffer *buf = srcMgr.getMemoryBuffer(bufferId);
+  const char *lineStart = start.getPointer(), *lineEnd = start.getPointer();
+  while (lineStart > buf->getBufferStart() && lineStart[-1] != '\n' && lineStart[-1] != '\r')
+    --lineStart;
+  while (lineEnd < buf->getBufferEnd() && *lineEnd != '\n' && *lineEnd != '\r')
+    ++lineEnd;
+  llvm::StringRef lineText(lineStart, lineEnd - lineStart);
+  if (llvm::all_of(lineText, [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    srcMgr.PrintMessage(os, start, kind, msg, ranges);
+    return;
+  }
+  // LLVM prints no caret under a line with non-ASCII bytes: print the line
+  // and a caret measured in display columns ourselves.
+  std::string loc = (range.getFilename().getValue() + ":" + llvm::Twine(range.getStartLine()) + ":" +
+                     llvm::Twine(range.getStartColumn()))
+                        .str();
+  srcMgr.PrintMessage(os, llvm::SMDiagnostic(loc, kind, msg));
+  const char *caretEnd = ranges.empty() ? start.getPointer() + 1 : ranges.front().End.getPointer();
+  std::string shown, caret;
+  for (const char *p = lineStart; p < lineEnd;) {
+    unsigned len = 1, width = 1;
+    auto b = static_cast<unsigned char>(*p);
+    if (*p == '\t') {
+      width = 8 - shown.size() % 8; // approximate: tabs are rare here
+      shown.append(width, ' ');
+    } else if (b >= 0x80) {
+      len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+      if (p + len > lineEnd)
+        len = 1;
+      int w = llvm::sys::unicode::columnWidthUTF8(llvm::StringRef(p, len));
+      if (w < 0) { // not valid UTF-8: show the byte as '?'
+        len = 1;
+        w = 1;
+        shown += '?';
+      } else {
+        shown.append(p, len);
+      }
+      width = unsigned(w);
+    } else {
+      shown += *p;
+    }
+    char mark = p == start.getPointer() ? '^' : (p > start.getPointer() && p < caretEnd ? '~' : ' ');
+    caret.append(width, mark);
+    p += len;
+  }
+  if (start.getPointer() >= lineEnd)
+    caret += '^';
+  while (!caret.empty() && caret.back() == ' ')
+    caret.pop_back();
+  os << shown << '\n' << caret << '\n';
 }

@@ -86,11 +86,29 @@ TokenKind keywordKind(StringRef name) {
       .Case("pass", TokenKind::KwPass)
       .Case("return", TokenKind::KwReturn)
       .Case("with", TokenKind::KwWith)
-      .Cases({"assert", "async", "await", "break", "class", "continue", "del", "except", "finally", "global",
-              "lambda", "nonlocal", "raise", "try", "while", "yield"},
-             TokenKind::KwUnsupported)
+      .Case("lambda", TokenKind::KwLambda)
+      .Case("while", TokenKind::KwWhile)
+      .Case("break", TokenKind::KwBreak)
+      .Case("continue", TokenKind::KwContinue)
+      .Case("assert", TokenKind::KwAssert)
+      .Case("del", TokenKind::KwDel)
+      .Case("raise", TokenKind::KwRaise)
+      .Case("try", TokenKind::KwTry)
+      .Case("except", TokenKind::KwExcept)
+      .Case("finally", TokenKind::KwFinally)
+      .Case("class", TokenKind::KwClass)
+      .Case("global", TokenKind::KwGlobal)
+      .Case("nonlocal", TokenKind::KwNonlocal)
+      .Case("async", TokenKind::KwAsync)
+      .Case("await", TokenKind::KwAwait)
+      .Case("yield", TokenKind::KwYield)
       .Default(TokenKind::Identifier);
 }
+
+/// What a string literal's prefix asks for.
+struct StringPrefix {
+  bool raw = false, bytes = false, fstring = false;
+};
 
 class Lexer {
 public:
@@ -99,8 +117,14 @@ public:
     cur = buf->getBufferStart();
     end = buf->getBufferEnd();
   }
+  /// Lexes [begin, end) of an already loaded buffer as the inside of a
+  /// bracket: no NEWLINE, INDENT or DEDENT (an f-string's replacement field).
+  Lexer(const char *begin, const char *end, DiagnosticEmitter &diags)
+      : diags(diags), cur(begin), end(end), fragment(true) {}
 
   TokenizedBuffer run();
+  /// Decodes the escapes of [cur, end) as string-literal text.
+  std::string decode(bool bytes);
 
 private:
   /// Measures the indentation of the physical line at `cur` and emits
@@ -111,9 +135,13 @@ private:
   void lexLogicalLine();
   void lexIdentifierOrString();
   void lexNumber();
-  void lexString(const char *tokStart, bool raw);
+  void lexString(const char *tokStart, StringPrefix prefix);
+  /// Moves `cur` past the end of the f-string whose text starts at `cur`
+  /// (replacement fields may hold strings and brackets); false if it is not
+  /// terminated on its line (or, for triple quotes, in the file).
+  bool skipFStringBody(char quote, bool triple, const char *&bodyEnd);
   /// Decodes the escape at `cur` (just past the backslash) into `value`.
-  void lexEscape(std::string &value);
+  void lexEscape(std::string &value, bool bytes);
   void lexOperator();
   void lexBadCharacter();
   void closeBracket(Token tok);
@@ -135,13 +163,25 @@ private:
   std::vector<TokenIndex> openBrackets;
   bool reportedTab = false;
   TokenIndex firstUnclosed = NoToken;
+  bool fragment = false;
 };
+
+/// A lone CR or an LF or a CRLF at `p`: the length of the line end, else 0.
+unsigned lineEndLength(const char *p, const char *end) {
+  if (*p == '\n')
+    return 1;
+  if (*p == '\r')
+    return p + 1 < end && p[1] == '\n' ? 2 : 1;
+  return 0;
+}
 
 } // namespace
 
 TokenizedBuffer Lexer::run() {
   if (end - cur >= 3 && StringRef(cur, 3) == "\xEF\xBB\xBF")
     cur += 3;
+  while (cur < end && fragment)
+    lexLogicalLine();
   while (cur < end) {
     if (lexIndentation())
       lexLogicalLine();
@@ -172,10 +212,10 @@ bool Lexer::lexIndentation() {
   }
   // Blank and comment-only lines do not take part in indentation.
   if (cur == end || *cur == '#' || *cur == '\n' || *cur == '\r') {
-    while (cur < end && *cur != '\n')
+    while (cur < end && *cur != '\n' && *cur != '\r')
       ++cur;
     if (cur < end)
-      ++cur;
+      cur += lineEndLength(cur, end);
     return false;
   }
   if (firstTab && !reportedTab) {
@@ -209,7 +249,7 @@ void Lexer::lexLogicalLine() {
     } else if (c == '\n' || c == '\r') {
       const char *nlStart = cur;
       cur += (c == '\r' && cur + 1 < end && cur[1] == '\n') ? 2 : 1;
-      if (openBrackets.empty()) {
+      if (openBrackets.empty() && !fragment) {
         push(TokenKind::Newline, nlStart, cur);
         return;
       }
@@ -227,7 +267,7 @@ void Lexer::lexLogicalLine() {
     } else if (llvm::isDigit(c) || (c == '.' && cur + 1 < end && llvm::isDigit(cur[1]))) {
       lexNumber();
     } else if (c == '"' || c == '\'') {
-      lexString(cur, /*raw=*/false);
+      lexString(cur, StringPrefix());
     } else {
       lexOperator();
     }
@@ -243,9 +283,17 @@ void Lexer::lexIdentifierOrString() {
     std::string lower = name.lower();
     bool isPrefix = llvm::is_contained({"r", "u", "b", "f", "rb", "br", "fr", "rf"}, lower);
     if (isPrefix) {
-      if (lower != "r" && lower != "u")
-        diags.emit(DiagID::lex_unsupported_string_prefix, rangeOf(start, cur), name);
-      lexString(start, /*raw=*/lower.find('r') != std::string::npos);
+      StringPrefix prefix;
+      prefix.raw = lower.find('r') != std::string::npos;
+      prefix.bytes = lower.find('b') != std::string::npos;
+      prefix.fstring = lower.find('f') != std::string::npos;
+      lexString(start, prefix);
+      return;
+    }
+    if (lower.size() == 2 && llvm::all_of(lower, [](char ch) { return StringRef("rbfu").contains(ch); })) {
+      // `ub"..."`, `bf"..."`, `ff"..."`: Python rejects these too.
+      diags.emit(DiagID::lex_unsupported_string_prefix, rangeOf(start, cur), name);
+      lexString(start, StringPrefix());
       return;
     }
   }
@@ -293,7 +341,10 @@ void Lexer::lexNumber() {
     while (cur < end && isIdentChar(*cur))
       ++cur;
     tokens.back().range = rangeOf(start, cur);
-    diags.emit(DiagID::lex_invalid_suffix, rangeOf(sfx, cur), StringRef(sfx, cur - sfx));
+    if (base == 10 && cur - sfx == 1 && (*sfx == 'j' || *sfx == 'J'))
+      diags.emit(DiagID::lex_imaginary_unsupported, rangeOf(start, cur), StringRef(start, cur - start));
+    else
+      diags.emit(DiagID::lex_invalid_suffix, rangeOf(sfx, cur), StringRef(sfx, cur - sfx));
     return;
   }
 
@@ -368,11 +419,22 @@ void Lexer::lexNumber() {
   tokens.back().intValue = value;
 }
 
-void Lexer::lexString(const char *tokStart, bool raw) {
+void Lexer::lexString(const char *tokStart, StringPrefix prefix) {
   char quote = *cur;
   bool triple = end - cur >= 3 && cur[1] == quote && cur[2] == quote;
   const char *quoteStart = cur;
   cur += triple ? 3 : 1;
+  if (prefix.fstring) {
+    const char *bodyStart = cur, *bodyEnd = nullptr;
+    bool terminated = skipFStringBody(quote, triple, bodyEnd);
+    Token &tok = push(TokenKind::StrLit, tokStart, cur);
+    tok.isFString = true;
+    tok.isRaw = prefix.raw;
+    tok.fstringBody = rangeOf(bodyStart, bodyEnd);
+    if (!terminated)
+      diags.emit(DiagID::lex_unterminated_string, rangeOf(tokStart, quoteStart + (triple ? 3 : 1)));
+    return;
+  }
   std::string value;
   bool terminated = false;
   while (cur < end) {
@@ -388,11 +450,11 @@ void Lexer::lexString(const char *tokStart, bool raw) {
       ++cur;
       if (cur == end)
         break;
-      if (raw) {
+      if (prefix.raw) {
         value += '\\';
         value += *cur++;
       } else {
-        lexEscape(value);
+        lexEscape(value, prefix.bytes);
       }
       continue;
     }
@@ -401,11 +463,80 @@ void Lexer::lexString(const char *tokStart, bool raw) {
   }
   Token &tok = push(TokenKind::StrLit, tokStart, cur);
   tok.strValue = std::move(value);
+  tok.isBytes = prefix.bytes;
+  tok.isRaw = prefix.raw;
   if (!terminated)
     diags.emit(DiagID::lex_unterminated_string, rangeOf(tokStart, quoteStart + (triple ? 3 : 1)));
 }
 
-void Lexer::lexEscape(std::string &value) {
+bool Lexer::skipFStringBody(char quote, bool triple, const char *&bodyEnd) {
+  auto atQuotes = [&](const char *p, char q, bool tri) {
+    return *p == q && (!tri || (end - p >= 3 && p[1] == q && p[2] == q));
+  };
+  unsigned depth = 0; // of `{` fields and brackets inside them
+  while (cur < end) {
+    char c = *cur;
+    if (!triple && (c == '\n' || c == '\r'))
+      break;
+    if (depth == 0 && atQuotes(cur, quote, triple)) {
+      bodyEnd = cur;
+      cur += triple ? 3 : 1;
+      return true;
+    }
+    if (c == '\\') {
+      cur += cur + 1 < end ? 2 : 1;
+      continue;
+    }
+    if (depth == 0 && (c == '{' || c == '}') && cur + 1 < end && cur[1] == c) {
+      cur += 2; // `{{` / `}}`
+      continue;
+    }
+    if (c == '{' || ((c == '(' || c == '[') && depth > 0)) {
+      ++depth;
+    } else if ((c == '}' || c == ')' || c == ']') && depth > 0) {
+      --depth;
+    } else if (depth > 0 && (c == '"' || c == '\'')) {
+      // A string inside a replacement field (any quote, as Python 3.12);
+      // the outer quote with no partner left on the line ends the f-string.
+      if (c == quote && !triple) {
+        const char *q = cur + 1;
+        while (q < end && *q != quote && *q != '\n' && *q != '\r')
+          ++q;
+        if (q == end || *q != quote) {
+          bodyEnd = cur;
+          ++cur;
+          return true;
+        }
+      }
+      bool innerTriple = end - cur >= 3 && cur[1] == c && cur[2] == c;
+      const char *p = cur + (innerTriple ? 3 : 1);
+      while (p < end && !atQuotes(p, c, innerTriple) && (innerTriple || (*p != '\n' && *p != '\r')))
+        p += *p == '\\' && p + 1 < end ? 2 : 1;
+      if (p < end && atQuotes(p, c, innerTriple))
+        p += innerTriple ? 3 : 1;
+      cur = p;
+      continue;
+    }
+    ++cur;
+  }
+  bodyEnd = cur;
+  return false;
+}
+
+std::string Lexer::decode(bool bytes) {
+  std::string value;
+  while (cur < end) {
+    if (*cur == '\\' && cur + 1 < end) {
+      ++cur;
+      lexEscape(value, bytes);
+      continue;
+    }
+    value += *cur++;
+  }
+  return value;
+}
+
+void Lexer::lexEscape(std::string &value, bool bytes) {
   const char *bs = cur - 1;
   char c = *cur++;
   auto hexEscape = [&](unsigned n) {
@@ -417,7 +548,10 @@ void Lexer::lexEscape(std::string &value) {
       diags.emit(DiagID::lex_bad_escape, rangeOf(bs, cur), StringRef(bs, cur - bs));
       return;
     }
-    appendUTF8(value, cp);
+    if (bytes)
+      value += char(cp);
+    else
+      appendUTF8(value, cp);
   };
   switch (c) {
   case '\n': return;
@@ -436,9 +570,18 @@ void Lexer::lexEscape(std::string &value) {
   case 't': value += '\t'; return;
   case 'v': value += '\v'; return;
   case 'x': hexEscape(2); return;
-  case 'u': hexEscape(4); return;
-  case 'U': hexEscape(8); return;
+  case 'u':
+  case 'U':
   case 'N':
+    if (bytes) { // not escapes in a bytes literal: kept as written
+      value += '\\';
+      value += c;
+      return;
+    }
+    if (c != 'N') {
+      hexEscape(c == 'u' ? 4 : 8);
+      return;
+    }
     diags.emit(DiagID::lex_bad_escape, rangeOf(bs, cur), StringRef(bs, cur - bs));
     return;
   default:
@@ -448,7 +591,10 @@ void Lexer::lexEscape(std::string &value) {
     uint32_t cp = c - '0';
     for (unsigned i = 1; i < 3 && cur < end && *cur >= '0' && *cur <= '7'; ++i, ++cur)
       cp = cp * 8 + (*cur - '0');
-    appendUTF8(value, cp);
+    if (bytes)
+      value += char(cp & 0xFF);
+    else
+      appendUTF8(value, cp);
     return;
   }
   // Python keeps unknown escapes verbatim (and warns); so do we.
@@ -584,7 +730,7 @@ void Lexer::finish() {
     synth.match = open;
     tokens[open].match = tokens.size() - 1;
   }
-  if (!tokens.empty() && !tokens.back().is(TokenKind::Newline) && !tokens.back().is(TokenKind::Dedent))
+  if (!fragment && !tokens.empty() && !tokens.back().is(TokenKind::Newline) && !tokens.back().is(TokenKind::Dedent))
     push(TokenKind::Newline, end, end);
   while (indents.size() > 1) {
     indents.pop_back();
@@ -595,6 +741,28 @@ void Lexer::finish() {
 
 TokenizedBuffer tilec::lexBuffer(llvm::SourceMgr &srcMgr, unsigned bufferId, DiagnosticEmitter &diags) {
   return Lexer(srcMgr, bufferId, diags).run();
+}
+
+std::unique_ptr<llvm::MemoryBuffer> tilec::normalizeLineEnds(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  StringRef text = buffer->getBuffer();
+  bool loneCR = false;
+  for (size_t i = 0; i < text.size() && !loneCR; ++i)
+    loneCR = text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n');
+  if (!loneCR)
+    return buffer;
+  std::string copy = text.str();
+  for (size_t i = 0; i < copy.size(); ++i)
+    if (copy[i] == '\r' && (i + 1 == copy.size() || copy[i + 1] != '\n'))
+      copy[i] = '\n';
+  return llvm::MemoryBuffer::getMemBufferCopy(copy, buffer->getBufferIdentifier());
+}
+
+TokenizedBuffer tilec::lexFragment(const char *begin, const char *end, DiagnosticEmitter &diags) {
+  return Lexer(begin, end, diags).run();
+}
+
+std::string tilec::decodeStringText(const char *begin, const char *end, bool bytes, DiagnosticEmitter &diags) {
+  return Lexer(begin, end, diags).decode(bytes);
 }
 
 /// Writes `text` with newlines, tabs, quotes and non-printing bytes escaped.

@@ -81,8 +81,7 @@ void Parser::skipStatement() {
 }
 
 void Parser::skipContinuationClauses() {
-  while (at(TokenKind::KwElif) || at(TokenKind::KwElse) ||
-         (at(TokenKind::KwUnsupported) && (tok().getSpelling() == "except" || tok().getSpelling() == "finally")))
+  while (at(TokenKind::KwElif) || at(TokenKind::KwElse) || at(TokenKind::KwExcept) || at(TokenKind::KwFinally))
     skipStatement();
 }
 
@@ -135,7 +134,8 @@ Module Parser::parseFile(unsigned bufferId) {
 }
 
 /// statement = compound_stmt | simple_stmts ;
-/// compound_stmt = decorated | funcdef | if_stmt | for_stmt | with_stmt ;
+/// compound_stmt = decorated | funcdef | if_stmt | for_stmt | while_stmt | with_stmt
+///               | try_stmt | classdef | async_stmt ;
 void Parser::parseStatement(Body &body) {
   TokenIndex start = pos;
   switch (tok().kind) {
@@ -170,14 +170,31 @@ void Parser::parseStatement(Body &body) {
     if (Stmt *s = parseWith())
       body.push_back(s);
     break;
+  case TokenKind::KwWhile:
+    if (Stmt *s = parseWhile())
+      body.push_back(s);
+    break;
+  case TokenKind::KwTry:
+    if (Stmt *s = parseTry())
+      body.push_back(s);
+    break;
+  case TokenKind::KwClass:
+    if (Stmt *s = parseClass(tok().getLoc()))
+      body.push_back(s);
+    break;
+  case TokenKind::KwAsync:
+    if (Stmt *s = parseAsync())
+      body.push_back(s);
+    break;
   case TokenKind::KwElif:
   case TokenKind::KwElse:
     syntaxError(DiagID::parse_stray_else, tok().range, tok().getSpelling());
     skipStatement();
     skipContinuationClauses();
     break;
-  case TokenKind::KwUnsupported:
-    syntaxError(DiagID::parse_unsupported_keyword, tok().range, tok().getSpelling());
+  case TokenKind::KwExcept:
+  case TokenKind::KwFinally:
+    syntaxError(DiagID::parse_stray_clause, tok().range, tok().getSpelling(), "try");
     skipStatement();
     skipContinuationClauses();
     break;
@@ -214,26 +231,48 @@ void Parser::parseSimpleStatements(Body &body) {
   }
 }
 
-/// simple_stmt = 'pass' | return_stmt | import_stmt | from_import | assignment | expression_list ;
+/// simple_stmt = 'pass' | 'break' | 'continue' | return_stmt | import_stmt | from_import
+///             | assert_stmt | del_stmt | raise_stmt | global_stmt | assignment | star_expressions ;
 Stmt *Parser::parseSimpleStatement() {
   switch (tok().kind) {
   case TokenKind::KwPass:
     return ctx.create<PassStmt>(toks[consume()].range);
+  case TokenKind::KwBreak:
+  case TokenKind::KwContinue: {
+    const Token &kw = toks[consume()];
+    if (loopDepth == 0)
+      error(DiagID::parse_outside_loop, kw.range, kw.getSpelling());
+    if (kw.is(TokenKind::KwBreak))
+      return ctx.create<BreakStmt>(kw.range);
+    return ctx.create<ContinueStmt>(kw.range);
+  }
   case TokenKind::KwReturn:
     return parseReturn();
   case TokenKind::KwImport:
     return parseImport();
   case TokenKind::KwFrom:
     return parseFromImport();
-  case TokenKind::KwUnsupported:
-    syntaxError(DiagID::parse_unsupported_keyword, tok().range, tok().getSpelling());
-    return nullptr;
+  case TokenKind::KwAssert:
+    return parseAssert();
+  case TokenKind::KwDel:
+    return parseDel();
+  case TokenKind::KwRaise:
+    return parseRaise();
+  case TokenKind::KwGlobal:
+  case TokenKind::KwNonlocal:
+    return parseGlobal();
   case TokenKind::KwDef:
   case TokenKind::KwIf:
   case TokenKind::KwFor:
+  case TokenKind::KwWhile:
   case TokenKind::KwWith:
+  case TokenKind::KwTry:
+  case TokenKind::KwClass:
+  case TokenKind::KwAsync:
   case TokenKind::KwElif:
   case TokenKind::KwElse:
+  case TokenKind::KwExcept:
+  case TokenKind::KwFinally:
   case TokenKind::At:
     // A compound statement after ';' or in a one-line block.
     expected("a simple statement");
@@ -245,10 +284,6 @@ Stmt *Parser::parseSimpleStatement() {
 
 /// dotted_name = NAME { '.' NAME } ;
 bool Parser::parseDottedName(std::string &name, SMRange &range) {
-  if (at(TokenKind::Dot)) {
-    syntaxError(DiagID::parse_relative_import_unsupported, tok().range);
-    return false;
-  }
   range = tok().range;
   if (!at(TokenKind::Identifier)) {
     expected("a module name");
@@ -292,19 +327,24 @@ Stmt *Parser::parseImport() {
   return ctx.create<ImportStmt>(SMRange(kw.Start, endLoc), "", std::move(names));
 }
 
-/// from_import = 'from' dotted_name 'import' ( '(' import_as_names [ ',' ] ')' | import_as_names ) ;
+/// from_import = 'from' ( { '.' | '...' } dotted_name | ( '.' | '...' ) { '.' | '...' } ) 'import'
+///               ( '*' | '(' import_as_names [ ',' ] ')' | import_as_names ) ;
 /// import_as_names = NAME [ 'as' NAME ] { ',' NAME [ 'as' NAME ] } ;
 Stmt *Parser::parseFromImport() {
   SMRange kw = toks[consume()].range;
+  unsigned level = 0;
+  for (; at(TokenKind::Dot) || at(TokenKind::Ellipsis); consume())
+    level += at(TokenKind::Dot) ? 1 : 3;
   std::string module;
   SMRange moduleRange;
-  if (!parseDottedName(module, moduleRange))
+  if ((level == 0 || !at(TokenKind::KwImport)) && !parseDottedName(module, moduleRange))
     return nullptr;
   if (!expect(TokenKind::KwImport, "'import'"))
     return nullptr;
   if (at(TokenKind::Star)) {
-    syntaxError(DiagID::parse_import_star_unsupported, tok().range, module);
-    return nullptr;
+    SMRange star = toks[consume()].range;
+    return ctx.create<ImportStmt>(joinRanges(kw, star), module, std::vector<ImportName>{{"*", "", star}},
+                                  /*isFrom=*/true, level);
   }
   std::vector<ImportName> names;
   auto parseName = [&]() -> bool {
@@ -335,7 +375,7 @@ Stmt *Parser::parseFromImport() {
     } while (consumeIf(TokenKind::Comma));
     endLoc = names.back().range.End;
   }
-  return ctx.create<ImportStmt>(SMRange(kw.Start, endLoc), module, std::move(names));
+  return ctx.create<ImportStmt>(SMRange(kw.Start, endLoc), module, std::move(names), /*isFrom=*/true, level);
 }
 
 /// return_stmt = 'return' [ expression_list ] ;
@@ -344,9 +384,75 @@ Stmt *Parser::parseReturn() {
   if (functionDepth == 0)
     error(DiagID::parse_return_outside_function, kw);
   Expr *value = nullptr;
-  if (!at(TokenKind::Newline) && !at(TokenKind::Semi) && !at(TokenKind::Eof))
+  if (!atStatementEnd())
     value = parseExpressionList();
   return ctx.create<ReturnStmt>(value ? joinRanges(kw, value->getRange()) : kw, value);
+}
+
+/// assert_stmt = 'assert' expression [ ',' expression ] ;
+Stmt *Parser::parseAssert() {
+  SMRange kw = toks[consume()].range;
+  Expr *test = parseExpression();
+  Expr *msg = nullptr;
+  if (!poisoned && consumeIf(TokenKind::Comma))
+    msg = parseExpression();
+  if (poisoned)
+    return nullptr;
+  return ctx.create<AssertStmt>(joinRanges(kw, (msg ? msg : test)->getRange()), test, msg);
+}
+
+/// del_stmt = 'del' target { ',' target } [ ',' ] ;
+Stmt *Parser::parseDel() {
+  SMRange kw = toks[consume()].range;
+  std::vector<Expr *> targets;
+  SMLoc endLoc = kw.End;
+  do {
+    if (atStatementEnd())
+      break;
+    Expr *t = parseBitOr();
+    if (poisoned)
+      return nullptr;
+    checkTarget(t, /*allowTuple=*/true, /*allowStarred=*/false);
+    targets.push_back(t);
+    endLoc = t->getRange().End;
+  } while (consumeIf(TokenKind::Comma));
+  if (targets.empty()) {
+    expected("a name to delete");
+    return nullptr;
+  }
+  return ctx.create<DeleteStmt>(SMRange(kw.Start, endLoc), std::move(targets));
+}
+
+/// raise_stmt = 'raise' [ expression [ 'from' expression ] ] ;
+Stmt *Parser::parseRaise() {
+  SMRange kw = toks[consume()].range;
+  Expr *exc = nullptr, *cause = nullptr;
+  if (!atStatementEnd()) {
+    exc = parseExpression();
+    if (!poisoned && consumeIf(TokenKind::KwFrom))
+      cause = parseExpression();
+  }
+  if (poisoned)
+    return nullptr;
+  Expr *last = cause ? cause : exc;
+  return ctx.create<RaiseStmt>(last ? joinRanges(kw, last->getRange()) : kw, exc, cause);
+}
+
+/// global_stmt = ( 'global' | 'nonlocal' ) NAME { ',' NAME } ;   (parsed, rejected where evaluated)
+Stmt *Parser::parseGlobal() {
+  const Token &kw = toks[consume()];
+  std::vector<std::string> names;
+  SMLoc endLoc = kw.range.End;
+  do {
+    SMRange r;
+    std::string name;
+    if (!takeIdentifier("a name", r, name))
+      return nullptr;
+    names.push_back(std::move(name));
+    endLoc = r.End;
+  } while (consumeIf(TokenKind::Comma));
+  return ctx.create<UnsupportedStmt>(SMRange(kw.range.Start, endLoc), kw.getSpelling().str(), kw.range,
+                                     std::move(names));
 }
 
 /// Maps an augmented-assignment token to its operator.
@@ -364,29 +470,12 @@ static std::optional<BinaryOp> augmentedOp(TokenKind k) {
   case TokenKind::CaretEqual: return BinaryOp::BitXor;
   case TokenKind::LessLessEqual: return BinaryOp::Shl;
   case TokenKind::GreaterGreaterEqual: return BinaryOp::Shr;
+  case TokenKind::AtEqual: return BinaryOp::MatMul;
   default: return std::nullopt;
   }
 }
 
-/// A phrase naming what kind of expression `e` is, for "cannot assign to".
-static const char *describeExpr(const Expr *e) {
-  switch (e->getKind()) {
-  case Expr::Kind::Call: return "a function call";
-  case Expr::Kind::IntLit:
-  case Expr::Kind::FloatLit:
-  case Expr::Kind::StrLit:
-  case Expr::Kind::BoolLit:
-  case Expr::Kind::NoneLit: return "a literal";
-  case Expr::Kind::Dict: return "a dict display";
-  case Expr::Kind::Compare: return "a comparison";
-  case Expr::Kind::IfExp: return "a conditional expression";
-  case Expr::Kind::Tuple: return "a tuple";
-  case Expr::Kind::List: return "a list";
-  default: return "an operator expression";
-  }
-}
-
-bool Parser::checkTarget(Expr *e, bool allowTuple) {
+bool Parser::checkTarget(Expr *e, bool allowTuple, bool allowStarred) {
   switch (e->getKind()) {
   case Expr::Kind::Name:
   case Expr::Kind::Subscript:
@@ -398,22 +487,34 @@ bool Parser::checkTarget(Expr *e, bool allowTuple) {
       llvm::ArrayRef<Expr *> elts =
           isa<TupleExpr>(e) ? cast<TupleExpr>(e)->getElts() : cast<ListExpr>(e)->getElts();
       bool ok = true;
-      for (Expr *elt : elts)
-        ok &= checkTarget(elt, true);
+      const Expr *firstStar = nullptr;
+      for (Expr *elt : elts) {
+        if (auto *star = llvm::dyn_cast<StarredExpr>(elt); star && allowStarred) {
+          if (firstStar) {
+            error(DiagID::parse_multiple_starred, star->getRange());
+            ok = false;
+          }
+          firstStar = star;
+          ok &= checkTarget(star->getValue(), /*allowTuple=*/true, allowStarred);
+          continue;
+        }
+        ok &= checkTarget(elt, true, allowStarred);
+      }
       return ok;
     }
     [[fallthrough]];
   default:
-    error(DiagID::parse_invalid_target, e->getRange(), describeExpr(e));
+    error(DiagID::parse_invalid_target, e->getRange(), ast::describe(e));
     return false;
   }
 }
 
-/// assignment = expression_list '=' { expression_list '=' } expression_list
-///            | single_target ':' expression '=' expression_list
-///            | single_target augassign expression_list ;
+/// assignment = star_expressions '=' { star_expressions '=' } assigned_value
+///            | single_target ':' expression [ '=' assigned_value ]
+///            | single_target augassign assigned_value ;
+/// assigned_value = star_expressions | yield_expr ;
 /// single_target = expression ;
-/// augassign = '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '**=' | '&=' | '|=' | '^=' | '<<=' | '>>=' ;
+/// augassign = '+=' | '-=' | '*=' | '@=' | '/=' | '//=' | '%=' | '**=' | '&=' | '|=' | '^=' | '<<=' | '>>=' ;
 Stmt *Parser::parseExprOrAssign() {
   Expr *first = parseExpressionList();
   if (poisoned)
@@ -429,7 +530,7 @@ Stmt *Parser::parseExprOrAssign() {
     Expr *value = exprs.back();
     exprs.pop_back();
     for (Expr *target : exprs)
-      checkTarget(target, /*allowTuple=*/true);
+      checkTarget(target, /*allowTuple=*/true, /*allowStarred=*/true);
     return ctx.create<AssignStmt>(SMRange(start, value->getRange().End), std::move(exprs), value);
   }
   if (at(TokenKind::Colon)) {
@@ -438,21 +539,13 @@ Stmt *Parser::parseExprOrAssign() {
     Expr *annotation = parseExpression();
     if (poisoned)
       return nullptr;
-    if (!consumeIf(TokenKind::Equal)) {
-      syntaxError(DiagID::parse_annotation_without_value, first->getRange(),
-                  StringRef(first->getLoc().getPointer(),
-                            first->getRange().End.getPointer() - first->getLoc().getPointer()));
-      return nullptr;
-    }
+    if (!consumeIf(TokenKind::Equal))
+      return ctx.create<AnnotationStmt>(joinRanges(first->getRange(), annotation->getRange()), first, annotation);
     Expr *value = parseExpressionList();
     if (poisoned)
       return nullptr;
     return ctx.create<AssignStmt>(SMRange(start, value->getRange().End), std::vector<Expr *>{first}, value,
                                   annotation);
-  }
-  if (at(TokenKind::AtEqual)) {
-    syntaxError(DiagID::parse_matmul_unsupported, tok().range, tok().getSpelling());
-    return nullptr;
   }
   if (at(TokenKind::ColonEqual)) {
     syntaxError(DiagID::parse_walrus_unsupported, tok().range);

@@ -37,7 +37,7 @@ void Parser::parseBlock(StringRef introducer, Body &body) {
   parseIndentedStatements(body);
 }
 
-/// decorated = decorator { decorator } funcdef ;
+/// decorated = decorator { decorator } ( funcdef | classdef | 'async' funcdef ) ;
 /// decorator = '@' expression NEWLINE ;
 void Parser::parseDecorated(Body &body) {
   std::vector<Expr *> decorators;
@@ -57,8 +57,17 @@ void Parser::parseDecorated(Body &body) {
       body.push_back(s);
     return;
   }
-  // `@dec class ...` gets the unsupported-keyword error of the next statement.
-  if (!at(TokenKind::KwUnsupported) && !at(TokenKind::Error))
+  if (at(TokenKind::KwClass)) {
+    if (Stmt *s = parseClass(start))
+      body.push_back(s);
+    return;
+  }
+  if (at(TokenKind::KwAsync)) {
+    if (Stmt *s = parseAsync())
+      body.push_back(s);
+    return;
+  }
+  if (!at(TokenKind::Error))
     error(DiagID::parse_decorator_target, foundRange(), describe(tok()));
 }
 
@@ -89,42 +98,76 @@ Stmt *Parser::parseFunctionDef(std::vector<Expr *> decorators, SMLoc start) {
   }
   Body body;
   ++functionDepth;
+  unsigned outerLoops = loopDepth;
+  loopDepth = 0;
   parseBlock("def", body);
+  loopDepth = outerLoops;
   --functionDepth;
   (void)kw;
   return ctx.create<FunctionDefStmt>(SMRange(start, nameRange.End), std::move(name), nameRange,
                                      std::move(decorators), std::move(params), returns, std::move(body));
 }
 
-/// parameters = parameter { ',' parameter } [ ',' ] ;
+/// parameters = param_item { ',' param_item } [ ',' ] ;
+/// param_item = parameter | '/' | '*' [ NAME [ ':' expression ] ] | '**' NAME [ ':' expression ] ;
 /// parameter = NAME [ ':' expression ] [ '=' expression ] ;
-bool Parser::parseParameters(std::vector<Param> &params) {
-  TokenIndex open = consume();
+/// lambda_params = the same without annotations or parentheses, up to ':' ;
+bool Parser::parseParameters(std::vector<Param> &params, bool lambda) {
   llvm::StringMap<SMRange> seen;
-  bool sawDefault = false;
+  bool sawDefault = false, sawStar = false, sawSlash = false, sawDoubleStar = false;
   auto parseParam = [&]() -> bool {
-    if (at(TokenKind::Star) || at(TokenKind::DoubleStar) || at(TokenKind::Slash)) {
-      SMRange r = tok().range;
-      if (peek().is(TokenKind::Identifier))
-        r.End = peek().range.End;
-      syntaxError(DiagID::parse_variadic_param_unsupported, r,
-                  StringRef(r.Start.getPointer(), r.End.getPointer() - r.Start.getPointer()));
+    if (sawDoubleStar) {
+      syntaxError(DiagID::parse_param_after_kwargs, tok().range);
       return false;
     }
+    SMRange marker = tok().range;
+    if (at(TokenKind::Slash)) {
+      consume();
+      if (sawSlash || sawStar || params.empty()) {
+        syntaxError(DiagID::parse_misplaced_param_marker, marker, "/");
+        return false;
+      }
+      sawSlash = true;
+      for (Param &p : params)
+        p.kind = ParamKind::PositionalOnly;
+      return true;
+    }
+    ParamKind kind = sawStar ? ParamKind::KeywordOnly : ParamKind::Normal;
+    if (at(TokenKind::Star) || at(TokenKind::DoubleStar)) {
+      bool doubleStar = at(TokenKind::DoubleStar);
+      consume();
+      if (!doubleStar && sawStar) {
+        syntaxError(DiagID::parse_misplaced_param_marker, marker, "*");
+        return false;
+      }
+      if (!doubleStar && !at(TokenKind::Identifier)) {
+        sawStar = true; // a bare `*`: the following parameters are keyword-only
+        return true;
+      }
+      kind = doubleStar ? ParamKind::VarKeyword : ParamKind::VarPositional;
+      sawStar |= !doubleStar;
+      sawDoubleStar |= doubleStar;
+    }
     Param p;
+    p.kind = kind;
     if (!takeIdentifier("a parameter name", p.range, p.name))
       return false;
-    if (consumeIf(TokenKind::Colon)) {
+    if (!lambda && consumeIf(TokenKind::Colon)) {
       p.annotation = parseExpression();
       if (poisoned)
         return false;
+    }
+    bool variadic = kind == ParamKind::VarPositional || kind == ParamKind::VarKeyword;
+    if (at(TokenKind::Equal) && variadic) {
+      syntaxError(DiagID::parse_variadic_default, tok().range, p.name);
+      return false;
     }
     if (consumeIf(TokenKind::Equal)) {
       p.defaultValue = parseExpression();
       if (poisoned)
         return false;
-      sawDefault = true;
-    } else if (sawDefault) {
+      sawDefault |= kind != ParamKind::KeywordOnly;
+    } else if (sawDefault && !variadic && kind != ParamKind::KeywordOnly) {
       error(DiagID::parse_param_default_order, p.range, p.name);
     }
     auto [it, inserted] = seen.try_emplace(p.name, p.range);
@@ -135,7 +178,17 @@ bool Parser::parseParameters(std::vector<Param> &params) {
     params.push_back(std::move(p));
     return true;
   };
-  return parseGroupList(open, "')'", parseParam);
+  if (!lambda) {
+    TokenIndex open = consume();
+    return parseGroupList(open, "')'", parseParam);
+  }
+  while (!at(TokenKind::Colon)) {
+    if (!parseParam() || poisoned)
+      return false;
+    if (!at(TokenKind::Colon) && !expect(TokenKind::Comma, "',' or ':' in the lambda parameters"))
+      return false;
+  }
+  return true;
 }
 
 /// if_stmt = 'if' expression ':' block { 'elif' expression ':' block } [ 'else' ':' block ] ;
@@ -194,14 +247,14 @@ Stmt *Parser::parseIf() {
   return result;
 }
 
-/// for_stmt = 'for' target_list 'in' expression_list ':' block ;
+/// for_stmt = 'for' target_list 'in' star_expressions ':' block [ 'else' ':' block ] ;
 Stmt *Parser::parseFor() {
   SMLoc start = toks[consume()].getLoc();
   Expr *target = parseTargetList();
   if (!poisoned && !at(TokenKind::KwIn))
     expected("'in' after the loop target");
   if (!poisoned) {
-    checkTarget(target, /*allowTuple=*/true);
+    checkTarget(target, /*allowTuple=*/true, /*allowStarred=*/true);
     consume();
   }
   Expr *iter = poisoned ? nullptr : parseExpressionList();
@@ -212,35 +265,198 @@ Stmt *Parser::parseFor() {
     skipContinuationClauses();
     return nullptr;
   }
-  Body body;
-  parseBlock("for", body);
-  if (at(TokenKind::KwElse)) {
-    syntaxError(DiagID::parse_for_else_unsupported, tok().range);
-    skipStatement();
-  }
-  return ctx.create<ForStmt>(SMRange(start, iter->getRange().End), target, iter, std::move(body));
+  Body body, elseBody;
+  parseLoopBody("for", body, elseBody);
+  return ctx.create<ForStmt>(SMRange(start, iter->getRange().End), target, iter, std::move(body),
+                             std::move(elseBody));
 }
 
-/// with_stmt = 'with' expression [ 'as' target_list ] ':' block ;
+void Parser::parseLoopBody(StringRef introducer, Body &body, Body &elseBody) {
+  ++loopDepth;
+  parseBlock(introducer, body);
+  --loopDepth;
+  if (!at(TokenKind::KwElse))
+    return;
+  consume();
+  if (!expect(TokenKind::Colon, "':' after 'else'")) {
+    skipStatement();
+    return;
+  }
+  parseBlock("else", elseBody);
+}
+
+/// while_stmt = 'while' expression ':' block [ 'else' ':' block ] ;
+Stmt *Parser::parseWhile() {
+  SMLoc start = toks[consume()].getLoc();
+  Expr *cond = parseExpression();
+  if (!poisoned)
+    expect(TokenKind::Colon, "':' after the 'while' condition");
+  if (poisoned) {
+    skipStatement();
+    skipContinuationClauses();
+    return nullptr;
+  }
+  Body body, elseBody;
+  parseLoopBody("while", body, elseBody);
+  return ctx.create<WhileStmt>(SMRange(start, cond->getRange().End), cond, std::move(body), std::move(elseBody));
+}
+
+/// with_stmt = 'with' ( with_item { ',' with_item } | '(' with_item { ',' with_item } [ ',' ] ')' ) ':' block ;
+/// with_item = expression [ 'as' target ] ;
+/// Several items nest: `with a, b:` is `with a: with b:`.
 Stmt *Parser::parseWith() {
   SMLoc start = toks[consume()].getLoc();
-  Expr *context = parseExpression();
-  Expr *target = nullptr;
-  if (!poisoned && at(TokenKind::Comma))
-    syntaxError(DiagID::parse_with_items_unsupported, tok().range);
-  if (!poisoned && consumeIf(TokenKind::KwAs)) {
-    target = parseTargetList();
-    if (!poisoned)
-      checkTarget(target, /*allowTuple=*/true);
+  struct Item {
+    Expr *context, *target;
+  };
+  std::vector<Item> items;
+  auto parseItem = [&]() -> bool {
+    Expr *context = parseExpression();
+    Expr *target = nullptr;
+    if (!poisoned && consumeIf(TokenKind::KwAs)) {
+      target = parseBitOr();
+      if (!poisoned)
+        checkTarget(target, /*allowTuple=*/true, /*allowStarred=*/true);
+    }
+    items.push_back({context, target});
+    return !poisoned;
+  };
+  // `with (a as x, b):` and `with (a, b):` are item lists (as in Python);
+  // `with (a, b) as t:` has one tuple-valued item.
+  bool parenthesized = false;
+  if (at(TokenKind::LParen) && toks[toks[pos].match + 1].is(TokenKind::Colon)) {
+    TokenIndex open = consume();
+    parenthesized = true;
+    parseGroupList(open, "')'", parseItem);
+  }
+  if (!parenthesized) {
+    do {
+      if (!parseItem())
+        break;
+    } while (consumeIf(TokenKind::Comma));
   }
   if (!poisoned)
     expect(TokenKind::Colon, "':' after the 'with' item");
-  if (poisoned) {
+  if (poisoned || items.empty()) {
     skipStatement();
     return nullptr;
   }
   Body body;
   parseBlock("with", body);
-  SMLoc end = (target ? target : context)->getRange().End;
-  return ctx.create<WithStmt>(SMRange(start, end), context, target, std::move(body));
+  for (size_t i = items.size(); i-- > 0;) {
+    SMLoc itemStart = i == 0 ? start : items[i].context->getLoc();
+    SMLoc end = (items[i].target ? items[i].target : items[i].context)->getRange().End;
+    Stmt *w = ctx.create<WithStmt>(SMRange(itemStart, end), items[i].context, items[i].target, std::move(body));
+    body = Body{w};
+  }
+  return body.front();
+}
+
+/// try_stmt = 'try' ':' block ( except_clause { except_clause } [ 'else' ':' block ] [ 'finally' ':' block ]
+///                            | 'finally' ':' block ) ;
+/// except_clause = 'except' [ expression [ 'as' NAME ] ] ':' block ;
+Stmt *Parser::parseTry() {
+  SMRange kw = toks[consume()].range;
+  if (!expect(TokenKind::Colon, "':' after 'try'")) {
+    skipStatement();
+    skipContinuationClauses();
+    return nullptr;
+  }
+  Body body, elseBody, finallyBody;
+  std::vector<ExceptHandler> handlers;
+  parseBlock("try", body);
+  while (at(TokenKind::KwExcept)) {
+    ExceptHandler h;
+    h.range = toks[consume()].range;
+    if (!at(TokenKind::Colon)) {
+      h.type = parseExpression();
+      if (!poisoned && consumeIf(TokenKind::KwAs))
+        takeIdentifier("a name after 'as'", h.nameRange, h.name);
+    }
+    if (!poisoned)
+      expect(TokenKind::Colon, "':' after the 'except' clause");
+    if (poisoned) {
+      skipStatement();
+      continue;
+    }
+    parseBlock("except", h.body);
+    handlers.push_back(std::move(h));
+  }
+  if (!handlers.empty() && at(TokenKind::KwElse)) {
+    consume();
+    if (expect(TokenKind::Colon, "':' after 'else'"))
+      parseBlock("else", elseBody);
+    else
+      skipStatement();
+  }
+  if (at(TokenKind::KwFinally)) {
+    consume();
+    if (expect(TokenKind::Colon, "':' after 'finally'"))
+      parseBlock("finally", finallyBody);
+    else
+      skipStatement();
+  } else if (handlers.empty()) {
+    expected("'except' or 'finally' after the 'try' block");
+    skipStatement();
+    return nullptr;
+  }
+  return ctx.create<TryStmt>(kw, std::move(body), std::move(handlers), std::move(elseBody), std::move(finallyBody));
+}
+
+/// classdef = 'class' NAME [ '(' [ arguments ] ')' ] ':' block ;   (parsed, rejected where evaluated)
+Stmt *Parser::parseClass(SMLoc start) {
+  SMRange kw = toks[consume()].range;
+  SMRange nameRange;
+  std::string name;
+  if (!takeIdentifier("a class name after 'class'", nameRange, name)) {
+    skipStatement();
+    return nullptr;
+  }
+  if (at(TokenKind::LParen)) {
+    NameExpr *callee = ctx.create<NameExpr>(nameRange, name);
+    parseCall(callee); // the bases and keywords, parsed for their mistakes
+  }
+  if (!poisoned)
+    expect(TokenKind::Colon, "':' after the class name");
+  if (poisoned) {
+    skipStatement();
+    return nullptr;
+  }
+  Body body;
+  unsigned outerLoops = loopDepth;
+  loopDepth = 0;
+  parseBlock("class", body);
+  loopDepth = outerLoops;
+  return ctx.create<UnsupportedStmt>(SMRange(start, nameRange.End), "class", kw, std::vector<std::string>{name});
+}
+
+/// async_stmt = 'async' ( funcdef | for_stmt | with_stmt ) ;   (parsed, rejected where evaluated)
+Stmt *Parser::parseAsync() {
+  SMRange kw = toks[consume()].range;
+  Stmt *inner = nullptr;
+  std::string construct = "async";
+  switch (tok().kind) {
+  case TokenKind::KwDef:
+    construct = "async def";
+    inner = parseFunctionDef({}, kw.Start);
+    break;
+  case TokenKind::KwFor:
+    construct = "async for";
+    inner = parseFor();
+    break;
+  case TokenKind::KwWith:
+    construct = "async with";
+    inner = parseWith();
+    break;
+  default:
+    expected("'def', 'for' or 'with' after 'async'");
+    skipStatement();
+    return nullptr;
+  }
+  if (!inner)
+    return nullptr;
+  std::vector<std::string> names;
+  if (auto *fn = llvm::dyn_cast<FunctionDefStmt>(inner))
+    names.push_back(fn->getName().str());
+  return ctx.create<UnsupportedStmt>(SMRange(kw.Start, inner->getRange().End), construct, kw, std::move(names));
 }

@@ -1,7 +1,9 @@
 //===- ParserExpr.cpp - Expressions of the .tile parser -------------------===//
 //
-// Python's expression grammar without lambdas, comprehensions or starred
-// expressions, one method per precedence level of grammar/tile.ebnf.
+// Python's expression grammar, one method per precedence level of
+// grammar/tile.ebnf: lambdas, conditional expressions, operators, calls with
+// every argument form, subscripts and slices. Displays and comprehensions are
+// in ParserDisplay.cpp, strings and f-strings in ParserFString.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "ParserImpl.h"
@@ -31,9 +33,7 @@ bool Parser::parseGroupList(TokenIndex open, StringRef closerText, llvm::functio
     if (pos == closer)
       break;
     if (!at(TokenKind::Comma)) {
-      if (at(TokenKind::KwFor))
-        syntaxError(DiagID::parse_comprehension_unsupported, tok().range);
-      else if (at(TokenKind::ColonEqual))
+      if (at(TokenKind::ColonEqual))
         syntaxError(DiagID::parse_walrus_unsupported, tok().range);
       else
         expected(("',' or " + closerText).str());
@@ -49,13 +49,16 @@ bool Parser::parseGroupList(TokenIndex open, StringRef closerText, llvm::functio
   return true;
 }
 
-/// expression_list = expression { ',' expression } [ ',' ] ;
+/// star_expressions = star_expression { ',' star_expression } [ ',' ] | yield_expr ;
+/// star_expression = '*' bitor | expression ;
 Expr *Parser::parseExpressionList() {
-  if (at(TokenKind::Star) || at(TokenKind::DoubleStar)) {
+  if (at(TokenKind::KwYield))
+    return parseYield();
+  if (at(TokenKind::DoubleStar)) {
     syntaxError(DiagID::parse_unpack_unsupported, tok().range, tok().getSpelling());
     return errorExprHere();
   }
-  Expr *first = parseExpression();
+  Expr *first = parseStarOrExpression();
   if (!at(TokenKind::Comma) || poisoned)
     return first;
   std::vector<Expr *> elts{first};
@@ -76,11 +79,11 @@ Expr *Parser::parseExpressionList() {
     default:
       break;
     }
-    if (at(TokenKind::Star) || at(TokenKind::DoubleStar)) {
+    if (at(TokenKind::DoubleStar)) {
       syntaxError(DiagID::parse_unpack_unsupported, tok().range, tok().getSpelling());
       return errorExprHere();
     }
-    Expr *e = parseExpression();
+    Expr *e = parseStarOrExpression();
     if (poisoned)
       return e;
     elts.push_back(e);
@@ -89,10 +92,40 @@ Expr *Parser::parseExpressionList() {
   return ctx.create<TupleExpr>(SMRange(first->getLoc(), end), std::move(elts));
 }
 
+Expr *Parser::parseStarOrExpression() {
+  if (!at(TokenKind::Star))
+    return parseExpression();
+  SMRange star = toks[consume()].range;
+  Expr *value = parseBitOr();
+  return ctx.create<StarredExpr>(joinRanges(star, value->getRange()), value);
+}
+
+/// yield_expr = 'yield' 'from' expression | 'yield' [ star_expressions ] ;   (rejected where evaluated)
+Expr *Parser::parseYield() {
+  SMRange kw = toks[consume()].range;
+  std::string construct = "yield";
+  Expr *operand = nullptr;
+  if (consumeIf(TokenKind::KwFrom)) {
+    construct = "yield from";
+    operand = parseExpression();
+  } else if (!atStatementEnd() && !at(TokenKind::RParen) && !at(TokenKind::Equal)) {
+    operand = parseExpressionList();
+  }
+  SMRange range = operand ? joinRanges(kw, operand->getRange()) : kw;
+  return ctx.create<UnsupportedExpr>(range, construct, kw, operand);
+}
+
 /// target_list = target { ',' target } [ ',' ] ;
-/// target = bitor ;   (then checked to be a name, subscript, attribute or tuple of targets)
+/// target = '*' bitor | bitor ;   (then checked to be a name, subscript, attribute or tuple of targets)
 Expr *Parser::parseTargetList() {
-  Expr *first = parseBitOr();
+  auto parseTarget = [&]() -> Expr * {
+    if (!at(TokenKind::Star))
+      return parseBitOr();
+    SMRange star = toks[consume()].range;
+    Expr *value = parseBitOr();
+    return ctx.create<StarredExpr>(joinRanges(star, value->getRange()), value);
+  };
+  Expr *first = parseTarget();
   if (!at(TokenKind::Comma) || poisoned)
     return first;
   std::vector<Expr *> elts{first};
@@ -101,7 +134,7 @@ Expr *Parser::parseTargetList() {
     end = toks[pos - 1].range.End;
     if (at(TokenKind::KwIn) || at(TokenKind::Colon) || at(TokenKind::Newline))
       break;
-    Expr *e = parseBitOr();
+    Expr *e = parseTarget();
     if (poisoned)
       return e;
     elts.push_back(e);
@@ -110,10 +143,29 @@ Expr *Parser::parseTargetList() {
   return ctx.create<TupleExpr>(SMRange(first->getLoc(), end), std::move(elts));
 }
 
-/// expression = disjunction [ 'if' disjunction 'else' expression ] ;
+/// lambda = 'lambda' [ lambda_params ] ':' expression ;
+Expr *Parser::parseLambda() {
+  SMRange kw = toks[consume()].range;
+  std::vector<Param> params;
+  if (!parseParameters(params, /*lambda=*/true) || poisoned)
+    return errorExpr(kw);
+  consume(); // ':'
+  unsigned outerLoops = loopDepth;
+  loopDepth = 0;
+  Expr *body = parseExpression();
+  loopDepth = outerLoops;
+  return ctx.create<LambdaExpr>(joinRanges(kw, body->getRange()), std::move(params), body);
+}
+
+/// expression = disjunction [ 'if' disjunction 'else' expression ] | lambda ;
 Expr *Parser::parseExpression() {
   if (!enterNesting(tok().range))
     return errorExprHere();
+  if (at(TokenKind::KwLambda)) {
+    Expr *l = parseLambda();
+    leaveNesting();
+    return l;
+  }
   Expr *result = parseDisjunction();
   if (!poisoned && at(TokenKind::KwIf)) {
     consume();
@@ -273,22 +325,14 @@ Expr *Parser::parseSum() {
   return parseBinaryLevel(*this, level, [&] { return parseTerm(); });
 }
 
-/// term = factor { ( '*' | '/' | '//' | '%' | '@' ) factor } ;   ('@' is rejected)
+/// term = factor { ( '*' | '/' | '//' | '%' | '@' ) factor } ;
 Expr *Parser::parseTerm() {
   static const BinaryLevel level[] = {{TokenKind::Star, BinaryOp::Mul},
                                       {TokenKind::Slash, BinaryOp::Div},
                                       {TokenKind::DoubleSlash, BinaryOp::FloorDiv},
-                                      {TokenKind::Percent, BinaryOp::Mod}};
-  Expr *lhs = parseBinaryLevel(*this, level, [&] { return parseFactor(); });
-  // `a @ b` parses like `*` so the rest of the line stays in sync, then is
-  // replaced by an error node.
-  while (!poisoned && at(TokenKind::At)) {
-    SMRange opRange = toks[consume()].range;
-    Expr *rhs = parseBinaryLevel(*this, level, [&] { return parseFactor(); });
-    error(DiagID::parse_matmul_unsupported, opRange, "@");
-    lhs = errorExpr(joinRanges(lhs->getRange(), rhs->getRange()));
-  }
-  return lhs;
+                                      {TokenKind::Percent, BinaryOp::Mod},
+                                      {TokenKind::At, BinaryOp::MatMul}};
+  return parseBinaryLevel(*this, level, [&] { return parseFactor(); });
 }
 
 /// factor = ( '+' | '-' | '~' ) factor | power ;
@@ -309,8 +353,17 @@ Expr *Parser::parseFactor() {
   return ctx.create<UnaryExpr>(joinRanges(opRange, operand->getRange()), *op, operand);
 }
 
-/// power = primary [ '**' factor ] ;
+/// power = [ 'await' ] primary [ '**' factor ] ;   ('await' is rejected where evaluated)
 Expr *Parser::parsePower() {
+  if (at(TokenKind::KwAwait)) {
+    SMRange kw = tok().range;
+    if (!enterNesting(kw))
+      return errorExprHere();
+    consume();
+    Expr *operand = parsePower();
+    leaveNesting();
+    return ctx.create<UnsupportedExpr>(joinRanges(kw, operand->getRange()), "await", kw, operand);
+  }
   Expr *base = parsePrimary();
   if (poisoned || !at(TokenKind::DoubleStar))
     return base;
@@ -351,17 +404,23 @@ Expr *Parser::parsePrimary() {
   return e;
 }
 
-/// arguments = argument { ',' argument } [ ',' ] ;
-/// argument = NAME '=' expression | expression ;   (positional arguments first)
+/// arguments = argument { ',' argument } [ ',' ] | expression comp_for ;
+/// argument = NAME '=' expression | '*' expression | '**' expression | expression ;
+///   (no positional argument after a keyword, no '*' after '**')
 Expr *Parser::parseCall(Expr *callee) {
   TokenIndex open = consume();
   std::vector<Expr *> args;
   std::vector<Keyword> keywords;
   llvm::StringMap<SMRange> seen;
+  bool sawDoubleStar = false;
   auto parseArg = [&]() -> bool {
-    if (at(TokenKind::Star) || at(TokenKind::DoubleStar)) {
-      syntaxError(DiagID::parse_unpack_unsupported, tok().range, tok().getSpelling());
-      return false;
+    if (at(TokenKind::DoubleStar)) {
+      Keyword kw;
+      kw.nameRange = toks[consume()].range;
+      kw.value = parseExpression();
+      keywords.push_back(std::move(kw));
+      sawDoubleStar = true;
+      return !poisoned;
     }
     if (at(TokenKind::Identifier) && peek().is(TokenKind::Equal)) {
       Keyword kw;
@@ -377,11 +436,19 @@ Expr *Parser::parseCall(Expr *callee) {
       keywords.push_back(std::move(kw));
       return true;
     }
-    Expr *arg = parseExpression();
-    if (!keywords.empty() && !poisoned)
+    bool starred = at(TokenKind::Star);
+    Expr *arg = starred ? parseStarOrExpression() : parseExpression();
+    if (!poisoned && at(TokenKind::KwFor)) {
+      // `f(x for x in xs)`: a generator as the only argument.
+      bool alone = args.empty() && keywords.empty() && !starred;
+      arg = parseComprehension(Expr::Kind::GeneratorExp, arg, nullptr, arg->getLoc());
+      if (!poisoned && (!alone || pos != toks[open].match))
+        error(DiagID::parse_generator_not_alone, arg->getRange());
+    }
+    if (!poisoned && ((!starred && !keywords.empty()) || (starred && sawDoubleStar)))
       error(DiagID::parse_positional_after_keyword, arg->getRange());
     args.push_back(arg);
-    return true;
+    return !poisoned;
   };
   if (!parseGroupList(open, "')'", parseArg))
     return errorExpr(joinRanges(callee->getRange(), toks[pos - 1].range));
@@ -435,135 +502,3 @@ Expr *Parser::parseSliceItem() {
   return ctx.create<SliceExpr>(SMRange(start, end), lower, upper, step);
 }
 
-/// atom = NAME | NUMBER | STRING { STRING } | 'True' | 'False' | 'None'
-///      | paren_expr | list_display | dict_display ;
-Expr *Parser::parseAtom() {
-  const Token &t = tok();
-  switch (t.kind) {
-  case TokenKind::Identifier:
-    consume();
-    return ctx.create<NameExpr>(t.range, t.getSpelling().str());
-  case TokenKind::IntLit:
-    consume();
-    return ctx.create<IntLitExpr>(t.range, t.intValue);
-  case TokenKind::FloatLit:
-    consume();
-    return ctx.create<FloatLitExpr>(t.range, t.floatValue);
-  case TokenKind::StrLit: {
-    SMRange range = t.range;
-    std::string value;
-    while (at(TokenKind::StrLit)) {
-      value += tok().strValue;
-      range.End = toks[consume()].range.End;
-    }
-    return ctx.create<StrLitExpr>(range, std::move(value));
-  }
-  case TokenKind::KwTrue:
-  case TokenKind::KwFalse:
-    consume();
-    return ctx.create<BoolLitExpr>(t.range, t.kind == TokenKind::KwTrue);
-  case TokenKind::KwNone:
-    consume();
-    return ctx.create<NoneLitExpr>(t.range);
-  case TokenKind::LParen:
-    return parseParenthesized();
-  case TokenKind::LSquare:
-    return parseList();
-  case TokenKind::LBrace:
-    return parseDict();
-  case TokenKind::KwUnsupported:
-    syntaxError(DiagID::parse_unsupported_keyword, t.range, t.getSpelling());
-    return errorExprHere();
-  case TokenKind::Ellipsis:
-    syntaxError(DiagID::parse_ellipsis_unsupported, t.range);
-    return errorExprHere();
-  case TokenKind::Error:
-    poisoned = true;
-    return errorExprHere();
-  case TokenKind::RParen:
-  case TokenKind::RSquare:
-  case TokenKind::RBrace:
-    if (t.synthetic) { // a bracket the lexer repaired and reported
-      poisoned = true;
-      return errorExprHere();
-    }
-    [[fallthrough]];
-  default:
-    syntaxError(DiagID::parse_expected_expression, foundRange(), describe(t));
-    return errorExprHere();
-  }
-}
-
-/// paren_expr = '(' ')' | '(' expression ')' | '(' expression ',' [ expression { ',' expression } [ ',' ] ] ')' ;
-Expr *Parser::parseParenthesized() {
-  TokenIndex open = consume();
-  std::vector<Expr *> elts;
-  bool trailingComma = false;
-  auto parseElt = [&]() -> bool {
-    if (at(TokenKind::Star)) {
-      syntaxError(DiagID::parse_unpack_unsupported, tok().range, tok().getSpelling());
-      return false;
-    }
-    elts.push_back(parseExpression());
-    return !poisoned;
-  };
-  bool ok = parseGroupList(open, "')'", parseElt, &trailingComma);
-  SMRange range(toks[open].range.Start, toks[pos - 1].range.End);
-  if (!ok)
-    return errorExpr(range);
-  if (elts.size() == 1 && !trailingComma)
-    return elts.front();
-  return ctx.create<TupleExpr>(range, std::move(elts));
-}
-
-/// list_display = '[' [ expression { ',' expression } [ ',' ] ] ']' ;
-Expr *Parser::parseList() {
-  TokenIndex open = consume();
-  std::vector<Expr *> elts;
-  auto parseElt = [&]() -> bool {
-    if (at(TokenKind::Star)) {
-      syntaxError(DiagID::parse_unpack_unsupported, tok().range, tok().getSpelling());
-      return false;
-    }
-    elts.push_back(parseExpression());
-    return !poisoned;
-  };
-  bool ok = parseGroupList(open, "']'", parseElt);
-  SMRange range(toks[open].range.Start, toks[pos - 1].range.End);
-  if (!ok)
-    return errorExpr(range);
-  return ctx.create<ListExpr>(range, std::move(elts));
-}
-
-/// dict_display = '{' [ expression ':' expression { ',' expression ':' expression } [ ',' ] ] '}' ;
-Expr *Parser::parseDict() {
-  TokenIndex open = consume();
-  std::vector<Expr *> keys, values;
-  auto parseItem = [&]() -> bool {
-    if (at(TokenKind::DoubleStar)) {
-      syntaxError(DiagID::parse_unpack_unsupported, tok().range, tok().getSpelling());
-      return false;
-    }
-    Expr *key = parseExpression();
-    if (poisoned)
-      return false;
-    if (!at(TokenKind::Colon)) {
-      if (keys.empty() && (at(TokenKind::Comma) || pos == toks[open].match))
-        syntaxError(DiagID::parse_set_unsupported, SMRange(toks[open].range.Start, toks[toks[open].match].range.End));
-      else if (at(TokenKind::KwFor))
-        syntaxError(DiagID::parse_comprehension_unsupported, tok().range);
-      else
-        expected("':' after the dict key");
-      return false;
-    }
-    consume();
-    keys.push_back(key);
-    values.push_back(parseExpression());
-    return !poisoned;
-  };
-  bool ok = parseGroupList(open, "'}'", parseItem);
-  SMRange range(toks[open].range.Start, toks[pos - 1].range.End);
-  if (!ok)
-    return errorExpr(range);
-  return ctx.create<DictExpr>(range, std::move(keys), std::move(values));
-}

@@ -115,22 +115,43 @@ public:
   ast::Stmt *parseImport();
   ast::Stmt *parseFromImport();
   ast::Stmt *parseReturn();
+  ast::Stmt *parseAssert();
+  ast::Stmt *parseDel();
+  ast::Stmt *parseRaise();
+  ast::Stmt *parseGlobal();
   ast::Stmt *parseExprOrAssign();
   void parseBlock(llvm::StringRef introducer, ast::Body &body);
   void parseDecorated(ast::Body &body);
   ast::Stmt *parseFunctionDef(std::vector<ast::Expr *> decorators, llvm::SMLoc start);
-  bool parseParameters(std::vector<ast::Param> &params);
+  /// Parses a `def` parameter list (at '(') or, with `lambda`, the names up
+  /// to ':' (no parentheses, no annotations).
+  bool parseParameters(std::vector<ast::Param> &params, bool lambda = false);
   ast::Stmt *parseIf();
   ast::Stmt *parseFor();
+  ast::Stmt *parseWhile();
   ast::Stmt *parseWith();
+  ast::Stmt *parseTry();
+  ast::Stmt *parseClass(llvm::SMLoc start);
+  ast::Stmt *parseAsync();
+  /// Parses a loop body (`for`/`while`) and its optional `else` clause.
+  void parseLoopBody(llvm::StringRef introducer, ast::Body &body, ast::Body &elseBody);
   bool parseDottedName(std::string &name, llvm::SMRange &range);
-  /// Reports `e` if it cannot be assigned to; `allowTuple` for tuple targets.
-  bool checkTarget(ast::Expr *e, bool allowTuple);
+  /// Reports `e` if it cannot be assigned to; `allowTuple` for tuple
+  /// targets, `allowStarred` for one `*name` inside them.
+  bool checkTarget(ast::Expr *e, bool allowTuple, bool allowStarred = true);
+  /// At NEWLINE, ';' or EOF.
+  bool atStatementEnd() const {
+    return at(TokenKind::Newline) || at(TokenKind::Semi) || at(TokenKind::Eof);
+  }
 
   //===--------------------------------------------------------------------===//
   // Expressions (ParserExpr.cpp)
   //===--------------------------------------------------------------------===//
   ast::Expr *parseExpressionList();
+  /// `*bitor` (a StarredExpr) or an expression.
+  ast::Expr *parseStarOrExpression();
+  ast::Expr *parseYield();
+  ast::Expr *parseLambda();
   ast::Expr *parseTargetList();
   ast::Expr *parseExpression();
   ast::Expr *parseDisjunction();
@@ -152,7 +173,22 @@ public:
   ast::Expr *parseSliceItem();
   ast::Expr *parseParenthesized();
   ast::Expr *parseList();
-  ast::Expr *parseDict();
+  ast::Expr *parseBraced();
+  /// At 'for' after the element `elt` (and `value`, for a dict): the clauses.
+  ast::Expr *parseComprehension(ast::Expr::Kind kind, ast::Expr *elt, ast::Expr *value, llvm::SMLoc start);
+  bool parseDisplayElements(TokenIndex open, llvm::StringRef closerText, ast::Expr::Kind kind,
+                            std::vector<ast::Expr *> &elts, ast::Expr *&comp, bool *trailingComma,
+                            ast::Expr *first = nullptr);
+  /// Adjacent string literals (plain, bytes, f-strings) as one expression.
+  ast::Expr *parseStrings();
+  /// Decodes the f-string text [begin, end) into `parts`; `specDepth` counts
+  /// enclosing format specs (Python allows two levels).
+  void parseFStringText(const char *begin, const char *end, bool raw, unsigned specDepth,
+                        std::vector<ast::FStringPart> &parts);
+  /// The replacement field starting at `open` ('{'); returns the position
+  /// after its '}' (or `end`).
+  const char *parseFStringField(const char *open, const char *end, bool raw, unsigned specDepth,
+                                std::vector<ast::FStringPart> &parts);
   /// Parses `elt (',' elt)* [',']` up to the closer of the group opened at
   /// `open` (already consumed) and consumes the closer. On a mistake it
   /// reports once, skips to the closer and returns false.
@@ -169,6 +205,8 @@ public:
   bool poisoned = false;
   unsigned depth = 0;
   unsigned functionDepth = 0;
+  /// Loops enclosing the current statement in the current function.
+  unsigned loopDepth = 0;
 };
 
 /// The range from the start of `a` to the end of `b`.

@@ -201,6 +201,10 @@ void Sema::handleFactory(const FunctionDefStmt *fn, ConstScope &scope, SemaModul
     case Stmt::Kind::Return:
       ret = llvm::cast<ReturnStmt>(s);
       break;
+    case Stmt::Kind::Unsupported:
+    case Stmt::Kind::Try:
+      reportNewStmt(s);
+      break;
     default:
       diags.emit(DiagID::sema_module_stmt, s->getRange(), "this statement");
       break;
@@ -340,6 +344,22 @@ void Sema::reportUnusedDefines(const SemaModule &out) {
   }
 }
 
+/// Statements added in spec v1 that this analysis does not handle yet: the
+/// unsupported ones get their "not supported in .tile" error, the others a
+/// "not supported yet" one, each at the statement.
+void Sema::reportNewStmt(const Stmt *s) {
+  if (auto *u = llvm::dyn_cast<UnsupportedStmt>(s)) {
+    diags.emit(DiagID::unsupported_construct, u->getKeywordRange(), u->getConstruct(), "");
+    return;
+  }
+  if (auto *t = llvm::dyn_cast<TryStmt>(s); t && !t->isImportIdiom()) {
+    diags.emit(DiagID::unsupported_construct, t->getKeywordRange(), "try",
+               " outside 'try: import ... except ImportError:'");
+    return;
+  }
+  diags.emit(DiagID::not_supported_yet, s->getRange(), describe(s));
+}
+
 bool Sema::analyze(const Module &module, llvm::ArrayRef<Define> defines, SemaModule &out) {
   unsigned errorsBefore = diags.getNumErrors();
   parseDefines(defines);
@@ -376,6 +396,9 @@ bool Sema::analyze(const Module &module, llvm::ArrayRef<Define> defines, SemaMod
       break;
     case Stmt::Kind::AugAssign:
       diags.emit(DiagID::sema_module_stmt, s->getRange(), "an augmented assignment");
+      break;
+    default:
+      reportNewStmt(s);
       break;
     }
   }

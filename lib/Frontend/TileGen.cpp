@@ -235,6 +235,9 @@ void KernelGen::genStmt(const Stmt *s) {
   case Stmt::Kind::FunctionDef:
     diags.emit(DiagID::sema_bad_stmt, llvm::cast<FunctionDefStmt>(s)->getNameRange(), "a nested function");
     return;
+  default: // statements of spec v1 kernel code generation does not know
+    diags.emit(DiagID::not_supported_yet, s->getRange(), describe(s));
+    return;
   }
 }
 

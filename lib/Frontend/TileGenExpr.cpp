@@ -272,6 +272,9 @@ TValue KernelGen::eval(const Expr *e) {
     return TValue();
   case Expr::Kind::Error:
     return TValue();
+  default: // constructs of spec v1 kernel code generation does not know
+    diags.emit(DiagID::not_supported_yet, e->getRange(), describe(e));
+    return TValue();
   }
   return TValue();
 }
@@ -346,6 +349,10 @@ TValue KernelGen::evalAttribute(const AttributeExpr *e) {
 }
 
 TValue KernelGen::evalBinary(const BinaryExpr *e) {
+  if (e->getOp() == BinaryOp::MatMul) {
+    diags.emit(DiagID::not_supported_yet, e->getOpRange(), describe(e));
+    return TValue();
+  }
   TValue lhs = eval(e->getLHS());
   TValue rhs = eval(e->getRHS());
   if (!lhs.isValid() || !rhs.isValid())
@@ -458,6 +465,8 @@ TValue KernelGen::binaryOp(BinaryOp op, TValue lhs, TValue rhs, llvm::SMRange op
     if (isUnsigned)
       return TValue::ofScalar(arith::ShRUIOp::create(b, l, x, y), t);
     return TValue::ofScalar(arith::ShRSIOp::create(b, l, x, y), t);
+  case BinaryOp::MatMul: // rejected in evalBinary
+    break;
   }
   return TValue();
 }

@@ -187,6 +187,10 @@ void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
 //===----------------------------------------------------------------------===//
 
 void KernelGen::genFor(const ForStmt *s) {
+  if (!s->getElse().empty()) {
+    diags.emit(DiagID::not_supported_yet, s->getElse().front()->getRange(), "'else' after a kernel 'for' loop");
+    return;
+  }
   auto *call = llvm::dyn_cast<CallExpr>(s->getIter());
   const BuiltinInfo *bi = nullptr;
   if (call) {

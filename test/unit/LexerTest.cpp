@@ -114,7 +114,7 @@ TEST_CASE("string literals decode Python escapes", "[lexer]") {
 }
 
 TEST_CASE("bad strings are diagnosed once", "[lexer]") {
-  for (const char *src : {"'abc", "\"\"\"abc", R"("\x4")", R"("\N{DASH}")", "f'x'"}) {
+  for (const char *src : {"'abc", "\"\"\"abc", R"("\x4")", R"("\N{DASH}")", "ub'x'", "f'abc"}) {
     Lexed l(src);
     INFO(src);
     CHECK(l.messages.size() == 1);
@@ -122,6 +122,30 @@ TEST_CASE("bad strings are diagnosed once", "[lexer]") {
   Lexed unknownEscape(R"("\d")");
   REQUIRE(unknownEscape.messages.size() == 1);
   CHECK(unknownEscape[0].strValue == "\\d");
+}
+
+TEST_CASE("string prefixes: bytes, f-strings, raw", "[lexer]") {
+  Lexed bytes(R"(b"\x80\u00e9")");
+  REQUIRE(bytes.messages.empty());
+  CHECK(bytes[0].isBytes);
+  CHECK(bytes[0].strValue == "\x80\\u00e9");
+  Lexed f(R"(rf"a{b['c']}\d" x)");
+  REQUIRE(f.messages.empty());
+  CHECK(f[0].isFString);
+  CHECK(f[0].isRaw);
+  CHECK(f[0].fstringBody.Start.getPointer()[0] == 'a');
+  CHECK(f.kinds()[1] == TokenKind::Identifier);
+}
+
+TEST_CASE("lone CR and CRLF end lines", "[lexer]") {
+  using K = TokenKind;
+  for (const char *src : {"a\rb\r", "a\r\nb\r\n", "a\r\r# c\rb"}) {
+    Lexed l(src);
+    INFO(src);
+    CHECK(l.messages.empty());
+    std::vector<K> expected = {K::Identifier, K::Newline, K::Identifier, K::Newline, K::Eof};
+    CHECK(l.kinds() == expected);
+  }
 }
 
 TEST_CASE("indentation produces INDENT, DEDENT and NEWLINE", "[lexer]") {

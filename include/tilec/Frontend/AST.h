@@ -7,6 +7,8 @@
 #ifndef TILEC_FRONTEND_AST_H
 #define TILEC_FRONTEND_AST_H
 
+#include "tilec/Frontend/ASTExpr.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -26,302 +28,17 @@ class SourceMgr;
 
 namespace tilec::ast {
 
-/// A half-open range of source text: [begin, end).
-using SourceRange = llvm::SMRange;
-
-//===----------------------------------------------------------------------===//
-// Expressions
-//===----------------------------------------------------------------------===//
-
-/// Binary operators in Python precedence order (lowest first within groups).
-enum class BinaryOp {
-  Add, Sub, Mul, Div, FloorDiv, Mod, Pow, // arithmetic
-  BitAnd, BitOr, BitXor, Shl, Shr,        // bitwise
-};
-
-enum class UnaryOp { Neg, Pos, Not, Invert };
-
-enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge, Is, IsNot, In, NotIn };
-
-enum class BoolOpKind { And, Or };
-
-llvm::StringRef spelling(BinaryOp op);
-llvm::StringRef spelling(UnaryOp op);
-llvm::StringRef spelling(CompareOp op);
-llvm::StringRef spelling(BoolOpKind op);
-
-class Expr {
-public:
-  enum class Kind {
-    IntLit, FloatLit, StrLit, BoolLit, NoneLit,
-    Name, Attribute, Call, Subscript, Slice,
-    Tuple, List, Dict,
-    Binary, Unary, Compare, BoolOp, IfExp,
-    Error, // placeholder produced by error recovery
-  };
-
-  Kind getKind() const { return kind; }
-  SourceRange getRange() const { return range; }
-  llvm::SMLoc getLoc() const { return range.Start; }
-  virtual ~Expr() = default;
-
-protected:
-  Expr(Kind kind, SourceRange range) : kind(kind), range(range) {}
-
-private:
-  Kind kind;
-  SourceRange range;
-};
-
-/// `42`, `0x2A`, `1_000`. Values that do not fit in 64 bits are diagnosed by
-/// the lexer.
-class IntLitExpr : public Expr {
-public:
-  IntLitExpr(SourceRange r, uint64_t value) : Expr(Kind::IntLit, r), value(value) {}
-  uint64_t getValue() const { return value; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::IntLit; }
-
-private:
-  uint64_t value;
-};
-
-/// `1.0`, `1e-3`, `.5`.
-class FloatLitExpr : public Expr {
-public:
-  FloatLitExpr(SourceRange r, double value) : Expr(Kind::FloatLit, r), value(value) {}
-  double getValue() const { return value; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::FloatLit; }
-
-private:
-  double value;
-};
-
-/// `"abc"` / `'abc'` with escapes already decoded; adjacent literals are
-/// concatenated by the parser.
-class StrLitExpr : public Expr {
-public:
-  StrLitExpr(SourceRange r, std::string value) : Expr(Kind::StrLit, r), value(std::move(value)) {}
-  llvm::StringRef getValue() const { return value; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::StrLit; }
-
-private:
-  std::string value;
-};
-
-class BoolLitExpr : public Expr {
-public:
-  BoolLitExpr(SourceRange r, bool value) : Expr(Kind::BoolLit, r), value(value) {}
-  bool getValue() const { return value; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::BoolLit; }
-
-private:
-  bool value;
-};
-
-class NoneLitExpr : public Expr {
-public:
-  explicit NoneLitExpr(SourceRange r) : Expr(Kind::NoneLit, r) {}
-  static bool classof(const Expr *e) { return e->getKind() == Kind::NoneLit; }
-};
-
-/// An identifier use: `block_M`, `T`.
-class NameExpr : public Expr {
-public:
-  NameExpr(SourceRange r, std::string name) : Expr(Kind::Name, r), name(std::move(name)) {}
-  llvm::StringRef getName() const { return name; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Name; }
-
-private:
-  std::string name;
-};
-
-/// `value.attr`, e.g. `T.float16`, `T.GemmWarpPolicy.Square`, `x.astype`.
-class AttributeExpr : public Expr {
-public:
-  AttributeExpr(SourceRange r, Expr *value, std::string attr, SourceRange attrRange)
-      : Expr(Kind::Attribute, r), value(value), attr(std::move(attr)), attrRange(attrRange) {}
-  Expr *getValue() const { return value; }
-  llvm::StringRef getAttr() const { return attr; }
-  SourceRange getAttrRange() const { return attrRange; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Attribute; }
-
-private:
-  Expr *value;
-  std::string attr;
-  SourceRange attrRange;
-};
-
-/// `name=value` inside a call.
-struct Keyword {
-  std::string name;
-  SourceRange nameRange;
-  Expr *value;
-};
-
-/// `callee(arg, ..., kw=value, ...)`.
-class CallExpr : public Expr {
-public:
-  CallExpr(SourceRange r, Expr *callee, std::vector<Expr *> args, std::vector<Keyword> keywords)
-      : Expr(Kind::Call, r), callee(callee), args(std::move(args)), keywords(std::move(keywords)) {}
-  Expr *getCallee() const { return callee; }
-  llvm::ArrayRef<Expr *> getArgs() const { return args; }
-  llvm::ArrayRef<Keyword> getKeywords() const { return keywords; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
-
-private:
-  Expr *callee;
-  std::vector<Expr *> args;
-  std::vector<Keyword> keywords;
-};
-
-/// `lower:upper:step` inside a subscript; each part may be absent.
-class SliceExpr : public Expr {
-public:
-  SliceExpr(SourceRange r, Expr *lower, Expr *upper, Expr *step)
-      : Expr(Kind::Slice, r), lower(lower), upper(upper), step(step) {}
-  Expr *getLower() const { return lower; }
-  Expr *getUpper() const { return upper; }
-  Expr *getStep() const { return step; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Slice; }
-
-private:
-  Expr *lower, *upper, *step;
-};
-
-/// `value[i, j:k]`: the indices, each an expression or a SliceExpr.
-class SubscriptExpr : public Expr {
-public:
-  SubscriptExpr(SourceRange r, Expr *value, std::vector<Expr *> indices)
-      : Expr(Kind::Subscript, r), value(value), indices(std::move(indices)) {}
-  Expr *getValue() const { return value; }
-  llvm::ArrayRef<Expr *> getIndices() const { return indices; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Subscript; }
-
-private:
-  Expr *value;
-  std::vector<Expr *> indices;
-};
-
-/// `(a, b)` or a bare `a, b`.
-class TupleExpr : public Expr {
-public:
-  TupleExpr(SourceRange r, std::vector<Expr *> elts) : Expr(Kind::Tuple, r), elts(std::move(elts)) {}
-  llvm::ArrayRef<Expr *> getElts() const { return elts; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Tuple; }
-
-private:
-  std::vector<Expr *> elts;
-};
-
-/// `[a, b]`.
-class ListExpr : public Expr {
-public:
-  ListExpr(SourceRange r, std::vector<Expr *> elts) : Expr(Kind::List, r), elts(std::move(elts)) {}
-  llvm::ArrayRef<Expr *> getElts() const { return elts; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::List; }
-
-private:
-  std::vector<Expr *> elts;
-};
-
-/// `{k: v, ...}` (used by `T.annotate_layout`).
-class DictExpr : public Expr {
-public:
-  DictExpr(SourceRange r, std::vector<Expr *> keys, std::vector<Expr *> values)
-      : Expr(Kind::Dict, r), keys(std::move(keys)), values(std::move(values)) {}
-  llvm::ArrayRef<Expr *> getKeys() const { return keys; }
-  llvm::ArrayRef<Expr *> getValues() const { return values; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Dict; }
-
-private:
-  std::vector<Expr *> keys, values;
-};
-
-class BinaryExpr : public Expr {
-public:
-  BinaryExpr(SourceRange r, BinaryOp op, SourceRange opRange, Expr *lhs, Expr *rhs)
-      : Expr(Kind::Binary, r), op(op), opRange(opRange), lhs(lhs), rhs(rhs) {}
-  BinaryOp getOp() const { return op; }
-  SourceRange getOpRange() const { return opRange; }
-  Expr *getLHS() const { return lhs; }
-  Expr *getRHS() const { return rhs; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Binary; }
-
-private:
-  BinaryOp op;
-  SourceRange opRange;
-  Expr *lhs, *rhs;
-};
-
-class UnaryExpr : public Expr {
-public:
-  UnaryExpr(SourceRange r, UnaryOp op, Expr *operand) : Expr(Kind::Unary, r), op(op), operand(operand) {}
-  UnaryOp getOp() const { return op; }
-  Expr *getOperand() const { return operand; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Unary; }
-
-private:
-  UnaryOp op;
-  Expr *operand;
-};
-
-/// A comparison chain `a < b <= c`: operands.size() == ops.size() + 1.
-class CompareExpr : public Expr {
-public:
-  CompareExpr(SourceRange r, std::vector<CompareOp> ops, std::vector<Expr *> operands)
-      : Expr(Kind::Compare, r), ops(std::move(ops)), operands(std::move(operands)) {}
-  llvm::ArrayRef<CompareOp> getOps() const { return ops; }
-  llvm::ArrayRef<Expr *> getOperands() const { return operands; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Compare; }
-
-private:
-  std::vector<CompareOp> ops;
-  std::vector<Expr *> operands;
-};
-
-/// `a and b and c` / `a or b`: two or more operands.
-class BoolOpExpr : public Expr {
-public:
-  BoolOpExpr(SourceRange r, BoolOpKind op, std::vector<Expr *> operands)
-      : Expr(Kind::BoolOp, r), op(op), operands(std::move(operands)) {}
-  BoolOpKind getOp() const { return op; }
-  llvm::ArrayRef<Expr *> getOperands() const { return operands; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::BoolOp; }
-
-private:
-  BoolOpKind op;
-  std::vector<Expr *> operands;
-};
-
-/// `then if cond else otherwise`.
-class IfExpExpr : public Expr {
-public:
-  IfExpExpr(SourceRange r, Expr *cond, Expr *thenExpr, Expr *elseExpr)
-      : Expr(Kind::IfExp, r), cond(cond), thenExpr(thenExpr), elseExpr(elseExpr) {}
-  Expr *getCond() const { return cond; }
-  Expr *getThen() const { return thenExpr; }
-  Expr *getElse() const { return elseExpr; }
-  static bool classof(const Expr *e) { return e->getKind() == Kind::IfExp; }
-
-private:
-  Expr *cond, *thenExpr, *elseExpr;
-};
-
-/// Stands where the parser could not build an expression; it already
-/// reported an error there, so later phases stay silent about it.
-class ErrorExpr : public Expr {
-public:
-  explicit ErrorExpr(SourceRange r) : Expr(Kind::Error, r) {}
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Error; }
-};
-
 //===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
 
 class Stmt {
 public:
-  enum class Kind { Import, Assign, AugAssign, Expr, Pass, Return, If, For, With, FunctionDef };
+  enum class Kind {
+    Import, Assign, AugAssign, Expr, Pass, Return, If, For, With, FunctionDef,
+    Annotation, While, Break, Continue, Assert, Delete, Raise, Try,
+    Unsupported, // class / global / nonlocal / async: parsed, rejected where evaluated
+  };
   Kind getKind() const { return kind; }
   SourceRange getRange() const { return range; }
   llvm::SMLoc getLoc() const { return range.Start; }
@@ -344,23 +61,37 @@ struct ImportName {
   SourceRange range;
 };
 
-/// `import a.b as c, d` or `from a.b import c as d`.
+/// `import a.b as c, d`, `from a.b import c as d`, `from ..m import x`,
+/// `from . import x`, `from m import *` (one ImportName "*").
 class ImportStmt : public Stmt {
 public:
-  ImportStmt(SourceRange r, std::string fromModule, std::vector<ImportName> names)
-      : Stmt(Kind::Import, r), fromModule(std::move(fromModule)), names(std::move(names)) {}
-  /// Empty for `import ...`; the module for `from M import ...`.
+  ImportStmt(SourceRange r, std::string fromModule, std::vector<ImportName> names, bool isFrom = false,
+             unsigned level = 0)
+      : Stmt(Kind::Import, r), fromModule(std::move(fromModule)), names(std::move(names)),
+        from(isFrom || !this->fromModule.empty() || level > 0), level(level) {}
+  /// Empty for `import ...` and for `from . import ...`; the module (without
+  /// the leading dots) for `from M import ...`.
   llvm::StringRef getFromModule() const { return fromModule; }
+  /// True for every `from ... import ...` (use this, not an empty module).
+  bool isFrom() const { return from; }
+  /// The number of leading dots of a relative import (0: absolute).
+  unsigned getLevel() const { return level; }
+  /// `from M import *`.
+  bool isStar() const { return names.size() == 1 && names.front().dottedName == "*"; }
   llvm::ArrayRef<ImportName> getNames() const { return names; }
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Import; }
 
 private:
   std::string fromModule;
   std::vector<ImportName> names;
+  bool from;
+  unsigned level;
 };
 
-/// `t1 = t2 = value`: each target a Name, Tuple of targets, Subscript or
-/// Attribute. `x: ann = value` sets the annotation.
+/// `t1 = t2 = value`: each target a Name, Subscript, Attribute, or a Tuple /
+/// List of targets of which one may be a StarredExpr. `x: ann = value` sets
+/// the annotation (then there is one target, not a tuple). A bare `x: ann`
+/// is an AnnotationStmt.
 class AssignStmt : public Stmt {
 public:
   AssignStmt(SourceRange r, std::vector<Expr *> targets, Expr *value, Expr *annotation = nullptr)
@@ -376,7 +107,7 @@ private:
   Expr *annotation;
 };
 
-/// `target op= value`.
+/// `target op= value` (target a Name, Attribute or Subscript).
 class AugAssignStmt : public Stmt {
 public:
   AugAssignStmt(SourceRange r, Expr *target, BinaryOp op, SourceRange opRange, Expr *value)
@@ -440,22 +171,165 @@ private:
   bool elif;
 };
 
-/// `for target in iter: body` (target a Name or a Tuple of Names).
+/// `for target in iter: body [else: orelse]` (target as for assignments).
 class ForStmt : public Stmt {
 public:
-  ForStmt(SourceRange r, Expr *target, Expr *iter, Body body)
-      : Stmt(Kind::For, r), target(target), iter(iter), body(std::move(body)) {}
+  ForStmt(SourceRange r, Expr *target, Expr *iter, Body body, Body elseBody = {})
+      : Stmt(Kind::For, r), target(target), iter(iter), body(std::move(body)), elseBody(std::move(elseBody)) {}
   Expr *getTarget() const { return target; }
   Expr *getIter() const { return iter; }
   const Body &getBody() const { return body; }
+  /// Runs when the loop ends without `break`; usually empty.
+  const Body &getElse() const { return elseBody; }
   static bool classof(const Stmt *s) { return s->getKind() == Kind::For; }
 
 private:
   Expr *target, *iter;
+  Body body, elseBody;
+};
+
+/// `while cond: body [else: orelse]`.
+class WhileStmt : public Stmt {
+public:
+  WhileStmt(SourceRange r, Expr *cond, Body body, Body elseBody)
+      : Stmt(Kind::While, r), cond(cond), body(std::move(body)), elseBody(std::move(elseBody)) {}
+  Expr *getCond() const { return cond; }
+  const Body &getBody() const { return body; }
+  const Body &getElse() const { return elseBody; }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::While; }
+
+private:
+  Expr *cond;
+  Body body, elseBody;
+};
+
+/// `break` (only inside a loop; the parser checks).
+class BreakStmt : public Stmt {
+public:
+  explicit BreakStmt(SourceRange r) : Stmt(Kind::Break, r) {}
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Break; }
+};
+
+/// `continue` (only inside a loop; the parser checks).
+class ContinueStmt : public Stmt {
+public:
+  explicit ContinueStmt(SourceRange r) : Stmt(Kind::Continue, r) {}
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Continue; }
+};
+
+/// `target: annotation` with no value (eager-style tensor declarations
+/// `X: T.Tensor(...)`, or a plain type hint).
+class AnnotationStmt : public Stmt {
+public:
+  AnnotationStmt(SourceRange r, Expr *target, Expr *annotation)
+      : Stmt(Kind::Annotation, r), target(target), annotation(annotation) {}
+  Expr *getTarget() const { return target; }
+  Expr *getAnnotation() const { return annotation; }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Annotation; }
+
+private:
+  Expr *target, *annotation;
+};
+
+/// `assert test[, msg]`.
+class AssertStmt : public Stmt {
+public:
+  AssertStmt(SourceRange r, Expr *test, Expr *msg) : Stmt(Kind::Assert, r), test(test), msg(msg) {}
+  Expr *getTest() const { return test; }
+  Expr *getMsg() const { return msg; } // may be null
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Assert; }
+
+private:
+  Expr *test, *msg;
+};
+
+/// `del t1, t2` (targets as for assignment, without starred ones).
+class DeleteStmt : public Stmt {
+public:
+  DeleteStmt(SourceRange r, std::vector<Expr *> targets) : Stmt(Kind::Delete, r), targets(std::move(targets)) {}
+  llvm::ArrayRef<Expr *> getTargets() const { return targets; }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Delete; }
+
+private:
+  std::vector<Expr *> targets;
+};
+
+/// `raise [exc [from cause]]`: at the meta level, a compile error showing
+/// the exception.
+class RaiseStmt : public Stmt {
+public:
+  RaiseStmt(SourceRange r, Expr *exc, Expr *cause) : Stmt(Kind::Raise, r), exc(exc), cause(cause) {}
+  Expr *getExc() const { return exc; }     // may be null (a bare `raise`)
+  Expr *getCause() const { return cause; } // may be null
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Raise; }
+
+private:
+  Expr *exc, *cause;
+};
+
+/// One `except [type [as name]]: body` clause.
+struct ExceptHandler {
+  Expr *type = nullptr; // null for a bare `except:`
+  std::string name;     // empty when absent
+  SourceRange range;    // the `except` keyword
+  SourceRange nameRange;
   Body body;
 };
 
-/// `with ctx [as target]: body`.
+/// `try: body except ...: ... [else: ...] [finally: ...]`. The parser
+/// accepts every form so that harness code parses; spec §3 gives meaning
+/// only to the import idiom (isImportIdiom()): any other `try` that is
+/// evaluated is an `unsupported_construct` error at getKeywordRange().
+class TryStmt : public Stmt {
+public:
+  TryStmt(SourceRange r, Body body, std::vector<ExceptHandler> handlers, Body elseBody, Body finallyBody)
+      : Stmt(Kind::Try, r), body(std::move(body)), handlers(std::move(handlers)), elseBody(std::move(elseBody)),
+        finallyBody(std::move(finallyBody)) {}
+  const Body &getBody() const { return body; }
+  llvm::ArrayRef<ExceptHandler> getHandlers() const { return handlers; }
+  const Body &getElse() const { return elseBody; }
+  const Body &getFinally() const { return finallyBody; }
+  /// The `try` keyword.
+  SourceRange getKeywordRange() const { return SourceRange(getLoc(), llvm::SMLoc::getFromPointer(getLoc().getPointer() + 3)); }
+  /// `try: <imports and other statements> except ImportError: ...`: the body
+  /// starts with an import, every handler catches only ImportError or
+  /// ModuleNotFoundError (a name or a tuple of them), and there is no
+  /// `finally`. Evaluating it runs the body (the import branch).
+  bool isImportIdiom() const;
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Try; }
+
+private:
+  Body body;
+  std::vector<ExceptHandler> handlers;
+  Body elseBody, finallyBody;
+};
+
+/// A statement that parses but that .tile does not support: `class`,
+/// `global`, `nonlocal`, `async def/for/with`. Whatever evaluates it reports
+/// `unsupported_construct` at getKeywordRange(); the parser does not, so that
+/// harness code that is never evaluated does not stop a compile. getNames()
+/// are the names it would bind or declare (the class or function name, the
+/// global/nonlocal names), so an evaluator can bind them to an error value.
+class UnsupportedStmt : public Stmt {
+public:
+  UnsupportedStmt(SourceRange r, std::string construct, SourceRange keywordRange, std::vector<std::string> names)
+      : Stmt(Kind::Unsupported, r), construct(std::move(construct)), keywordRange(keywordRange),
+        names(std::move(names)) {}
+  /// "class", "global", "nonlocal", "async def", "async for" or "async with".
+  llvm::StringRef getConstruct() const { return construct; }
+  SourceRange getKeywordRange() const { return keywordRange; }
+  llvm::ArrayRef<std::string> getNames() const { return names; }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Unsupported; }
+
+private:
+  std::string construct;
+  SourceRange keywordRange;
+  std::vector<std::string> names;
+};
+
+/// `with ctx [as target]: body`. `with a as x, b as y:` (and the
+/// parenthesized form) is parsed as nested WithStmts, as Python defines it;
+/// the inner one's range starts at its item.
 class WithStmt : public Stmt {
 public:
   WithStmt(SourceRange r, Expr *context, Expr *target, Body body)
@@ -470,15 +344,8 @@ private:
   Body body;
 };
 
-/// One parameter `name[: annotation][= default]`.
-struct Param {
-  std::string name;
-  SourceRange range; // the name
-  Expr *annotation = nullptr;
-  Expr *defaultValue = nullptr;
-};
-
-/// `@dec ... def name(params) [-> ret]: body`.
+/// `@dec ... def name(params) [-> ret]: body`. Decorators are arbitrary
+/// expressions; parameters carry their ParamKind.
 class FunctionDefStmt : public Stmt {
 public:
   FunctionDefStmt(SourceRange r, std::string name, SourceRange nameRange, std::vector<Expr *> decorators,
@@ -529,6 +396,11 @@ struct Module {
   unsigned bufferId = 0; // in the llvm::SourceMgr
   Body body;
 };
+
+/// A phrase naming what `e` / `s` is ("a lambda", "a 'while' loop"), for
+/// diagnostics such as `not_supported_yet`.
+llvm::StringRef describe(const Expr *e);
+llvm::StringRef describe(const Stmt *s);
 
 /// Prints `--emit=ast`: an indented tree, one node per line, each with its
 /// `line:col` location.

@@ -83,6 +83,7 @@ private:
   void parseDefines(llvm::ArrayRef<Define> defines);
   PendingDefine *findDefine(llvm::StringRef name);
   void checkImport(const ast::ImportStmt *s);
+  void reportNewStmt(const ast::Stmt *s);
   /// `NAME = expr` / `A, B = x, y` at module or factory level.
   void assignConstant(const ast::AssignStmt *s, ConstScope &scope);
   void bindTarget(const ast::Expr *target, ConstValue value, ConstScope &scope, llvm::SMRange valueRange);

@@ -75,7 +75,7 @@ namespace tilec {
   X(CaretEqual, "CIRCUMFLEXEQUAL", "^=")                                                           \
   X(LessLessEqual, "LEFTSHIFTEQUAL", "<<=")                                                        \
   X(GreaterGreaterEqual, "RIGHTSHIFTEQUAL", ">>=")                                                 \
-  /* Keywords of the subset. */                                                                    \
+  /* Keywords (every Python keyword; soft keywords are names). */                                  \
   X(KwFalse, "KW_FALSE", "False")                                                                  \
   X(KwNone, "KW_NONE", "None")                                                                     \
   X(KwTrue, "KW_TRUE", "True")                                                                     \
@@ -95,8 +95,22 @@ namespace tilec {
   X(KwPass, "KW_PASS", "pass")                                                                     \
   X(KwReturn, "KW_RETURN", "return")                                                               \
   X(KwWith, "KW_WITH", "with")                                                                     \
-  /* A Python keyword outside the subset (class, lambda, while, ...). */                           \
-  X(KwUnsupported, "KW_UNSUPPORTED", "")
+  X(KwLambda, "KW_LAMBDA", "lambda")                                                               \
+  X(KwWhile, "KW_WHILE", "while")                                                                  \
+  X(KwBreak, "KW_BREAK", "break")                                                                  \
+  X(KwContinue, "KW_CONTINUE", "continue")                                                         \
+  X(KwAssert, "KW_ASSERT", "assert")                                                               \
+  X(KwDel, "KW_DEL", "del")                                                                        \
+  X(KwRaise, "KW_RAISE", "raise")                                                                  \
+  X(KwTry, "KW_TRY", "try")                                                                        \
+  X(KwExcept, "KW_EXCEPT", "except")                                                               \
+  X(KwFinally, "KW_FINALLY", "finally")                                                            \
+  X(KwClass, "KW_CLASS", "class")                                                                  \
+  X(KwGlobal, "KW_GLOBAL", "global")                                                               \
+  X(KwNonlocal, "KW_NONLOCAL", "nonlocal")                                                         \
+  X(KwAsync, "KW_ASYNC", "async")                                                                  \
+  X(KwAwait, "KW_AWAIT", "await")                                                                  \
+  X(KwYield, "KW_YIELD", "yield")
 
 enum class TokenKind : uint8_t {
 #define TILEC_TOKEN_ENUM(Name, DumpName, Spelling) Name,
@@ -127,8 +141,16 @@ struct Token {
   uint64_t intValue = 0;
   /// Decoded value of a FloatLit.
   double floatValue = 0;
-  /// Decoded value of a StrLit (escapes applied).
+  /// Decoded value of a StrLit (escapes applied); empty for an f-string.
   std::string strValue;
+  /// A StrLit with a `b` prefix (strValue holds the bytes).
+  bool isBytes = false;
+  /// A StrLit with an `f` prefix: the parser decodes fstringBody (the text
+  /// between the quotes) into literal parts and replacement fields.
+  bool isFString = false;
+  /// A StrLit with an `r` prefix (for f-strings: escapes are not decoded).
+  bool isRaw = false;
+  llvm::SMRange fstringBody;
 
   llvm::SMLoc getLoc() const { return range.Start; }
   llvm::StringRef getSpelling() const {
