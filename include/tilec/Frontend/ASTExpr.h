@@ -193,7 +193,9 @@ private:
   Expr *lower, *upper, *step;
 };
 
-/// `value[i, j:k]`: the indices, each an expression or a SliceExpr.
+/// `value[i, j:k]`: the indices, each an expression or a SliceExpr. As
+/// written: `A[(i, j)]` has one TupleExpr index where Python sees the same
+/// key as `A[i, j]`; evaluators should treat a lone tuple index like that.
 class SubscriptExpr : public Expr {
 public:
   SubscriptExpr(SourceRange r, Expr *value, std::vector<Expr *> indices)
