@@ -128,6 +128,15 @@ public:
   }
 
 private:
+  FrontendOptions frontendOptions() const {
+    FrontendOptions f;
+    f.defines = opts.defines;
+    f.includeDirs = opts.includeDirs;
+    f.kernel = opts.kernel;
+    f.kernelName = opts.kernelName;
+    return f;
+  }
+
   mlir::LogicalResult runPipeline(unsigned bufferId) {
     DiagnosticEmitter diags(context, srcMgr);
     PhaseTimer timer(opts.verbose, errs);
@@ -149,7 +158,7 @@ private:
     }
 
     mlir::OwningOpRef<mlir::ModuleOp> tileModule =
-        generateTileModule(module, srcMgr, astCtx, diags, context, opts.defines);
+        generateTileModule(module, srcMgr, astCtx, diags, context, frontendOptions());
     timer.done("sema+gen");
     if (!tileModule || diags.getNumErrors())
       return mlir::failure();

@@ -56,6 +56,11 @@ mlir::InFlightDiagnostic DiagnosticEmitter::emitRaw(DiagnosticSeverity sev, mlir
     return mlir::emitWarning(loc, msg);
   case DiagnosticSeverity::Remark:
     return mlir::emitRemark(loc, msg);
+  case DiagnosticSeverity::Note: {
+    mlir::InFlightDiagnostic d = context.getDiagEngine().emit(loc, DiagnosticSeverity::Note);
+    d << msg;
+    return d;
+  }
   default:
     return mlir::emitError(loc, msg);
   }

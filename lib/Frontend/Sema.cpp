@@ -1,10 +1,10 @@
-//===- Sema.cpp - Module-level semantic analysis --------------------------===//
+//===- Sema.cpp - Module-level analysis through the meta interpreter ------===//
 //
-// 1. Parse every -D value into its own source buffer.
-// 2. Walk the module in order: imports (warn on unknown modules), constants
-//    (a -D replaces the value), kernels and factories.
-// 3. A factory's parameters become constants of a child scope; its one
-//    @T.prim_func is the kernel, exported under the factory's name.
+// 1. Parse every -D value into its own source buffer (a meta expression).
+// 2. Run the module in the meta interpreter (functions are defined, never
+//    called unless a factory; `if __name__ == "__main__":` is not taken).
+// 3. Pick what to build: every kernel and factory of the module, or the one
+//    --kernel names; call factories with -D values and defaults.
 // 4. Resolve each kernel's parameters; report -D names that matched nothing.
 //
 //===----------------------------------------------------------------------===//
@@ -13,330 +13,223 @@
 #include "tilec/Frontend/Builtins.h"
 #include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/Parser.h"
-#include "tilec/Frontend/TileGen.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace tilec;
 using namespace tilec::ast;
+using meta::Value;
+using K = meta::Value::Kind;
 
-bool tilec::isPrimFuncDecorator(const Expr *d) {
-  if (auto *c = llvm::dyn_cast<CallExpr>(d))
-    d = c->getCallee();
-  std::string name = calleeName(d);
-  return name == "T.prim_func" || name == "tilelang.language.prim_func" || name == "prim_func";
-}
-
-bool tilec::isJitDecorator(const Expr *d) {
-  if (auto *c = llvm::dyn_cast<CallExpr>(d))
-    d = c->getCallee();
-  std::string name = calleeName(d);
-  return name == "tilelang.jit" || name == "jit" || name == "tilelang.autotune" || name == "autotune";
-}
-
-void Sema::parseDefines(llvm::ArrayRef<Define> defines) {
+void Sema::parseDefines(llvm::ArrayRef<Define> defines, meta::MetaOptions &mo) {
   for (const Define &d : defines) {
     std::string bufName = "<-D " + d.name + ">";
     unsigned id = srcMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(d.value, bufName), llvm::SMLoc());
     const llvm::MemoryBuffer *buf = srcMgr.getMemoryBuffer(id);
-    PendingDefine p;
+    meta::MetaOptions::Define p;
     p.name = d.name;
     p.range = llvm::SMRange(llvm::SMLoc::getFromPointer(buf->getBufferStart()),
                             llvm::SMLoc::getFromPointer(buf->getBufferEnd()));
     // A bare dtype spelling (`-D dtype=float16`) means the dtype.
-    if (auto t = parseDType(llvm::StringRef(d.value).trim())) {
-      (void)t;
-      p.value = ctx.create<StrLitExpr>(p.range, llvm::StringRef(d.value).trim().str());
+    llvm::StringRef text = llvm::StringRef(d.value).trim();
+    if (parseDType(text) && text != "int" && text != "float") {
+      p.value = ctx.create<StrLitExpr>(p.range, text.str());
     } else {
       p.value = parseExpression(srcMgr, id, ctx, diags);
       if (p.value && llvm::isa<ErrorExpr>(p.value))
         p.value = nullptr;
     }
     // A later -D of the same name wins, as with compilers' -D.
-    if (PendingDefine *old = findDefine(d.name)) {
+    if (meta::MetaOptions::Define *old = mo.findDefine(d.name)) {
       *old = p;
       continue;
     }
-    pending.push_back(p);
+    mo.defines.push_back(p);
   }
 }
 
-Sema::PendingDefine *Sema::findDefine(llvm::StringRef name) {
-  for (PendingDefine &p : pending)
-    if (p.name == name)
-      return &p;
-  return nullptr;
+/// One thing the module can export: a kernel value or a factory.
+struct Candidate {
+  std::string name;
+  Value value;
+  llvm::SMRange range;
+};
+
+Value Sema::instantiate(const Value &fnValue, SemaModule &out) {
+  meta::Interpreter &in = *out.interp;
+  auto *fn = fnValue.as<meta::FunctionObj>();
+  meta::CallArgs args;
+  args.range = fn->range;
+  args.calleeRange = fn->range;
+  std::vector<std::string> tensors;
+  if (meta::isEagerFunction(*fn))
+    tensors = meta::eagerTensorParams(*fn);
+  bool ok = true;
+  for (size_t k = 0; k < fn->params.size(); ++k) {
+    const Param &p = fn->params[k];
+    if (p.kind == ParamKind::VarPositional || p.kind == ParamKind::VarKeyword ||
+        std::find(tensors.begin(), tensors.end(), p.name) != tensors.end())
+      continue;
+    out.metaOptions.addKnown(p.name);
+    if (meta::MetaOptions::Define *d = out.metaOptions.findDefine(p.name)) {
+      d->used = true;
+      Value v = d->value ? in.eval(d->value, in.mainEnv) : Value();
+      if (!v.isValid()) {
+        ok = false;
+        continue;
+      }
+      args.kwargs.emplace_back(p.name, v);
+      args.kwRanges.push_back(d->range);
+      continue;
+    }
+    if (k < fn->defaults.size() && fn->defaults[k].isValid())
+      continue;
+    diags.emit(DiagID::sema_factory_param_missing, p.range, p.name, fn->name);
+    ok = false;
+  }
+  if (!ok)
+    return Value();
+  Value result = in.call(fnValue, args);
+  if (!result.isValid())
+    return result;
+  if (!result.is(K::Kernel)) {
+    diags.emit(DiagID::meta_factory_result, fn->range, fn->name, result.describe());
+    return Value();
+  }
+  return result;
 }
 
-void Sema::checkImport(const ImportStmt *s) {
-  static const char *const known[] = {"tilelang", "torch", "math", "numpy", "itertools", "functools",
-                                      "typing", "argparse", "triton"};
-  auto isKnown = [](llvm::StringRef module) {
-    llvm::StringRef root = module.split('.').first;
-    for (const char *k : known)
-      if (root == k)
-        return true;
+bool Sema::resolveTensor(const Value &type, llvm::SMRange range, KernelParam &out) {
+  meta::NamedObj *t = meta::asObject(type, "TensorType");
+  out.kind = KernelParam::Kind::Tensor;
+  out.dtype = t->fields.lookup("dtype").getDType();
+  out.isOutput = t->fields.lookup("output").truthy();
+  Value shape = t->fields.lookup("shape");
+  llvm::ArrayRef<Value> dims = shape.getElts();
+  if (dims.empty()) {
+    diags.emit(DiagID::sema_wrong_arg_kind, range, "shape", "T.Tensor", "a non-empty tuple of dimensions",
+               "an empty tuple");
     return false;
-  };
-  if (!s->getFromModule().empty()) {
-    if (!isKnown(s->getFromModule()))
-      diags.emit(DiagID::sema_import_unknown, s->getRange(), s->getFromModule());
-    return;
   }
-  for (const ImportName &n : s->getNames())
-    if (!isKnown(n.dottedName))
-      diags.emit(DiagID::sema_import_unknown, n.range, n.dottedName);
-}
-
-void Sema::bindTarget(const Expr *target, ConstValue value, ConstScope &scope, llvm::SMRange valueRange) {
-  if (auto *n = llvm::dyn_cast<NameExpr>(target)) {
-    if (PendingDefine *d = findDefine(n->getName())) {
-      d->used = true;
-      // A -D value that did not parse leaves the name bound but invalid, so
-      // its uses stay silent.
-      value = d->value ? ConstEvaluator(diags, scope).eval(d->value) : ConstValue();
-    }
-    if (std::find(knownNames.begin(), knownNames.end(), n->getName()) == knownNames.end())
-      knownNames.push_back(n->getName().str());
-    scope.set(n->getName(), std::move(value), n->getRange());
-    return;
-  }
-  if (llvm::isa<TupleExpr>(target) || llvm::isa<ListExpr>(target)) {
-    llvm::ArrayRef<Expr *> elts = llvm::isa<TupleExpr>(target) ? llvm::cast<TupleExpr>(target)->getElts()
-                                                               : llvm::cast<ListExpr>(target)->getElts();
-    if (value.isValid() && (value.getKind() != ConstValue::Kind::Tuple || value.getElts().size() != elts.size())) {
-      size_t n = value.getKind() == ConstValue::Kind::Tuple ? value.getElts().size() : 1;
-      diags.emit(DiagID::sema_tuple_unpack_count, valueRange, n, n == 1 ? "" : "s", elts.size(),
-                 elts.size() == 1 ? "" : "s");
-      value = ConstValue();
-    }
-    for (size_t k = 0; k < elts.size(); ++k)
-      bindTarget(elts[k], value.isValid() ? value.getElts()[k] : ConstValue(), scope, valueRange);
-    return;
-  }
-  diags.emit(DiagID::sema_module_stmt, target->getRange(), "assignment to this target");
-}
-
-void Sema::assignConstant(const AssignStmt *s, ConstScope &scope) {
-  ConstValue value;
-  // A -D on a single name replaces the expression before it is evaluated.
-  bool overridden = s->getTargets().size() == 1 && llvm::isa<NameExpr>(s->getTargets()[0]) &&
-                    findDefine(llvm::cast<NameExpr>(s->getTargets()[0])->getName());
-  if (!overridden) {
-    ConstEvaluator eval(diags, scope);
-    value = eval.eval(s->getValue());
-  }
-  for (const Expr *target : s->getTargets())
-    bindTarget(target, value, scope, s->getValue() ? s->getValue()->getRange() : s->getRange());
-}
-
-void Sema::handleFunction(const FunctionDefStmt *fn, ConstScope &scope, SemaModule &out) {
-  for (const Expr *d : fn->getDecorators())
-    if (isPrimFuncDecorator(d)) {
-      addKernel(fn, fn->getName(), scope, out);
-      return;
-    }
-  for (const Stmt *s : fn->getBody())
-    if (auto *inner = llvm::dyn_cast<FunctionDefStmt>(s))
-      for (const Expr *d : inner->getDecorators())
-        if (isPrimFuncDecorator(d)) {
-          handleFactory(fn, scope, out);
-          return;
-        }
-  diags.emit(DiagID::sema_bad_function, fn->getNameRange(), fn->getName());
-}
-
-void Sema::handleFactory(const FunctionDefStmt *fn, ConstScope &scope, SemaModule &out) {
-  out.factoryScopes.push_back(std::make_unique<ConstScope>(&scope));
-  ConstScope &fscope = *out.factoryScopes.back();
-  // Parameters act as constants: -D, else the default, else an error.
-  for (const Param &p : fn->getParams()) {
-    ConstValue value;
-    if (PendingDefine *d = findDefine(p.name)) {
-      d->used = true;
-      if (d->value)
-        value = ConstEvaluator(diags, fscope).eval(d->value);
-    } else if (p.defaultValue) {
-      value = ConstEvaluator(diags, scope).eval(p.defaultValue);
+  for (const Value &d : dims) {
+    ShapeDim dim;
+    if (d.is(K::Dynamic) && d.isPlainDim()) {
+      dim.dynamicName = d.getStr().str();
+    } else if (d.is(K::Int) && d.getInt() > 0) {
+      dim.size = d.getInt();
     } else {
-      diags.emit(DiagID::sema_factory_param_missing, p.range, p.name, fn->getName());
+      diags.emit(DiagID::sema_bad_shape_dim, range, d.str());
+      return false;
     }
-    if (std::find(knownNames.begin(), knownNames.end(), p.name) == knownNames.end())
-      knownNames.push_back(p.name);
-    fscope.set(p.name, std::move(value), p.range);
+    out.shape.push_back(dim);
   }
-  const FunctionDefStmt *kernel = nullptr;
-  const ReturnStmt *ret = nullptr;
-  bool shapeOk = true;
-  for (const Stmt *s : fn->getBody()) {
-    switch (s->getKind()) {
-    case Stmt::Kind::Assign:
-      assignConstant(llvm::cast<AssignStmt>(s), fscope);
-      break;
-    case Stmt::Kind::Import:
-      checkImport(llvm::cast<ImportStmt>(s));
-      break;
-    case Stmt::Kind::Pass:
-      break;
-    case Stmt::Kind::Expr:
-      if (!llvm::isa<StrLitExpr>(llvm::cast<ExprStmt>(s)->getExpr()))
-        diags.emit(DiagID::sema_module_stmt, s->getRange(), "an expression statement");
-      break;
-    case Stmt::Kind::FunctionDef: {
-      auto *inner = llvm::cast<FunctionDefStmt>(s);
-      bool isKernel = llvm::any_of(inner->getDecorators(), isPrimFuncDecorator);
-      if (!isKernel) {
-        diags.emit(DiagID::sema_bad_function, inner->getNameRange(), inner->getName());
-        break;
-      }
-      if (kernel) {
-        shapeOk = false;
-        break;
-      }
-      kernel = inner;
-      break;
-    }
-    case Stmt::Kind::Return:
-      ret = llvm::cast<ReturnStmt>(s);
-      break;
-    case Stmt::Kind::Unsupported:
-    case Stmt::Kind::Try:
-      reportNewStmt(s);
-      break;
-    default:
-      diags.emit(DiagID::sema_module_stmt, s->getRange(), "this statement");
-      break;
-    }
-  }
-  if (kernel && ret) {
-    auto *n = llvm::dyn_cast_or_null<NameExpr>(ret->getValue());
-    shapeOk &= n && n->getName() == kernel->getName();
-  }
-  if (!kernel || !ret || !shapeOk) {
-    diags.emit(DiagID::sema_factory_shape, fn->getNameRange(), fn->getName());
-    return;
-  }
-  addKernel(kernel, fn->getName(), fscope, out);
+  return true;
 }
 
-bool Sema::resolveParam(const Param &p, const ConstScope &scope, KernelParam &out) {
+bool Sema::resolveParam(const Param &p, meta::Env *env, KernelParam &out, SemaModule &sm) {
   out.name = p.name;
   out.range = p.range;
   if (!p.annotation) {
     diags.emit(DiagID::sema_bad_param, p.range, p.name);
     return false;
   }
-  ConstEvaluator eval(diags, scope);
-  // `T.Tensor(shape, dtype)` / `T.Buffer(...)`.
-  if (auto *call = llvm::dyn_cast<CallExpr>(p.annotation)) {
-    std::string name = calleeName(call->getCallee());
-    if (name == "T.Tensor" || name == "T.Buffer") {
-      BoundCall bound;
-      if (!bindCall(*lookupTBuiltin(llvm::StringRef(name).drop_front(2)), call, diags, bound))
-        return false;
-      out.kind = KernelParam::Kind::Tensor;
-      ConstValue shape = eval.eval(bound.get("shape"));
-      if (!shape.isValid())
-        return false;
-      std::vector<ConstValue> dims;
-      if (shape.getKind() == ConstValue::Kind::Tuple)
-        dims.assign(shape.getElts().begin(), shape.getElts().end());
-      else
-        dims.push_back(shape);
-      if (dims.empty()) {
-        diags.emit(DiagID::sema_wrong_arg_kind, bound.rangeOf("shape"), "shape", name, "a non-empty tuple of dimensions",
-                   "an empty tuple");
-        return false;
-      }
-      for (const ConstValue &d : dims) {
-        ShapeDim dim;
-        if (d.getKind() == ConstValue::Kind::Dynamic) {
-          dim.dynamicName = d.getStr().str();
-        } else if (d.getKind() == ConstValue::Kind::Int && d.getInt() > 0) {
-          dim.size = d.getInt();
-        } else {
-          diags.emit(DiagID::sema_bad_shape_dim, bound.rangeOf("shape"), d.str());
-          return false;
-        }
-        out.shape.push_back(dim);
-      }
-      ConstValue dtype = bound.get("dtype") ? eval.eval(bound.get("dtype")) : ConstValue::ofStr("float32");
-      if (!dtype.isValid())
-        return false;
-      std::optional<DType> t = dtype.asDType();
-      if (!t) {
-        if (dtype.getKind() == ConstValue::Kind::Str)
-          diags.emit(DiagID::sema_unknown_dtype, bound.rangeOf("dtype"), dtype.getStr(),
-                     didYouMean(dtype.getStr(), allDTypeNames()));
-        else
-          diags.emit(DiagID::sema_wrong_arg_kind, bound.rangeOf("dtype"), "dtype", name, "a dtype", dtype.describe());
-        return false;
-      }
-      out.dtype = *t;
-      return true;
-    }
-  }
-  // A scalar: `x: T.int32` or `x: "int32"`.
-  ConstValue v = eval.eval(p.annotation);
+  Value v = sm.interp->eval(p.annotation, env);
   if (!v.isValid())
     return false;
+  if (v.is(K::Harness)) {
+    sm.interp->reportHarnessUse(v, p.annotation->getRange());
+    return false;
+  }
+  if (meta::asObject(v, "TensorType"))
+    return resolveTensor(v, p.annotation->getRange(), out);
+  // A scalar: `x: T.int32` or `x: "int32"`.
   if (std::optional<DType> t = v.asDType()) {
     out.kind = KernelParam::Kind::Scalar;
     out.dtype = *t;
     return true;
   }
-  if (v.getKind() == ConstValue::Kind::Str) {
-    diags.emit(DiagID::sema_unknown_dtype, p.annotation->getRange(), v.getStr(), didYouMean(v.getStr(), allDTypeNames()));
+  if (v.is(K::Str)) {
+    diags.emit(DiagID::sema_unknown_dtype, p.annotation->getRange(), v.getStr(),
+               didYouMean(v.getStr(), allDTypeNames()));
     return false;
   }
   diags.emit(DiagID::sema_bad_param, p.annotation->getRange(), p.name);
   return false;
 }
 
-void Sema::addKernel(const FunctionDefStmt *fn, llvm::StringRef exportName, const ConstScope &scope,
-                     SemaModule &out) {
-  for (const KernelInfo &k : out.kernels)
-    if (k.exportName == exportName) {
-      auto diag = diags.emit(DiagID::sema_duplicate_kernel, fn->getNameRange(), exportName);
-      diags.note(diag, DiagID::sema_note_previous_definition, k.def->getNameRange(), exportName);
+void Sema::addKernel(const Value &kernel, const FrontendOptions &opts, SemaModule &out) {
+  auto *k = kernel.as<meta::KernelObj>();
+  std::string exportName = !opts.kernelName.empty() ? opts.kernelName : k->exportName;
+  for (const KernelInfo &other : out.kernels)
+    if (other.exportName == exportName) {
+      auto diag = diags.emit(DiagID::sema_duplicate_kernel, k->def->getNameRange(), exportName);
+      diags.note(diag, DiagID::sema_note_previous_definition, other.def->getNameRange(), exportName);
       return;
     }
   KernelInfo info;
-  info.exportName = exportName.str();
-  info.def = fn;
-  info.scope = &scope;
+  info.exportName = exportName;
+  info.def = k->def;
+  info.body = k->body;
+  info.env = k->closure;
+  info.interp = out.interp.get();
+  info.kernel = kernel;
+  info.frames = k->frames;
   bool ok = true;
-  llvm::StringSet<> names;
-  for (const Param &p : fn->getParams()) {
-    if (!names.insert(p.name).second) {
-      diags.emit(DiagID::sema_redefinition, p.range, p.name, "a parameter");
-      ok = false;
-      continue;
+  // The kernel's parameters are resolved in the scope it closes over, with
+  // its defining call stack shown under errors.
+  auto &stack = out.interp->getStack();
+  for (auto &[what, range] : k->frames)
+    stack.push_back({what, range});
+  if (k->eager) {
+    for (size_t i = 0; i < k->eagerInputs.size(); ++i) {
+      KernelParam kp;
+      kp.name = k->eagerInputs[i].first;
+      kp.range = k->eagerInputRanges[i];
+      ok &= resolveTensor(k->eagerInputs[i].second, kp.range, kp);
+      info.params.push_back(std::move(kp));
     }
-    KernelParam kp;
-    if (!resolveParam(p, scope, kp)) {
-      ok = false;
-      continue;
+    for (size_t i = 0; i < k->eagerOutputs.size(); ++i) {
+      KernelParam kp;
+      kp.name = k->eagerOutputs[i].first;
+      kp.range = k->eagerOutputRanges[i];
+      ok &= resolveTensor(k->eagerOutputs[i].second, kp.range, kp);
+      info.params.push_back(std::move(kp));
     }
+  } else {
+    llvm::StringSet<> names;
+    for (const Param &p : k->def->getParams()) {
+      if (!names.insert(p.name).second) {
+        diags.emit(DiagID::sema_redefinition, p.range, p.name, "a parameter");
+        ok = false;
+        continue;
+      }
+      KernelParam kp;
+      if (!resolveParam(p, k->closure, kp, out)) {
+        ok = false;
+        continue;
+      }
+      info.params.push_back(std::move(kp));
+    }
+  }
+  stack.clear();
+  for (const KernelParam &kp : info.params)
     for (const ShapeDim &d : kp.shape)
       if (d.isDynamic() &&
           std::find(info.dynamicDims.begin(), info.dynamicDims.end(), d.dynamicName) == info.dynamicDims.end())
         info.dynamicDims.push_back(d.dynamicName);
-    info.params.push_back(std::move(kp));
-  }
   if (ok)
     out.kernels.push_back(std::move(info));
 }
 
-void Sema::reportUnusedDefines(const SemaModule &out) {
-  (void)out;
-  for (const PendingDefine &p : pending) {
+void Sema::reportUnusedDefines(SemaModule &out) {
+  for (const meta::MetaOptions::Define &p : out.metaOptions.defines) {
     if (p.used)
       continue;
     std::string list;
-    for (const std::string &n : knownNames)
+    for (const std::string &n : out.metaOptions.knownNames)
       list += (list.empty() ? "" : ", ") + n;
     if (list.empty())
       list = "(none)";
@@ -344,63 +237,122 @@ void Sema::reportUnusedDefines(const SemaModule &out) {
   }
 }
 
-/// Statements added in spec v1 that this analysis does not handle yet: the
-/// unsupported ones get their "not supported in .tile" error, the others a
-/// "not supported yet" one, each at the statement.
-void Sema::reportNewStmt(const Stmt *s) {
-  if (auto *u = llvm::dyn_cast<UnsupportedStmt>(s)) {
-    diags.emit(DiagID::unsupported_construct, u->getKeywordRange(), u->getConstruct(), "");
-    return;
+/// Whether calling factory `fn` needs a -D that is not given.
+static bool needsArguments(const meta::FunctionObj &fn, meta::MetaOptions &mo) {
+  std::vector<std::string> tensors;
+  if (meta::isEagerFunction(fn))
+    tensors = meta::eagerTensorParams(fn);
+  for (size_t k = 0; k < fn.params.size(); ++k) {
+    const Param &p = fn.params[k];
+    if (p.kind == ParamKind::VarPositional || p.kind == ParamKind::VarKeyword ||
+        std::find(tensors.begin(), tensors.end(), p.name) != tensors.end())
+      continue;
+    if (!(k < fn.defaults.size() && fn.defaults[k].isValid()) && !mo.findDefine(p.name))
+      return true;
   }
-  if (auto *t = llvm::dyn_cast<TryStmt>(s); t && !t->isImportIdiom()) {
-    diags.emit(DiagID::unsupported_construct, t->getKeywordRange(), "try",
-               " outside 'try: import ... except ImportError:'");
-    return;
-  }
-  diags.emit(DiagID::not_supported_yet, s->getRange(), describe(s));
+  return false;
 }
 
-bool Sema::analyze(const Module &module, llvm::ArrayRef<Define> defines, SemaModule &out) {
+bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule &out) {
   unsigned errorsBefore = diags.getNumErrors();
-  parseDefines(defines);
-  for (const Stmt *s : module.body) {
-    switch (s->getKind()) {
-    case Stmt::Kind::Import:
-      checkImport(llvm::cast<ImportStmt>(s));
-      break;
-    case Stmt::Kind::Assign:
-      assignConstant(llvm::cast<AssignStmt>(s), out.globals);
-      break;
-    case Stmt::Kind::FunctionDef:
-      handleFunction(llvm::cast<FunctionDefStmt>(s), out.globals, out);
-      break;
-    case Stmt::Kind::Pass:
-      break;
-    case Stmt::Kind::Expr:
-      // Docstrings are fine; anything else is harness code.
-      if (!llvm::isa<StrLitExpr>(llvm::cast<ExprStmt>(s)->getExpr()) &&
-          !llvm::isa<ErrorExpr>(llvm::cast<ExprStmt>(s)->getExpr()))
-        diags.emit(DiagID::sema_module_stmt, s->getRange(), "an expression statement");
-      break;
-    case Stmt::Kind::If:
-      diags.emit(DiagID::sema_module_stmt, s->getRange(), "an 'if' statement");
-      break;
-    case Stmt::Kind::For:
-      diags.emit(DiagID::sema_module_stmt, s->getRange(), "a 'for' loop");
-      break;
-    case Stmt::Kind::With:
-      diags.emit(DiagID::sema_module_stmt, s->getRange(), "a 'with' statement");
-      break;
-    case Stmt::Kind::Return:
-      diags.emit(DiagID::sema_module_stmt, s->getRange(), "'return'");
-      break;
-    case Stmt::Kind::AugAssign:
-      diags.emit(DiagID::sema_module_stmt, s->getRange(), "an augmented assignment");
-      break;
-    default:
-      reportNewStmt(s);
-      break;
+  parseDefines(opts.defines, out.metaOptions);
+  out.metaOptions.includeDirs = opts.includeDirs;
+  llvm::StringRef file;
+  if (module.bufferId && module.bufferId <= srcMgr.getNumBuffers())
+    file = srcMgr.getMemoryBuffer(module.bufferId)->getBufferIdentifier();
+  out.metaOptions.mainDir = llvm::sys::path::parent_path(file).str();
+  if (out.metaOptions.mainDir.empty())
+    out.metaOptions.mainDir = ".";
+  out.interp = std::make_unique<meta::Interpreter>(diags, srcMgr, ctx, out.metaOptions);
+  meta::Interpreter &in = *out.interp;
+  meta::Env *env = in.newEnv(nullptr);
+  in.mainEnv = env;
+  llvm::StringRef stem = llvm::sys::path::stem(file);
+  in.runModule(module, env, stem.empty() ? "main" : stem);
+
+  // Two module-level kernels of one name: the second would silently replace
+  // the first, as in Python; a kernel file means two kernels.
+  llvm::StringMap<llvm::SMRange> kernelDefs;
+  for (const Stmt *s : module.body)
+    if (auto *f = llvm::dyn_cast<FunctionDefStmt>(s))
+      if (llvm::any_of(f->getDecorators(), [](const Expr *d) {
+            std::string n = calleeName(llvm::isa<CallExpr>(d) ? llvm::cast<CallExpr>(d)->getCallee() : d);
+            return n == "T.prim_func" || n == "prim_func";
+          })) {
+        auto [it, fresh] = kernelDefs.try_emplace(f->getName(), f->getNameRange());
+        if (!fresh) {
+          auto diag = diags.emit(DiagID::sema_duplicate_kernel, f->getNameRange(), f->getName());
+          diags.note(diag, DiagID::sema_note_previous_definition, it->second, f->getName());
+        }
+      }
+
+  // What the module exports, in order.
+  std::vector<Candidate> candidates;
+  llvm::StringSet<> instantiated;
+  auto consider = [&](llvm::StringRef name, llvm::SMRange range) {
+    const meta::Binding *b = env->getTable().count(name) ? &env->getTable().find(name)->second : nullptr;
+    if (!b || !b->value.isValid())
+      return;
+    for (const Candidate &c : candidates)
+      if (c.name == name)
+        return;
+    if (b->value.is(K::Kernel)) {
+      instantiated.insert(b->value.as<meta::KernelObj>()->exportName);
+      candidates.push_back({name.str(), b->value, range});
+    } else if (b->value.is(K::Function) && meta::isFactoryFunction(*b->value.as<meta::FunctionObj>())) {
+      candidates.push_back({name.str(), b->value, range});
     }
+  };
+  for (const Stmt *s : module.body) {
+    if (auto *f = llvm::dyn_cast<FunctionDefStmt>(s))
+      consider(f->getName(), f->getNameRange());
+    else if (auto *a = llvm::dyn_cast<AssignStmt>(s))
+      for (const Expr *t : a->getTargets())
+        if (auto *n = llvm::dyn_cast<NameExpr>(t))
+          consider(n->getName(), n->getRange());
+  }
+  // A factory whose kernel the module already built is not called again.
+  candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                  [&](const Candidate &c) {
+                                    return c.value.is(K::Function) && instantiated.count(c.name);
+                                  }),
+                   candidates.end());
+  auto listCandidates = [&] {
+    std::string list;
+    for (const Candidate &c : candidates)
+      list += (list.empty() ? "" : ", ") + c.name;
+    return list.empty() ? std::string("(none)") : list;
+  };
+
+  std::vector<Value> chosen;
+  if (!opts.kernel.empty()) {
+    const meta::Binding *b = env->getTable().count(opts.kernel) ? &env->getTable().find(opts.kernel)->second : nullptr;
+    if (!b || !(b->value.is(K::Kernel) || b->value.is(K::Function))) {
+      if (!b || b->value.isValid())
+        diags.emit(DiagID::meta_kernel_unknown, llvm::SMRange(), opts.kernel, listCandidates());
+    } else {
+      chosen.push_back(b->value);
+    }
+  } else {
+    unsigned factoriesNeedingArgs = 0;
+    for (const Candidate &c : candidates)
+      if (c.value.is(K::Function) && needsArguments(*c.value.as<meta::FunctionObj>(), out.metaOptions))
+        ++factoriesNeedingArgs;
+    if (candidates.size() > 1 && factoriesNeedingArgs) {
+      diags.emit(DiagID::meta_kernel_choice, llvm::SMRange(),
+                 "this file has several kernels and factories, and some factories need arguments", listCandidates());
+    } else {
+      for (const Candidate &c : candidates)
+        chosen.push_back(c.value);
+    }
+  }
+  if (!opts.kernelName.empty() && chosen.size() > 1)
+    diags.emit(DiagID::meta_kernel_choice, llvm::SMRange(), "--kernel-name names one kernel but the file has several",
+               listCandidates());
+  for (const Value &v : chosen) {
+    Value k = v.is(K::Function) ? instantiate(v, out) : v;
+    if (k.isValid())
+      addKernel(k, opts, out);
   }
   reportUnusedDefines(out);
   return diags.getNumErrors() == errorsBefore;

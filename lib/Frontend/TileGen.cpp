@@ -49,7 +49,7 @@ static llvm::StringRef scopeName(tile::Scope s) {
 std::string TValue::describe() const {
   switch (kind) {
   case Kind::Invalid: return "an invalid value";
-  case Kind::Const: return cst.describe().str();
+  case Kind::Const: return cst.describe();
   case Kind::Scalar: return ("a " + dtypeName(dtype) + " scalar").str();
   case Kind::Buffer: return ((buffer->isVar ? "variable '" : scopeName(buffer->scope) + " buffer '") +
                              buffer->name + "'").str();
@@ -187,7 +187,8 @@ bool KernelGen::build(mlir::ModuleOp module) {
   (void)ctx;
 
   pushScope(false);
-  genBody(fn->getBody());
+  for (const Stmt *s : info.body)
+    genStmt(s);
   popScope();
   if (!launch && diags.getNumErrors() == errorsAtStart)
     diags.emit(DiagID::sema_kernel_missing, fn->getNameRange(), fn->getName());
@@ -361,12 +362,13 @@ void KernelGen::genAssign(const AssignStmt *s) {
   if (!valueExpr)
     return;
   // `X = T.alloc_*(...)`.
-  if (auto *call = llvm::dyn_cast<CallExpr>(valueExpr);
-      call && llvm::StringRef(calleeName(call->getCallee())).starts_with("T.alloc_")) {
-    const BuiltinInfo *info = resolveCallee(call, true);
-    if (!info)
+  // (also through a meta value: `alloc = T.alloc_fragment if c else T.alloc_shared`).
+  if (auto *call = llvm::dyn_cast<CallExpr>(valueExpr)) {
+    bool spelled = llvm::StringRef(calleeName(call->getCallee())).starts_with("T.alloc_");
+    const BuiltinInfo *info = resolveCallee(call, spelled);
+    if (spelled && !info)
       return;
-    if (info->context == BuiltinContext::Alloc) {
+    if (info && info->context == BuiltinContext::Alloc) {
       if (!launch) {
         diags.emit(DiagID::sema_outside_launch, call->getCallee()->getRange(), info->name);
         return;
@@ -521,13 +523,13 @@ void KernelGen::genIf(const IfStmt *s) {
 mlir::OwningOpRef<mlir::ModuleOp> tilec::generateTileModule(const Module &module, llvm::SourceMgr &srcMgr,
                                                             ASTContext &ctx, DiagnosticEmitter &diags,
                                                             mlir::MLIRContext &mlirCtx,
-                                                            llvm::ArrayRef<Define> defines) {
+                                                            const FrontendOptions &opts) {
   mlirCtx.loadDialect<tile::TileDialect, mlir::func::FuncDialect, mlir::arith::ArithDialect,
                       mlir::math::MathDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
   unsigned errorsBefore = diags.getNumErrors();
   Sema sema(diags, srcMgr, ctx);
   SemaModule sm;
-  bool semaOk = sema.analyze(module, defines, sm);
+  bool semaOk = sema.analyze(module, opts, sm);
 
   llvm::SMRange fileRange;
   if (module.bufferId && module.bufferId <= srcMgr.getNumBuffers())
@@ -535,12 +537,27 @@ mlir::OwningOpRef<mlir::ModuleOp> tilec::generateTileModule(const Module &module
   mlir::OpBuilder builder(&mlirCtx);
   mlir::OwningOpRef<mlir::ModuleOp> result = mlir::ModuleOp::create(diags.getLoc(fileRange));
   for (const KernelInfo &k : sm.kernels) {
+    // Errors in the body show the meta call stack that defined the kernel.
+    auto &stack = sm.interp->getStack();
+    stack.clear();
+    for (auto &[what, range] : k.frames)
+      stack.push_back({what, range});
     KernelGen gen(diags, builder, k);
     gen.build(*result);
+    stack.clear();
   }
   if (!semaOk || diags.getNumErrors() != errorsBefore)
     return nullptr;
   if (mlir::failed(mlir::verify(*result)))
     return nullptr;
   return result;
+}
+
+mlir::OwningOpRef<mlir::ModuleOp> tilec::generateTileModule(const Module &module, llvm::SourceMgr &srcMgr,
+                                                            ASTContext &ctx, DiagnosticEmitter &diags,
+                                                            mlir::MLIRContext &mlirCtx,
+                                                            llvm::ArrayRef<Define> defines) {
+  FrontendOptions opts;
+  opts.defines.assign(defines.begin(), defines.end());
+  return generateTileModule(module, srcMgr, ctx, diags, mlirCtx, opts);
 }

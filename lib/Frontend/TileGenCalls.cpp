@@ -40,7 +40,13 @@ const BuiltinInfo *KernelGen::resolveCallee(const CallExpr *call, bool report) {
   }
   if (auto *n = llvm::dyn_cast<NameExpr>(callee)) {
     llvm::StringRef name = n->getName();
-    bool shadowed = lookupLocal(name) || params.count(name) || info.scope->lookup(name);
+    bool local = lookupLocal(name) || params.count(name);
+    const meta::Binding *global = local ? nullptr : info.env->lookup(name);
+    // A T.* primitive passed around as a meta value (`alloc = T.alloc_shared`).
+    if (global && global->value.is(meta::Value::Kind::Builtin))
+      if (const BuiltinInfo *prim = global->value.as<meta::BuiltinObj>()->prim)
+        return prim;
+    bool shadowed = local || global;
     if (!shadowed)
       if (const BuiltinInfo *info = lookupPyBuiltin(name))
         return info;
@@ -74,7 +80,7 @@ TValue KernelGen::evalCall(const CallExpr *e) {
         diags.emit(DiagID::sema_too_many_args, e->getRange(), "astype", 1, "", e->getArgs().size());
       return TValue();
     }
-    ConstValue d = ConstEvaluator(diags, *info.scope).eval(e->getArgs()[0]);
+    ConstValue d = info.interp->eval(e->getArgs()[0], info.env);
     if (!d.isValid())
       return TValue();
     std::optional<DType> t = d.asDType();
@@ -308,7 +314,12 @@ TValue KernelGen::evalExprBuiltin(const BoundCall &call) {
     if (!x.isValid())
       return x;
     if (x.isConst()) {
-      ConstValue c = ConstEvaluator(diags, *info.scope).eval(call.call);
+      meta::CallArgs args;
+      args.args.push_back(x.cst);
+      args.argRanges.push_back(call.rangeOf("x"));
+      args.range = range;
+      args.calleeRange = call.call->getCallee()->getRange();
+      ConstValue c = info.interp->call(info.interp->lookupBuiltin(id == BuiltinID::PyInt ? "int" : "float"), args);
       return c.isValid() ? TValue::ofConst(c) : TValue();
     }
     return convert(x, id == BuiltinID::PyInt ? DType::Int32 : DType::Float32, range);

@@ -223,8 +223,7 @@ TValue KernelGen::eval(const Expr *e) {
   case Expr::Kind::StrLit:
   case Expr::Kind::BoolLit:
   case Expr::Kind::NoneLit: {
-    ConstScope empty;
-    ConstValue c = ConstEvaluator(diags, empty).eval(e);
+    ConstValue c = info.interp->eval(e, info.env);
     return c.isValid() ? TValue::ofConst(c) : TValue();
   }
   case Expr::Kind::Name:
@@ -292,17 +291,15 @@ TValue KernelGen::evalName(const NameExpr *e) {
   }
   if (auto it = params.find(name); it != params.end())
     return it->second;
-  if (const ConstEntry *c = info.scope->lookup(name)) {
+  if (const meta::Binding *c = info.env->lookup(name)) {
     if (!c->value.isValid())
       return TValue();
-    if (c->value.getKind() == ConstValue::Kind::Dynamic) {
-      auto it = dynamicDims.find(c->value.getStr());
-      if (it == dynamicDims.end()) {
-        diags.emit(DiagID::sema_runtime_dim_in_const, e->getRange(), c->value.getStr());
-        return TValue();
-      }
-      return TValue::ofScalar(it->second, DType::Index);
+    if (c->value.is(meta::Value::Kind::Harness)) {
+      info.interp->reportHarnessUse(c->value, e->getRange());
+      return TValue();
     }
+    if (const meta::SizeExpr *size = c->value.getSize())
+      return lowerSize(*size, e->getRange());
     return TValue::ofConst(c->value);
   }
   llvm::SmallVector<llvm::StringRef, 32> names;
@@ -311,7 +308,7 @@ TValue KernelGen::evalName(const NameExpr *e) {
       names.push_back(entry.getKey());
   for (const auto &entry : params)
     names.push_back(entry.getKey());
-  info.scope->collectNames(names);
+  info.env->collectNames(names);
   diags.emit(DiagID::sema_unknown_name, e->getRange(), name, didYouMean(name, names));
   return TValue();
 }
@@ -320,12 +317,18 @@ TValue KernelGen::evalAttribute(const AttributeExpr *e) {
   // `T.float16`, `T.GemmWarpPolicy.Square`: module-level constants.
   std::string full = calleeName(e);
   if (llvm::StringRef(full).starts_with("T.")) {
-    ConstValue c = ConstEvaluator(diags, *info.scope).eval(e);
+    ConstValue c = info.interp->eval(e, info.env);
     return c.isValid() ? TValue::ofConst(c) : TValue();
   }
   TValue base = eval(e->getValue());
   if (!base.isValid())
     return base;
+  if (base.isConst()) {
+    ConstValue c = info.interp->getAttr(base.cst, e->getAttr(), e->getAttrRange(), e->getRange());
+    if (const meta::SizeExpr *size = c.getSize())
+      return lowerSize(*size, e->getRange());
+    return c.isValid() ? TValue::ofConst(c) : TValue();
+  }
   if (base.isBuffer()) {
     BufferInfo *buf = base.buffer;
     if (e->getAttr() == "shape") {
@@ -682,4 +685,38 @@ TValue KernelGen::evalSelect(const Expr *condE, const Expr *thenE, const Expr *e
   }
   probe.erase();
   return TValue::ofScalar(ifOp.getResult(0), sides[0].dtype);
+}
+
+TValue KernelGen::lowerSize(const meta::SizeExpr &e, llvm::SMRange range) {
+  using Op = meta::SizeExpr::Op;
+  mlir::Location l = loc(range);
+  if (e.op == Op::Const)
+    return TValue::ofScalar(indexConst(e.constant, range), DType::Index);
+  if (e.op == Op::Dim) {
+    auto it = dynamicDims.find(e.name);
+    if (it == dynamicDims.end()) {
+      diags.emit(DiagID::sema_runtime_dim_in_const, range, e.name);
+      return TValue();
+    }
+    return TValue::ofScalar(it->second, DType::Index);
+  }
+  TValue a = lowerSize(*e.lhs, range), c = lowerSize(*e.rhs, range);
+  if (!a.isValid() || !c.isValid())
+    return TValue();
+  mlir::Value x = a.value, y = c.value, r;
+  switch (e.op) {
+  case Op::Add: r = arith::AddIOp::create(b, l, x, y); break;
+  case Op::Sub: r = arith::SubIOp::create(b, l, x, y); break;
+  case Op::Mul: r = arith::MulIOp::create(b, l, x, y); break;
+  case Op::FloorDiv: r = arith::FloorDivSIOp::create(b, l, x, y); break;
+  case Op::Mod: {
+    mlir::Value q = arith::FloorDivSIOp::create(b, l, x, y);
+    r = arith::SubIOp::create(b, l, x, arith::MulIOp::create(b, l, q, y));
+    break;
+  }
+  case Op::Min: r = arith::MinSIOp::create(b, l, x, y); break;
+  case Op::Max: r = arith::MaxSIOp::create(b, l, x, y); break;
+  default: return TValue();
+  }
+  return TValue::ofScalar(r, DType::Index);
 }

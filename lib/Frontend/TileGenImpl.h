@@ -153,6 +153,8 @@ public:
   /// An `index` value for `v` (an integer), or null after an error.
   mlir::Value toIndex(TValue v, llvm::SMRange range);
   mlir::Value indexConst(int64_t v, llvm::SMRange range);
+  /// Builds a size expression over runtime dimensions as an `index` value.
+  TValue lowerSize(const meta::SizeExpr &e, llvm::SMRange range);
   std::optional<LinearForm> linOf(const TValue &v);
   /// The element indices of `buf[indices]`, checked; false after an error.
   bool elementIndices(BufferInfo *buf, llvm::ArrayRef<ast::Expr *> indices, llvm::SMRange range,

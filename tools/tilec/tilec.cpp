@@ -54,7 +54,8 @@ int main(int argc, char **argv) {
 
   CLI::App app{"tilec " TILEC_VERSION " - ahead-of-time compiler for tile-level GPU kernels (.tile)", "tilec"};
   app.set_version_flag("--version", std::string("tilec ") + TILEC_VERSION + " (LLVM/MLIR " TILEC_LLVM_VERSION ")");
-  app.add_option("input", opts.inputFile, "The .tile source file ('-' reads standard input)")->required();
+  app.add_option("input", opts.inputFile,
+                 "The .tile or tile-lang .py source file ('-' reads standard input)")->required();
   app.add_option("-o,--output", opts.outputFile,
                  "Output file; text stages print to stdout without it, binary stages default to the input's name "
                  "(-target=metal: MSL source, k.metal, plus the header k.h; -target=webgpu: WGSL source, "
@@ -65,6 +66,13 @@ int main(int argc, char **argv) {
                  "Stop after this stage and write its result: " + allStageNames() + "; default obj");
   app.add_option("-D", defines, "Override a module constant or factory parameter: -D NAME=VALUE (repeatable)")
       ->type_name("NAME=VALUE");
+  app.add_option("-I", opts.includeDirs, "Add a directory to the search path of imported helper modules (.tile, .py)")
+      ->type_name("DIR");
+  app.add_option("--kernel", opts.kernel,
+                 "Build only this kernel or factory of the file (default: every kernel; needed when several "
+                 "factories take arguments)");
+  app.add_option("--kernel-name", opts.kernelName, "Export the kernel under this name (default: the outermost "
+                                                   "factory's or the kernel's name)");
   app.add_flag("--verify-diagnostics", opts.verifyDiagnostics,
                "Check diagnostics against 'expected-error {{...}}' markers in the source instead of printing them");
   app.add_flag("--split-input-file", opts.splitInputFile,

@@ -51,6 +51,9 @@ struct CompileOptions {
   EmitStage emit = EmitStage::Obj;  ///< `--emit=`
   bool emitExplicit = false;        ///< whether `--emit` was given
   std::vector<Define> defines;      ///< `-D NAME=VALUE`
+  std::vector<std::string> includeDirs; ///< `-I DIR`: search path of the user's helper modules
+  std::string kernel;               ///< `--kernel NAME`: the one kernel or factory to build
+  std::string kernelName;           ///< `--kernel-name NAME`: its exported name
   bool verifyDiagnostics = false;   ///< `--verify-diagnostics`
   bool splitInputFile = false;      ///< `--split-input-file` (marker `# -----`)
   bool verbose = false;             ///< `-v`: phases and timings on stderr

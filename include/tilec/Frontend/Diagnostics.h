@@ -15,6 +15,8 @@
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <functional>
+
 namespace tilec {
 
 /// The identity of a diagnostic kind.
@@ -49,8 +51,15 @@ public:
     std::string msg = llvm::formatv(getDiagFormat(id), std::forward<Args>(args)...).str();
     if (getDiagSeverity(id) == mlir::DiagnosticSeverity::Error)
       ++numErrors;
-    return emitRaw(getDiagSeverity(id), getLoc(range), msg);
+    mlir::InFlightDiagnostic d = emitRaw(getDiagSeverity(id), getLoc(range), msg);
+    if (contextNotes && getDiagSeverity(id) == mlir::DiagnosticSeverity::Error)
+      contextNotes(d);
+    return d;
   }
+
+  /// Called for every error to attach context notes (the meta call stack of
+  /// the factory whose kernel is being generated); may be empty.
+  std::function<void(mlir::InFlightDiagnostic &)> contextNotes;
 
   /// Attaches note `id` at `range` to an in-flight diagnostic.
   template <typename... Args>

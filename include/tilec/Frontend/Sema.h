@@ -1,9 +1,10 @@
-//===- Sema.h - Module-level semantic analysis of a .tile file --*- C++ -*-===//
+//===- Sema.h - Module-level analysis of a .tile/.py file -------*- C++ -*-===//
 //
-// Evaluates module constants (with -D overrides), expands kernel factories,
-// finds the @T.prim_func kernels and resolves their parameters (tensor shapes
-// and dtypes, runtime dimensions, scalars). Kernel bodies are checked by
-// TileGen as it builds them, using the rules declared here.
+// Runs the meta interpreter over the module (constants with -D overrides,
+// helper functions, decorators), instantiates the kernels and factories the
+// user asked for (--kernel), and resolves each kernel's parameters (tensor
+// shapes and dtypes, runtime dimensions, scalars, eager-style outputs).
+// Kernel bodies are checked by TileGen as it builds them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_FRONTEND_SEMA_H
@@ -11,6 +12,7 @@
 
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/ConstEval.h"
+#include "tilec/Frontend/Meta/Interpreter.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -25,7 +27,22 @@ class SourceMgr;
 namespace tilec {
 
 class DiagnosticEmitter;
-struct Define;
+
+/// One `-D NAME=VALUE`.
+struct Define {
+  std::string name, value;
+};
+
+/// What the driver tells the frontend beyond the source.
+struct FrontendOptions {
+  std::vector<Define> defines;
+  /// `-I DIR`: where the user's helper modules are looked up.
+  std::vector<std::string> includeDirs;
+  /// `--kernel NAME`: the one kernel or factory to build ("" = all).
+  std::string kernel;
+  /// `--kernel-name NAME`: the exported name of that kernel.
+  std::string kernelName;
+};
 
 /// One dimension of a kernel tensor: static, or a runtime dimension.
 struct ShapeDim {
@@ -41,24 +58,37 @@ struct KernelParam {
   llvm::SMRange range; // the parameter's name
   DType dtype = DType::Float32;
   llvm::SmallVector<ShapeDim, 4> shape; // tensors only
+  bool isOutput = false;                // eager-style `T.empty` output
 };
 
 /// A kernel to build: its definition, exported name, parameters and the
-/// constants its body sees.
+/// meta environment its body sees.
 struct KernelInfo {
   std::string exportName;
   const ast::FunctionDefStmt *def = nullptr;
+  /// The statements to generate (the def's body; eager style: from the
+  /// first `with T.Kernel` on).
+  std::vector<const ast::Stmt *> body;
+  /// Tensors (inputs, then eager outputs) and scalars in declaration order.
   std::vector<KernelParam> params;
   /// The runtime dimensions used by the tensor shapes, in first-use order.
   std::vector<std::string> dynamicDims;
-  /// Module constants, or a factory's scope.
-  const ConstScope *scope = nullptr;
+  /// Names not bound in the body resolve here: the factory's locals, then
+  /// the module's globals (`env->lookup(name)`); Python builtins through
+  /// `interp->lookupBuiltin(name)`.
+  meta::Env *env = nullptr;
+  meta::Interpreter *interp = nullptr;
+  /// The kernel value (decorator arguments: jit dict, autotune configs).
+  meta::Value kernel;
+  /// The meta call stack where the kernel was defined, for notes.
+  std::vector<std::pair<std::string, llvm::SMRange>> frames;
 };
 
-/// The result of module-level analysis.
+/// The result of module-level analysis; owns the interpreter, which must
+/// outlive kernel generation.
 struct SemaModule {
-  ConstScope globals;
-  std::vector<std::unique_ptr<ConstScope>> factoryScopes;
+  meta::MetaOptions metaOptions;
+  std::unique_ptr<meta::Interpreter> interp;
   std::vector<KernelInfo> kernels;
 };
 
@@ -68,44 +98,22 @@ public:
   Sema(DiagnosticEmitter &diags, llvm::SourceMgr &srcMgr, ast::ASTContext &ctx)
       : diags(diags), srcMgr(srcMgr), ctx(ctx) {}
 
-  /// Analyzes `module` with the -D overrides; returns false after reporting
-  /// errors.
-  bool analyze(const ast::Module &module, llvm::ArrayRef<Define> defines, SemaModule &out);
+  /// Analyzes `module`; returns false after reporting errors.
+  bool analyze(const ast::Module &module, const FrontendOptions &opts, SemaModule &out);
 
 private:
-  struct PendingDefine {
-    std::string name;
-    const ast::Expr *value = nullptr; // null when the value did not parse
-    llvm::SMRange range;
-    bool used = false;
-  };
-
-  void parseDefines(llvm::ArrayRef<Define> defines);
-  PendingDefine *findDefine(llvm::StringRef name);
-  void checkImport(const ast::ImportStmt *s);
-  void reportNewStmt(const ast::Stmt *s);
-  /// `NAME = expr` / `A, B = x, y` at module or factory level.
-  void assignConstant(const ast::AssignStmt *s, ConstScope &scope);
-  void bindTarget(const ast::Expr *target, ConstValue value, ConstScope &scope, llvm::SMRange valueRange);
-  void handleFunction(const ast::FunctionDefStmt *fn, ConstScope &scope, SemaModule &out);
-  void handleFactory(const ast::FunctionDefStmt *fn, ConstScope &scope, SemaModule &out);
-  void addKernel(const ast::FunctionDefStmt *fn, llvm::StringRef exportName, const ConstScope &scope,
-                 SemaModule &out);
-  bool resolveParam(const ast::Param &p, const ConstScope &scope, KernelParam &out);
-  void reportUnusedDefines(const SemaModule &out);
+  void parseDefines(llvm::ArrayRef<Define> defines, meta::MetaOptions &mo);
+  /// Calls factory `fn` with its parameters from -D and defaults.
+  meta::Value instantiate(const meta::Value &fn, SemaModule &out);
+  void addKernel(const meta::Value &kernel, const FrontendOptions &opts, SemaModule &out);
+  bool resolveParam(const ast::Param &p, meta::Env *env, KernelParam &out, SemaModule &sm);
+  bool resolveTensor(const meta::Value &type, llvm::SMRange range, KernelParam &out);
+  void reportUnusedDefines(SemaModule &out);
 
   DiagnosticEmitter &diags;
   llvm::SourceMgr &srcMgr;
   ast::ASTContext &ctx;
-  std::vector<PendingDefine> pending;
-  /// Every constant or factory parameter name seen, for the unknown -D list.
-  std::vector<std::string> knownNames;
 };
-
-/// True if `decorator` is `T.prim_func` (or `tilelang.language.prim_func`).
-bool isPrimFuncDecorator(const ast::Expr *decorator);
-/// True if `decorator` is `tilelang.jit` or `tilelang.jit(...)`.
-bool isJitDecorator(const ast::Expr *decorator);
 
 } // namespace tilec
 

@@ -9,6 +9,7 @@
 
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Diagnostics.h"
+#include "tilec/Frontend/Sema.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -19,16 +20,15 @@
 
 namespace tilec {
 
-/// One `-D NAME=VALUE`.
-struct Define {
-  std::string name, value;
-};
-
 /// Runs Sema on `module` (constants, -D overrides, factory parameters, name
 /// resolution, builtin checks, dtype rules, shapes) and builds the
 /// tile-dialect module, then mlir::verify. Returns null after emitting
 /// diagnostics on any user error. `srcMgr` is non-const so -D values can be
 /// added as buffers.
+mlir::OwningOpRef<mlir::ModuleOp> generateTileModule(const ast::Module &module, llvm::SourceMgr &srcMgr,
+                                                     ast::ASTContext &ctx, DiagnosticEmitter &diags,
+                                                     mlir::MLIRContext &mlirCtx, const FrontendOptions &opts);
+/// The same with only -D values.
 mlir::OwningOpRef<mlir::ModuleOp> generateTileModule(const ast::Module &module, llvm::SourceMgr &srcMgr,
                                                      ast::ASTContext &ctx, DiagnosticEmitter &diags,
                                                      mlir::MLIRContext &mlirCtx, llvm::ArrayRef<Define> defines);

@@ -1,0 +1,253 @@
+//===- Interp.cpp - The meta interpreter: scopes, stack, iteration --------===//
+//
+// Environments, the call stack shown as notes, the deterministic step
+// budget, iteration over every iterable kind, harness-value checks, and
+// running a module.
+//
+//===----------------------------------------------------------------------===//
+#include "InterpImpl.h"
+
+#include "tilec/Frontend/Builtins.h"
+
+using namespace tilec;
+using namespace tilec::meta;
+using namespace tilec::meta::detail;
+using K = Value::Kind;
+
+static constexpr uint64_t kStepBudget = 20'000'000;
+
+const Binding *Env::lookup(llvm::StringRef name) const {
+  for (const Env *e = this; e; e = e->parent) {
+    auto it = e->table.find(name);
+    if (it != e->table.end())
+      return &it->second;
+  }
+  return nullptr;
+}
+
+Binding *Env::lookupMutable(llvm::StringRef name) {
+  for (Env *e = this; e; e = e->parent) {
+    auto it = e->table.find(name);
+    if (it != e->table.end())
+      return &it->second;
+  }
+  return nullptr;
+}
+
+void Env::collectNames(llvm::SmallVectorImpl<llvm::StringRef> &out) const {
+  for (const Env *e = this; e; e = e->parent)
+    for (const auto &entry : e->table)
+      out.push_back(entry.getKey());
+}
+
+const Value *CallArgs::kw(llvm::StringRef name) const {
+  for (auto &[k, v] : kwargs)
+    if (k == name)
+      return &v;
+  return nullptr;
+}
+
+const Value *CallArgs::get(unsigned i, llvm::StringRef name) const {
+  if (i < args.size())
+    return &args[i];
+  return kw(name);
+}
+
+llvm::SMRange CallArgs::rangeOf(unsigned i, llvm::StringRef name) const {
+  if (i < args.size() && i < argRanges.size())
+    return argRanges[i];
+  for (size_t k = 0; k < kwargs.size(); ++k)
+    if (kwargs[k].first == name && k < kwRanges.size())
+      return kwRanges[k];
+  return range;
+}
+
+Interpreter::Interpreter(DiagnosticEmitter &diags, llvm::SourceMgr &srcMgr, ast::ASTContext &ctx, MetaOptions &opts)
+    : diags(diags), srcMgr(srcMgr), ctx(ctx), opts(opts) {
+  registerPyBuiltins(*this, builtins);
+  builtins["T"] = getTModule(); // the name T is always in scope (spec §1)
+  diags.contextNotes = [this](mlir::InFlightDiagnostic &d) { attachStack(d); };
+}
+
+Interpreter::~Interpreter() { diags.contextNotes = nullptr; }
+
+Env *Interpreter::newEnv(Env *parent) {
+  envs.push_back(std::make_unique<Env>(parent));
+  return envs.back().get();
+}
+
+Value Interpreter::lookupBuiltin(llvm::StringRef name) {
+  auto it = builtins.find(name);
+  return it == builtins.end() ? Value() : it->second;
+}
+
+void Interpreter::attachStack(mlir::InFlightDiagnostic &d) {
+  for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+    diags.note(d, DiagID::meta_note_frame, it->range, it->what);
+}
+
+bool Interpreter::step(llvm::SMRange range) {
+  if (++steps <= kStepBudget)
+    return true;
+  if (!budgetReported) {
+    budgetReported = true;
+    error(DiagID::meta_budget, range, kStepBudget);
+  }
+  return false;
+}
+
+void Interpreter::reportHarnessUse(const Value &v, llvm::SMRange use) {
+  auto *h = v.as<HarnessObj>();
+  auto d = error(DiagID::meta_harness_used, use, h ? h->text : v.str());
+  if (h && h->origin.Start.isValid())
+    diags.note(d, DiagID::meta_note_harness_origin, h->origin, h->text);
+}
+
+bool Interpreter::requireConcrete(const Value &v, llvm::SMRange use) {
+  if (!v.isValid())
+    return false;
+  if (v.is(K::Harness)) {
+    reportHarnessUse(v, use);
+    return false;
+  }
+  return true;
+}
+
+Value detail::makeRange(int64_t start, int64_t stop, int64_t step) {
+  int64_t n = 0;
+  if (step > 0 && stop > start)
+    n = int64_t((uint64_t(stop) - uint64_t(start) - 1) / uint64_t(step) + 1);
+  else if (step < 0 && stop < start)
+    n = int64_t((uint64_t(start) - uint64_t(stop) - 1) / (0 - uint64_t(step)) + 1);
+  std::string text = "range(" + std::to_string(start) + ", " + std::to_string(stop) +
+                     (step != 1 ? ", " + std::to_string(step) : "") + ")";
+  return makeObject("range",
+                    {{"start", Value::ofInt(start)}, {"stop", Value::ofInt(stop)}, {"step", Value::ofInt(step)},
+                     {"len", Value::ofInt(n)}},
+                    text);
+}
+
+bool Interpreter::iterate(const Value &v, llvm::SMRange range, const std::function<bool(const Value &)> &body) {
+  if (!requireConcrete(v, range))
+    return false;
+  switch (v.getKind()) {
+  case K::Tuple: case K::List: case K::Set: {
+    // Iterate over a snapshot: the body may mutate the list.
+    std::vector<Value> items(v.getElts().begin(), v.getElts().end());
+    for (const Value &x : items) {
+      if (!step(range))
+        return false;
+      if (!body(x))
+        break;
+    }
+    return true;
+  }
+  case K::Dict: {
+    std::vector<Value> keys;
+    for (auto &[k, x] : *v.dictItems())
+      keys.push_back(k);
+    for (const Value &k : keys) {
+      if (!step(range))
+        return false;
+      if (!body(k))
+        break;
+    }
+    return true;
+  }
+  case K::Str: {
+    std::string s = v.getStr().str();
+    for (char c : s) {
+      if (!step(range))
+        return false;
+      if (!body(Value::ofStr(std::string(1, c))))
+        break;
+    }
+    return true;
+  }
+  case K::Object:
+    if (NamedObj *r = asObject(v, "range")) {
+      int64_t start = r->fields.lookup("start").getInt(), st = r->fields.lookup("step").getInt(),
+              n = r->fields.lookup("len").getInt();
+      for (int64_t k = 0; k < n; ++k) {
+        if (!step(range))
+          return false;
+        if (!body(Value::ofInt(int64_t(uint64_t(start) + uint64_t(k) * uint64_t(st)))))
+          break;
+      }
+      return true;
+    }
+    break;
+  case K::Dynamic:
+    error(DiagID::meta_not_iterable, range,
+          "runtime dimension '" + v.getStr().str() + "' (its value is known only at launch)");
+    return false;
+  default:
+    break;
+  }
+  error(DiagID::meta_not_iterable, range, v.describe());
+  return false;
+}
+
+std::optional<std::vector<Value>> Interpreter::toList(const Value &v, llvm::SMRange range) {
+  std::vector<Value> out;
+  if (!iterate(v, range, [&](const Value &x) {
+        out.push_back(x);
+        return true;
+      }))
+    return std::nullopt;
+  return out;
+}
+
+std::optional<int64_t> detail::expectInt(Interpreter &in, const Value &v, llvm::SMRange range, llvm::StringRef what) {
+  if (!in.requireConcrete(v, range))
+    return std::nullopt;
+  if (!v.isIntLike()) {
+    in.error(DiagID::meta_error, range, (what + " must be an integer, got " + v.describe()).str());
+    return std::nullopt;
+  }
+  return v.getInt();
+}
+
+void Interpreter::runModule(const ast::Module &module, Env *env, llvm::StringRef moduleName) {
+  env->set("__name__", Value::ofStr(moduleName.str()), {});
+  FnState st;
+  for (const ast::Stmt *s : module.body) {
+    Flow f = execStmt(*this, s, env, st);
+    (void)f; // an error in one statement does not stop the next
+    if (budgetReported)
+      return;
+  }
+}
+
+std::string Interpreter::describeCall(llvm::StringRef kind, llvm::StringRef name, const FunctionObj &fn, Env *frame) {
+  std::string r = (kind + " '" + name + "'").str();
+  std::string args;
+  for (const ast::Param &p : fn.params) {
+    if (!frame)
+      break;
+    auto it = frame->getTable().find(p.name);
+    if (it == frame->getTable().end() || !it->second.value.isValid())
+      continue;
+    std::string text = it->second.value.str();
+    if (text.size() > 40)
+      text = text.substr(0, 37) + "...";
+    args += (args.empty() ? "" : ", ") + p.name + "=" + text;
+  }
+  if (!args.empty())
+    r += " called with " + args;
+  return r;
+}
+
+Value tilec::meta::makeBuiltin(std::string name, BuiltinObj::Fn fn) {
+  auto o = std::make_shared<BuiltinObj>();
+  o->name = std::move(name);
+  o->fn = std::move(fn);
+  return Value::ofObject(K::Builtin, o);
+}
+
+Value tilec::meta::makePrimitive(const BuiltinInfo *info) {
+  auto o = std::make_shared<BuiltinObj>();
+  o->name = info->name;
+  o->prim = info;
+  return Value::ofObject(K::Builtin, o);
+}
