@@ -15,6 +15,8 @@
 #include "tilec/Frontend/Parser.h"
 
 #include "llvm/ADT/StringSet.h"
+
+#include <functional>
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -35,7 +37,7 @@ void Sema::parseDefines(llvm::ArrayRef<Define> defines, meta::MetaOptions &mo) {
                             llvm::SMLoc::getFromPointer(buf->getBufferEnd()));
     // A bare dtype spelling (`-D dtype=float16`) means the dtype.
     llvm::StringRef text = llvm::StringRef(d.value).trim();
-    if (parseDType(text) && text != "int" && text != "float") {
+    if (parseDType(text)) {
       p.value = ctx.create<StrLitExpr>(p.range, text.str());
     } else {
       p.value = parseExpression(srcMgr, id, ctx, diags);
@@ -311,6 +313,54 @@ bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule
         if (auto *n = llvm::dyn_cast<NameExpr>(t))
           consider(n->getName(), n->getRange());
   }
+  // Factories nest: a function that returns a call to a factory is the
+  // outer factory, and the inner one is its helper, not a kernel of its own.
+  llvm::StringMap<const FunctionDefStmt *> defs;
+  for (const Stmt *s : module.body)
+    if (auto *f = llvm::dyn_cast<FunctionDefStmt>(s))
+      defs[f->getName()] = f;
+  llvm::StringSet<> factoryNames, helpers;
+  for (const Candidate &c : candidates)
+    if (c.value.is(K::Function))
+      factoryNames.insert(c.name);
+  std::function<void(const Body &, llvm::SmallVectorImpl<std::string> &)> returnedCalls =
+      [&](const Body &body, llvm::SmallVectorImpl<std::string> &out) {
+        for (const Stmt *s : body) {
+          if (auto *r = llvm::dyn_cast<ReturnStmt>(s)) {
+            if (auto *c = llvm::dyn_cast_or_null<CallExpr>(r->getValue()))
+              if (auto *n = llvm::dyn_cast<NameExpr>(c->getCallee()))
+                out.push_back(n->getName().str());
+          } else if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
+            returnedCalls(i->getThen(), out);
+            returnedCalls(i->getElse(), out);
+          }
+        }
+      };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto &entry : defs) {
+      llvm::SmallVector<std::string, 2> called;
+      returnedCalls(entry.second->getBody(), called);
+      for (const std::string &callee : called) {
+        if (!factoryNames.count(callee) || callee == entry.getKey())
+          continue;
+        helpers.insert(callee);
+        if (!factoryNames.count(entry.getKey())) {
+          factoryNames.insert(entry.getKey());
+          const meta::Binding *b = env->getTable().count(entry.getKey()) ? &env->getTable().find(entry.getKey())->second
+                                                                         : nullptr;
+          if (b && b->value.is(K::Function)) {
+            candidates.push_back({entry.getKey().str(), b->value, entry.second->getNameRange()});
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+  candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                  [&](const Candidate &c) { return c.value.is(K::Function) && helpers.count(c.name); }),
+                   candidates.end());
+
   // A factory whose kernel the module already built is not called again.
   candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
                                   [&](const Candidate &c) {
@@ -330,6 +380,8 @@ bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule
     if (!b || !(b->value.is(K::Kernel) || b->value.is(K::Function))) {
       if (!b || b->value.isValid())
         diags.emit(DiagID::meta_kernel_unknown, llvm::SMRange(), opts.kernel, listCandidates());
+      for (meta::MetaOptions::Define &d : out.metaOptions.defines)
+        d.used = true; // not knowing the kernel, nothing can say a -D is unknown
     } else {
       chosen.push_back(b->value);
     }

@@ -139,6 +139,9 @@ public:
   TValue evalSelect(const ast::Expr *cond, const ast::Expr *thenE, const ast::Expr *elseE, llvm::SMRange range);
   TValue evalSubscript(const ast::SubscriptExpr *e);
   TValue evalCall(const ast::CallExpr *e);
+  /// A call of a meta function (a helper `def`, math.ceil, ...) inside a
+  /// kernel, run at compile time; nullopt when the callee is not one.
+  std::optional<TValue> callMetaFunction(const ast::CallExpr *e);
   TValue evalExprBuiltin(const BoundCall &call);
   TValue binaryOp(ast::BinaryOp op, TValue lhs, TValue rhs, llvm::SMRange opRange, llvm::SMRange range);
   /// Converts `v` to a scalar of `to` (T.cast semantics).

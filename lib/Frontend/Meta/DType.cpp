@@ -27,6 +27,8 @@ const DTypeName dtypeNames[] = {
     // tile-lang's and NumPy's aliases.
     {"float", DType::Float32, false},         {"half", DType::Float16, false},
     {"double", DType::Float64, false},        {"int", DType::Int32, false},
+    {"long", DType::Int64, false},            {"short", DType::Int16, false},
+    {"uint", DType::UInt32, false},
     {"float8_e5m2fn", DType::Float8E5M2, false},
 };
 } // namespace

@@ -14,7 +14,7 @@ using namespace tilec::meta;
 using namespace tilec::meta::detail;
 using K = Value::Kind;
 
-static constexpr uint64_t kStepBudget = 20'000'000;
+static constexpr uint64_t kStepBudget = 5'000'000;
 
 const Binding *Env::lookup(llvm::StringRef name) const {
   for (const Env *e = this; e; e = e->parent) {
@@ -82,8 +82,17 @@ Value Interpreter::lookupBuiltin(llvm::StringRef name) {
 }
 
 void Interpreter::attachStack(mlir::InFlightDiagnostic &d) {
-  for (auto it = stack.rbegin(); it != stack.rend(); ++it)
-    diags.note(d, DiagID::meta_note_frame, it->range, it->what);
+  // Innermost first; a deep stack shows its 4 innermost and 2 outermost calls.
+  size_t n = stack.size();
+  for (size_t k = 0; k < n; ++k) {
+    const Frame &f = stack[n - 1 - k];
+    if (n > 6 && k == 4) {
+      diags.note(d, DiagID::meta_note, f.range, "(" + std::to_string(n - 6) + " more calls)");
+      k = n - 3;
+      continue;
+    }
+    diags.note(d, DiagID::meta_note_frame, f.range, f.what);
+  }
 }
 
 bool Interpreter::step(llvm::SMRange range) {
@@ -154,8 +163,8 @@ bool Interpreter::iterate(const Value &v, llvm::SMRange range, const std::functi
     }
     return true;
   }
-  case K::Str: {
-    std::string s = v.getStr().str();
+  case K::Str: case K::DType: {
+    std::string s = v.is(K::DType) ? dtypeName(v.getDType()).str() : v.getStr().str();
     for (char c : s) {
       if (!step(range))
         return false;

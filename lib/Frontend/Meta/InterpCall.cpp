@@ -188,16 +188,17 @@ std::vector<std::string> tilec::meta::eagerTensorParams(const FunctionObj &fn) {
 }
 
 
-/// Marks kernels defined inside `frame` (directly or in nested calls) as
-/// exported under `name` by the factory call `what`.
-static void claimKernel(const Value &ret, Env *frame, llvm::StringRef name) {
-  std::vector<const Value *> todo = {&ret};
+/// Marks the kernels a factory call returns that were created during the
+/// call (kernels from index `firstKernel` on) as exported under `name`; the
+/// outermost factory, claiming last, gives the name.
+static void claimKernel(Interpreter &in, const Value &ret, size_t firstKernel, llvm::StringRef name) {
   auto claim = [&](const Value &v) {
     auto *k = v.as<KernelObj>();
     if (!v.is(K::Kernel) || !k)
       return;
-    for (Env *e = k->closure; e; e = e->getParent())
-      if (e == frame) {
+    auto &all = in.getKernels();
+    for (size_t i = firstKernel; i < all.size(); ++i)
+      if (all[i].getObject() == k) {
         k->exportName = name.str();
         return;
       }
@@ -309,6 +310,7 @@ Value Interpreter::callFunction(const Value &fnValue, CallArgs &args) {
   if (!bindParams(*this, *fn, args, frame))
     return Value();
   stack.push_back({describeCall(factory ? "factory" : "function", fn->name, *fn, frame), args.range});
+  size_t firstKernel = kernels.size();
   Value result;
   if (fn->lambda) {
     result = eval(llvm::cast<LambdaExpr>(fn->lambda)->getBody(), frame);
@@ -324,8 +326,8 @@ Value Interpreter::callFunction(const Value &fnValue, CallArgs &args) {
       result = Value::none();
   }
   stack.pop_back();
-  if (result.isValid() && factory)
-    claimKernel(result, frame, fn->name);
+  if (result.isValid() && (result.is(K::Kernel) || result.is(K::Tuple)))
+    claimKernel(*this, result, firstKernel, fn->name);
   return result;
 }
 

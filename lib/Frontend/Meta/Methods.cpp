@@ -418,6 +418,7 @@ Value setMethod(Interpreter &, const Value &self, llvm::StringRef name) {
 Value detail::methodOf(Interpreter &in, const Value &self, llvm::StringRef name) {
   switch (self.getKind()) {
   case K::Str: return strMethod(in, self, name);
+  case K::DType: return strMethod(in, Value::ofStr(dtypeName(self.getDType()).str()), name);
   case K::List: {
     Value m = listMethod(in, self, name);
     return m.isValid() ? m : seqMethod(in, self, name);

@@ -136,25 +136,36 @@ Value constSizes(Interpreter &in, CallArgs &a) {
   llvm::SmallVector<llvm::StringRef, 4> names;
   llvm::SplitString(a.args[0].getStr(), names, ", \t");
   std::vector<Value> out;
+  bool ok = true;
   for (llvm::StringRef n : names) {
     in.getOptions().addKnown(n);
+    if (MetaOptions::Define *d = in.getOptions().findDefine(n))
+      d->used = true;
+  }
+  for (llvm::StringRef n : names) {
     MetaOptions::Define *d = in.getOptions().findDefine(n);
     if (!d) {
       in.error(DiagID::meta_const_missing, a.rangeOf(0, ""), n);
-      return Value();
+      ok = false;
+      continue;
     }
-    d->used = true;
-    if (!d->value)
-      return Value();
+    if (!d->value || !ok) {
+      ok = false;
+      continue;
+    }
     if (auto *name = llvm::dyn_cast<ast::NameExpr>(d->value); name && name->getName() == "dynamic") {
       out.push_back(Value::ofDynamic(n.str()));
       continue;
     }
     Value v = in.eval(d->value, in.mainEnv);
-    if (!v.isValid())
-      return Value();
+    if (!v.isValid()) {
+      ok = false;
+      continue;
+    }
     out.push_back(v);
   }
+  if (!ok)
+    return Value();
   return out.size() == 1 ? out[0] : Value::ofTuple(std::move(out));
 }
 
@@ -174,20 +185,30 @@ Value tAttribute(Interpreter &in, llvm::StringRef attr) {
       v.as<BuiltinObj>()->prim = prim;
     return v;
   };
-  if (std::optional<DType> t = parseDType(attr); t && attr != "float" && attr != "int" && attr != "half" &&
-                                                 attr != "double")
+  if (std::optional<DType> t = parseDType(attr))
     return Value::ofDType(*t);
   if (attr == "dynamic" || attr == "symbolic")
     return makeBuiltin("T." + attr.str(), [attr = attr.str()](Interpreter &in, CallArgs &a) -> Value {
       if (!nargs(in, a, "T." + attr, 1, 2))
         return Value();
-      if (!a.args[0].is(K::Str) || a.args[0].getStr().empty() ||
-          !llvm::all_of(a.args[0].getStr(), [](char c) { return llvm::isAlnum(c) || c == '_'; })) {
-        in.error(DiagID::sema_wrong_arg_kind, a.rangeOf(0, "name"), "name", "T." + attr, "a non-empty identifier string",
-                 a.args[0].describe());
+      // One name, or several: `b, s = T.dynamic("b, s")`.
+      llvm::SmallVector<llvm::StringRef, 4> names;
+      if (a.args[0].is(K::Str))
+        llvm::SplitString(a.args[0].getStr(), names, ", \t");
+      bool ok = !names.empty();
+      for (llvm::StringRef n : names)
+        ok &= !llvm::isDigit(n[0]) && llvm::all_of(n, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+      if (!ok) {
+        in.error(DiagID::sema_wrong_arg_kind, a.rangeOf(0, "name"), "name", "T." + attr,
+                 "a string of identifiers", a.args[0].str());
         return Value();
       }
-      return Value::ofDynamic(a.args[0].getStr().str());
+      if (names.size() == 1)
+        return Value::ofDynamic(names[0].str());
+      std::vector<Value> dims;
+      for (llvm::StringRef n : names)
+        dims.push_back(Value::ofDynamic(n.str()));
+      return Value::ofTuple(std::move(dims));
     });
   if (attr == "dtype")
     return makeBuiltin("T.dtype", [](Interpreter &in, CallArgs &a) -> Value {
@@ -574,6 +595,7 @@ Value detail::makeTilelangModule(Interpreter &in, llvm::StringRef dotted) {
     a["autotuner"] = makeTilelangModule(in, "tilelang.autotuner");
     a["layout"] = makeTilelangModule(in, "tilelang.layout");
     a["DataType"] = in.getTModule().as<ModuleObj>()->lazy("dtype");
+    a["next_power_of_2"] = nextPow2();
   } else if (dotted == "tilelang.math") {
     a["next_power_of_2"] = nextPow2();
     a["cdiv"] = cdiv;

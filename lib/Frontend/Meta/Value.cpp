@@ -289,7 +289,11 @@ std::string Value::str() const {
   return "";
 }
 
-std::string Value::toDisplay() const { return kind == Kind::Str ? s : str(); }
+std::string Value::toDisplay() const {
+  if (kind == Kind::DType)
+    return dtypeName(dt).str(); // str(T.float16) is 'float16', as in tile-lang
+  return kind == Kind::Str ? s : str();
+}
 
 std::string Value::describe() const {
   switch (kind) {
