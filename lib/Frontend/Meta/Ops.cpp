@@ -160,8 +160,10 @@ static ConstResult binaryInts(BinaryOp op, int64_t a, int64_t b) {
   case BinaryOp::Shr:
     if (b < 0) return fail("negative shift count");
     return ok(Value::ofInt(b >= 64 ? (a < 0 ? -1 : 0) : (a >> b)));
+  case BinaryOp::MatMul:
+    break;
   }
-  return fail("unsupported operator");
+  return fail("operator '@' cannot be applied to two integers");
 }
 
 static ConstResult binaryFloats(BinaryOp op, double a, double b) {
