@@ -493,6 +493,7 @@ def main():
     p.add_argument("--tilec", default=os.path.join(ROOT, "build", "bin", "tilec"))
     p.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")))
     p.add_argument("--small", action="store_true", help="small shapes only (what sanitize runs)")
+    p.add_argument("--steps", default="check,sanitize,bench", help="what `all` runs (default: every step)")
     p.add_argument("--json", default=None)
     args = p.parse_args()
     if args.cmd == "list":
@@ -514,7 +515,7 @@ def main():
         return build(args)
     if args.cmd in ("check", "bench") and args.json:
         return device_step(args)
-    args.steps = {"all": ("check", "sanitize", "bench"), "sanitize": ("sanitize",)}.get(args.cmd, (args.cmd,))
+    args.steps = args.steps.split(",") if args.cmd == "all" else (args.cmd,)
     return run_all(args)
 
 
