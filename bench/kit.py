@@ -357,7 +357,7 @@ def device_step(args):
             results[s] = getattr(mod, "bench_" + s)(kit)
         if args.json:  # written after every suite: a later crash keeps what came before
             json.dump(results, open(args.json, "w"), indent=1)
-    ok = all(r["ok"] for v in results.values() for r in v.get("checks", []))
+    ok = all(isinstance(r, dict) and r["ok"] for v in results.values() for r in v.get("checks", []))
     return 0 if ok else 1
 
 
@@ -374,7 +374,7 @@ def child(step, suite, kitdir, small, tool=None, checks=None):
         with os.fdopen(fd, "w") as f:
             json.dump(checks, f)
     if tool:
-        san = os.environ.get("SANITIZER", "compute-sanitizer")
+        san = os.environ.get("SANITIZER") or cuda_tool("compute-sanitizer")
         argv = [san, "--tool", tool, "--print-limit", "5", *argv]
         env["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
     t0 = time.time()
@@ -430,7 +430,8 @@ def run_all(args):
                     continue
                 results[step][s] = dict(res, rc=rc)
                 if step == "check":
-                    rows = res.get("checks", [])
+                    rows = [r if isinstance(r, dict) else {"name": str(r), "shape": "", "ok": False}
+                            for r in res.get("checks", [])]
                     bad = [r for r in rows if not r["ok"]]
                     ok &= rc == 0 and not bad and bool(rows)
                     summary.append(f"check {s}: {len(rows) - len(bad)} pass, {len(bad)} fail, rc {rc} ({secs:.0f} s)"
@@ -452,6 +453,12 @@ def run_all(args):
     return 0 if ok else 1
 
 
+def cuda_tool(name):
+    """A CUDA toolkit program: on the PATH, else in /usr/local/cuda/bin."""
+    import shutil
+    return shutil.which(name) or os.path.join("/usr/local/cuda/bin", name)
+
+
 def sass_report(kit):
     """Matrix instructions and registers / stack of every cubin in the kit (cuobjdump): the
     sm_90a GEMMs must show warpgroup MMAs (HGMMA, QGMMA for fp8, IGMMA for int8), the mma.sync
@@ -459,8 +466,9 @@ def sass_report(kit):
     lines, bad = [], []
     for f in sorted(os.listdir(os.path.join(kit.dir, "cubin"))):
         path = os.path.join(kit.dir, "cubin", f)
-        sass = subprocess.run(["cuobjdump", "--dump-sass", path], capture_output=True, text=True).stdout
-        use = subprocess.run(["cuobjdump", "--dump-resource-usage", path], capture_output=True, text=True).stdout
+        cuobjdump = cuda_tool("cuobjdump")
+        sass = subprocess.run([cuobjdump, "--dump-sass", path], capture_output=True, text=True).stdout
+        use = subprocess.run([cuobjdump, "--dump-resource-usage", path], capture_output=True, text=True).stdout
         reg = re.search(r"REG:(\d+) STACK:(\d+)", use)
         counts = {i: len(re.findall(rf"\b{i}\b", sass)) for i in ("HGMMA", "QGMMA", "IGMMA")}
         counts["HMMA"] = len(re.findall(r"\bHMMA\.", sass))

@@ -10,6 +10,7 @@ peak: the mma.sync instruction's ceiling (bench/cuda/mma_peak.cu: independent
 mma.sync.m16n8k16 on register operands only, 8 to 32 warps per SM) next to cuBLAS bf16 4096^3.
 """
 import ctypes
+import shutil
 import struct
 import subprocess
 
@@ -37,7 +38,8 @@ def describe(blob, tmp):
     open(tmp, "wb").write(blob)
 
     def cuobjdump(*args):
-        r = subprocess.run(["cuobjdump", *args, tmp], capture_output=True, text=True)
+        r = subprocess.run([shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump", *args, tmp],
+                           capture_output=True, text=True)
         return r.stdout + r.stderr
     listing = " ".join(l.split(":")[-1].strip() for l in cuobjdump("-lelf", "-lptx").splitlines() if l.strip())
     sass = cuobjdump("-sass")
@@ -71,7 +73,9 @@ def check_arch(kit, small):
 
 
 def check_peak(kit, small):
-    return [row("mma_peak.cubin built", "-", "-", kit.has("cubin/mma_peak.cubin"), [])]
+    rows = []
+    row("mma_peak.cubin built", "-", "-", kit.has("cubin/mma_peak.cubin"), rows)
+    return rows
 
 
 def bench_peak(kit):

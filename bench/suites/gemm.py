@@ -5,7 +5,8 @@ split-K configs, which add into C after the C.zero_() that every call includes, 
 int8 with a sentinel), float32 references with TF32 off (int8: exact, int64 on the CPU),
 error max |C - ref| / max |ref|; every configuration at ragged M (77, 1000) with ragged N and K
 tiles, and at M = 200 at every benchmark (N, K).
-Bounds: fp16/bf16 and promoted fp8 1e-2. Plain fp8 keeps the whole K sum in the tensor core's
+Bounds: fp16/bf16 and promoted fp8 1e-2; split-K 2e-2 (C, in fp16/bf16, takes one rounding per
+K slice: 8 slices in bf16 reach ~1e-2). Plain fp8 keeps the whole K sum in the tensor core's
 fp8 accumulator (~14 mantissa bits in its partial sums, like cuBLASLt's fast accumulation): it
 passes at max(1e-2, 1.25 x the error of _scaled_mm(use_fast_accum=True) on the same operands).
 fp8 split-K: 2e-2.
@@ -28,6 +29,7 @@ torch.backends.cuda.matmul.allow_tf32 = False
 torch.backends.cudnn.allow_tf32 = False
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)] + [(m, n, k) for m in (128, 1024, 4096) for n, k in K.NK]
 TOL, FP8_CLASS = 1e-2, 1.25
+SPLITK_TOL = 2e-2  # split-K adds each K slice into the fp16/bf16 C: one rounding per slice
 
 
 def failed_configs():
@@ -111,6 +113,8 @@ def check_one(kit, dt, cfg, m, n, k, rows, fam, bound=None):
                 bound = max(TOL, FP8_CLASS * T.rel_max(scaled_mm(a, b, fast=True), ref))
             except RuntimeError as e:
                 print(f"  _scaled_mm(use_fast_accum=True) refused M={m} N={n} K={k}: {e}", flush=True)
+    if bound is None and cfg.startswith("sk") and dt != "fp8":
+        bound = SPLITK_TOL
     return row(f"{fam} {cfg}", f"{dt} {m}x{n}x{k}", err, err <= (bound or TOL), rows)
 
 
