@@ -239,39 +239,10 @@ void Sema::reportUnusedDefines(SemaModule &out) {
   }
 }
 
-/// Whether calling factory `fn` needs a -D that is not given.
-static bool needsArguments(const meta::FunctionObj &fn, meta::MetaOptions &mo) {
-  std::vector<std::string> tensors;
-  if (meta::isEagerFunction(fn))
-    tensors = meta::eagerTensorParams(fn);
-  for (size_t k = 0; k < fn.params.size(); ++k) {
-    const Param &p = fn.params[k];
-    if (p.kind == ParamKind::VarPositional || p.kind == ParamKind::VarKeyword ||
-        std::find(tensors.begin(), tensors.end(), p.name) != tensors.end())
-      continue;
-    if (!(k < fn.defaults.size() && fn.defaults[k].isValid()) && !mo.findDefine(p.name))
-      return true;
-  }
-  return false;
-}
-
-bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule &out) {
-  unsigned errorsBefore = diags.getNumErrors();
-  parseDefines(opts.defines, out.metaOptions);
-  out.metaOptions.includeDirs = opts.includeDirs;
-  llvm::StringRef file;
-  if (module.bufferId && module.bufferId <= srcMgr.getNumBuffers())
-    file = srcMgr.getMemoryBuffer(module.bufferId)->getBufferIdentifier();
-  out.metaOptions.mainDir = llvm::sys::path::parent_path(file).str();
-  if (out.metaOptions.mainDir.empty())
-    out.metaOptions.mainDir = ".";
-  out.interp = std::make_unique<meta::Interpreter>(diags, srcMgr, ctx, out.metaOptions);
-  meta::Interpreter &in = *out.interp;
-  meta::Env *env = in.newEnv(nullptr);
-  in.mainEnv = env;
-  llvm::StringRef stem = llvm::sys::path::stem(file);
-  in.runModule(module, env, stem.empty() ? "main" : stem);
-
+/// What the module exports, in order: module-level kernels and factories
+/// (a factory that an outer factory returns a call of is its helper, not a
+/// kernel of its own; one whose kernel the module built is not called again).
+static std::vector<Candidate> collectCandidates(const Module &module, meta::Env *env, DiagnosticEmitter &diags) {
   // Two module-level kernels of one name: the second would silently replace
   // the first, as in Python; a kernel file means two kernels.
   llvm::StringMap<llvm::SMRange> kernelDefs;
@@ -288,7 +259,6 @@ bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule
         }
       }
 
-  // What the module exports, in order.
   std::vector<Candidate> candidates;
   llvm::StringSet<> instantiated;
   auto consider = [&](llvm::StringRef name, llvm::SMRange range) {
@@ -367,6 +337,43 @@ bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule
                                     return c.value.is(K::Function) && instantiated.count(c.name);
                                   }),
                    candidates.end());
+  return candidates;
+}
+
+/// Whether calling factory `fn` needs a -D that is not given.
+static bool needsArguments(const meta::FunctionObj &fn, meta::MetaOptions &mo) {
+  std::vector<std::string> tensors;
+  if (meta::isEagerFunction(fn))
+    tensors = meta::eagerTensorParams(fn);
+  for (size_t k = 0; k < fn.params.size(); ++k) {
+    const Param &p = fn.params[k];
+    if (p.kind == ParamKind::VarPositional || p.kind == ParamKind::VarKeyword ||
+        std::find(tensors.begin(), tensors.end(), p.name) != tensors.end())
+      continue;
+    if (!(k < fn.defaults.size() && fn.defaults[k].isValid()) && !mo.findDefine(p.name))
+      return true;
+  }
+  return false;
+}
+
+bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule &out) {
+  unsigned errorsBefore = diags.getNumErrors();
+  parseDefines(opts.defines, out.metaOptions);
+  out.metaOptions.includeDirs = opts.includeDirs;
+  llvm::StringRef file;
+  if (module.bufferId && module.bufferId <= srcMgr.getNumBuffers())
+    file = srcMgr.getMemoryBuffer(module.bufferId)->getBufferIdentifier();
+  out.metaOptions.mainDir = llvm::sys::path::parent_path(file).str();
+  if (out.metaOptions.mainDir.empty())
+    out.metaOptions.mainDir = ".";
+  out.interp = std::make_unique<meta::Interpreter>(diags, srcMgr, ctx, out.metaOptions);
+  meta::Interpreter &in = *out.interp;
+  meta::Env *env = in.newEnv(nullptr);
+  in.mainEnv = env;
+  llvm::StringRef stem = llvm::sys::path::stem(file);
+  in.runModule(module, env, stem.empty() ? "main" : stem);
+
+  std::vector<Candidate> candidates = collectCandidates(module, env, diags);
   auto listCandidates = [&] {
     std::string list;
     for (const Candidate &c : candidates)

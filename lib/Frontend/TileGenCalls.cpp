@@ -26,8 +26,6 @@ static bool isTName(const Expr *e) {
   return n && n->getName() == "T";
 }
 
-static meta::Value metaCallee(KernelGen &g, const Expr *callee);
-
 const BuiltinInfo *KernelGen::resolveCallee(const CallExpr *call, bool report) {
   const Expr *callee = call->getCallee();
   if (auto *a = llvm::dyn_cast<AttributeExpr>(callee); a && isTName(a->getValue())) {
@@ -63,7 +61,7 @@ const BuiltinInfo *KernelGen::resolveCallee(const CallExpr *call, bool report) {
     return nullptr;
   }
   // `tilelang.layout.make_swizzled_layout(...)`: a primitive reached through a module.
-  if (meta::Value v = metaCallee(*this, callee); v.is(meta::Value::Kind::Builtin))
+  if (meta::Value v = metaCallee(callee); v.is(meta::Value::Kind::Builtin))
     if (const BuiltinInfo *prim = v.as<meta::BuiltinObj>()->prim)
       return prim;
   if (report) {
@@ -613,68 +611,4 @@ std::optional<llvm::SmallVector<int64_t, 3>> KernelGen::extentsArg(const BoundCa
   while (out.size() < 3)
     out.push_back(1);
   return out;
-}
-
-/// The meta value a callee names when it is not a kernel-level name: a
-/// function, a builtin without a primitive, ...; Invalid otherwise.
-static meta::Value metaCallee(KernelGen &g, const Expr *callee) {
-  const Expr *root = callee;
-  while (auto *a = llvm::dyn_cast<AttributeExpr>(root))
-    root = a->getValue();
-  auto *n = llvm::dyn_cast<NameExpr>(root);
-  if (!n || n->getName() == "T" || g.lookupLocal(n->getName()) || g.params.count(n->getName()))
-    return meta::Value();
-  if (!g.info.env->lookup(n->getName()))
-    return meta::Value();
-  meta::Value v = g.info.interp->eval(callee, g.info.env);
-  return v;
-}
-
-std::optional<TValue> KernelGen::callMetaFunction(const CallExpr *e) {
-  using K = meta::Value::Kind;
-  meta::Value callee = metaCallee(*this, e->getCallee());
-  if (!callee.isValid())
-    return std::nullopt;
-  if (callee.is(K::Builtin) && callee.as<meta::BuiltinObj>()->prim)
-    return std::nullopt; // a T.* primitive passed as a value: generated below
-  if (callee.is(K::Macro))
-    return std::nullopt;
-  if (!callee.is(K::Function) && !callee.is(K::Builtin))
-    return std::nullopt;
-  // A meta function called in a kernel runs at compile time on compile-time
-  // arguments.
-  meta::CallArgs args;
-  args.range = e->getRange();
-  args.calleeRange = e->getCallee()->getRange();
-  for (const Expr *a : e->getArgs()) {
-    TValue v = eval(a);
-    if (!v.isValid())
-      return TValue();
-    if (!v.isConst()) {
-      diags.emit(DiagID::meta_error, a->getRange(),
-                 "'" + calleeName(e->getCallee()) + "' runs at compile time, but this argument is " + v.describe() +
-                     "; make the function a @T.macro to use kernel values in it");
-      return TValue();
-    }
-    args.args.push_back(v.cst);
-    args.argRanges.push_back(a->getRange());
-  }
-  for (const Keyword &kw : e->getKeywords()) {
-    TValue v = eval(kw.value);
-    if (!v.isValid())
-      return TValue();
-    if (!v.isConst() || kw.name.empty()) {
-      diags.emit(DiagID::meta_error, kw.value->getRange(),
-                 "'" + calleeName(e->getCallee()) + "' runs at compile time; this argument must be a compile-time value");
-      return TValue();
-    }
-    args.kwargs.emplace_back(kw.name, v.cst);
-    args.kwRanges.push_back(kw.value->getRange());
-  }
-  ConstValue r = info.interp->call(callee, args);
-  if (!r.isValid())
-    return TValue();
-  if (const meta::SizeExpr *size = r.getSize())
-    return lowerSize(*size, e->getRange());
-  return TValue::ofConst(r);
 }

@@ -686,37 +686,3 @@ TValue KernelGen::evalSelect(const Expr *condE, const Expr *thenE, const Expr *e
   probe.erase();
   return TValue::ofScalar(ifOp.getResult(0), sides[0].dtype);
 }
-
-TValue KernelGen::lowerSize(const meta::SizeExpr &e, llvm::SMRange range) {
-  using Op = meta::SizeExpr::Op;
-  mlir::Location l = loc(range);
-  if (e.op == Op::Const)
-    return TValue::ofScalar(indexConst(e.constant, range), DType::Index);
-  if (e.op == Op::Dim) {
-    auto it = dynamicDims.find(e.name);
-    if (it == dynamicDims.end()) {
-      diags.emit(DiagID::sema_runtime_dim_in_const, range, e.name);
-      return TValue();
-    }
-    return TValue::ofScalar(it->second, DType::Index);
-  }
-  TValue a = lowerSize(*e.lhs, range), c = lowerSize(*e.rhs, range);
-  if (!a.isValid() || !c.isValid())
-    return TValue();
-  mlir::Value x = a.value, y = c.value, r;
-  switch (e.op) {
-  case Op::Add: r = arith::AddIOp::create(b, l, x, y); break;
-  case Op::Sub: r = arith::SubIOp::create(b, l, x, y); break;
-  case Op::Mul: r = arith::MulIOp::create(b, l, x, y); break;
-  case Op::FloorDiv: r = arith::FloorDivSIOp::create(b, l, x, y); break;
-  case Op::Mod: {
-    mlir::Value q = arith::FloorDivSIOp::create(b, l, x, y);
-    r = arith::SubIOp::create(b, l, x, arith::MulIOp::create(b, l, q, y));
-    break;
-  }
-  case Op::Min: r = arith::MinSIOp::create(b, l, x, y); break;
-  case Op::Max: r = arith::MaxSIOp::create(b, l, x, y); break;
-  default: return TValue();
-  }
-  return TValue::ofScalar(r, DType::Index);
-}

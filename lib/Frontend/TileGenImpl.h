@@ -142,6 +142,9 @@ public:
   /// A call of a meta function (a helper `def`, math.ceil, ...) inside a
   /// kernel, run at compile time; nullopt when the callee is not one.
   std::optional<TValue> callMetaFunction(const ast::CallExpr *e);
+  /// The meta value a callee names when its root is a meta-level name (not
+  /// a kernel local, parameter or `T`); Invalid otherwise.
+  meta::Value metaCallee(const ast::Expr *callee);
   TValue evalExprBuiltin(const BoundCall &call);
   TValue binaryOp(ast::BinaryOp op, TValue lhs, TValue rhs, llvm::SMRange opRange, llvm::SMRange range);
   /// Converts `v` to a scalar of `to` (T.cast semantics).

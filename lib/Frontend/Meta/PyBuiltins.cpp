@@ -272,8 +272,9 @@ Value exceptionType(std::string name) {
 }
 } // namespace
 
-void detail::registerPyBuiltins(Interpreter &in, llvm::StringMap<Value> &t) {
-  (void)in;
+namespace {
+/// len range min max abs sum any all int float bool str repr round divmod pow isinstance callable.
+void registerScalarBuiltins(llvm::StringMap<Value> &t) {
   t["len"] = makeBuiltin("len", [](Interpreter &in, CallArgs &a) -> Value {
     if (!arity(in, a, "len", 1, 1))
       return Value();
@@ -417,6 +418,10 @@ void detail::registerPyBuiltins(Interpreter &in, llvm::StringMap<Value> &t) {
     K k = a.args[0].getKind();
     return Value::ofBool(k == K::Function || k == K::Builtin || k == K::Macro || k == K::Kernel);
   });
+}
+
+/// enumerate zip sorted reversed list tuple set dict.
+void registerSequenceBuiltins(llvm::StringMap<Value> &t) {
   t["enumerate"] = makeBuiltin("enumerate", [](Interpreter &in, CallArgs &a) -> Value {
     if (!arity(in, a, "enumerate", 1, 2, {"start"}))
       return Value();
@@ -512,6 +517,10 @@ void detail::registerPyBuiltins(Interpreter &in, llvm::StringMap<Value> &t) {
       items.emplace_back(Value::ofStr(k), v);
     return Value::ofDict(std::move(items));
   });
+}
+
+/// print hex bin format map filter getattr hasattr chr ord id, exception types.
+void registerOtherBuiltins(llvm::StringMap<Value> &t) {
   t["print"] = makeBuiltin("print", [](Interpreter &in, CallArgs &a) -> Value {
     std::string sep = " ";
     if (const Value *s = a.kw("sep"); s && s->is(K::Str))
@@ -621,4 +630,13 @@ void detail::registerPyBuiltins(Interpreter &in, llvm::StringMap<Value> &t) {
   for (const char *e : {"Exception", "ValueError", "TypeError", "RuntimeError", "NotImplementedError", "KeyError",
                         "IndexError", "AssertionError", "ImportError", "ModuleNotFoundError", "ZeroDivisionError"})
     t[e] = exceptionType(e);
+}
+
+} // namespace
+
+void detail::registerPyBuiltins(Interpreter &in, llvm::StringMap<Value> &t) {
+  (void)in;
+  registerScalarBuiltins(t);
+  registerSequenceBuiltins(t);
+  registerOtherBuiltins(t);
 }

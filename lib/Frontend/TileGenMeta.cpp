@@ -1,0 +1,114 @@
+//===- TileGenMeta.cpp - Meta values inside kernel bodies -----------------===//
+//
+// Where kernel code generation meets the meta interpreter: size expressions
+// over runtime dimensions become index arithmetic, helper functions called
+// in a kernel run at compile time, and primitives reached through meta
+// values (`alloc = T.alloc_shared`, `tilelang.layout.make_swizzled_layout`).
+//
+//===----------------------------------------------------------------------===//
+#include "TileGenImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace tilec;
+using namespace tilec::detail;
+using namespace tilec::ast;
+namespace arith = mlir::arith;
+
+TValue KernelGen::lowerSize(const meta::SizeExpr &e, llvm::SMRange range) {
+  using Op = meta::SizeExpr::Op;
+  mlir::Location l = loc(range);
+  if (e.op == Op::Const)
+    return TValue::ofScalar(indexConst(e.constant, range), DType::Index);
+  if (e.op == Op::Dim) {
+    auto it = dynamicDims.find(e.name);
+    if (it == dynamicDims.end()) {
+      diags.emit(DiagID::sema_runtime_dim_in_const, range, e.name);
+      return TValue();
+    }
+    return TValue::ofScalar(it->second, DType::Index);
+  }
+  TValue a = lowerSize(*e.lhs, range), c = lowerSize(*e.rhs, range);
+  if (!a.isValid() || !c.isValid())
+    return TValue();
+  mlir::Value x = a.value, y = c.value, r;
+  switch (e.op) {
+  case Op::Add: r = arith::AddIOp::create(b, l, x, y); break;
+  case Op::Sub: r = arith::SubIOp::create(b, l, x, y); break;
+  case Op::Mul: r = arith::MulIOp::create(b, l, x, y); break;
+  case Op::FloorDiv: r = arith::FloorDivSIOp::create(b, l, x, y); break;
+  case Op::Mod: {
+    mlir::Value q = arith::FloorDivSIOp::create(b, l, x, y);
+    r = arith::SubIOp::create(b, l, x, arith::MulIOp::create(b, l, q, y));
+    break;
+  }
+  case Op::Min: r = arith::MinSIOp::create(b, l, x, y); break;
+  case Op::Max: r = arith::MaxSIOp::create(b, l, x, y); break;
+  default: return TValue();
+  }
+  return TValue::ofScalar(r, DType::Index);
+}
+
+/// The meta value a callee names when it is not a kernel-level name: a
+/// function, a builtin without a primitive, ...; Invalid otherwise.
+meta::Value KernelGen::metaCallee(const Expr *callee) {
+  const Expr *root = callee;
+  while (auto *a = llvm::dyn_cast<AttributeExpr>(root))
+    root = a->getValue();
+  auto *n = llvm::dyn_cast<NameExpr>(root);
+  if (!n || n->getName() == "T" || lookupLocal(n->getName()) || params.count(n->getName()))
+    return meta::Value();
+  if (!info.env->lookup(n->getName()))
+    return meta::Value();
+  meta::Value v = info.interp->eval(callee, info.env);
+  return v;
+}
+
+std::optional<TValue> KernelGen::callMetaFunction(const CallExpr *e) {
+  using K = meta::Value::Kind;
+  meta::Value callee = metaCallee(e->getCallee());
+  if (!callee.isValid())
+    return std::nullopt;
+  if (callee.is(K::Builtin) && callee.as<meta::BuiltinObj>()->prim)
+    return std::nullopt; // a T.* primitive passed as a value: generated below
+  if (callee.is(K::Macro))
+    return std::nullopt;
+  if (!callee.is(K::Function) && !callee.is(K::Builtin))
+    return std::nullopt;
+  // A meta function called in a kernel runs at compile time on compile-time
+  // arguments.
+  meta::CallArgs args;
+  args.range = e->getRange();
+  args.calleeRange = e->getCallee()->getRange();
+  for (const Expr *a : e->getArgs()) {
+    TValue v = eval(a);
+    if (!v.isValid())
+      return TValue();
+    if (!v.isConst()) {
+      diags.emit(DiagID::meta_error, a->getRange(),
+                 "'" + calleeName(e->getCallee()) + "' runs at compile time, but this argument is " + v.describe() +
+                     "; make the function a @T.macro to use kernel values in it");
+      return TValue();
+    }
+    args.args.push_back(v.cst);
+    args.argRanges.push_back(a->getRange());
+  }
+  for (const Keyword &kw : e->getKeywords()) {
+    TValue v = eval(kw.value);
+    if (!v.isValid())
+      return TValue();
+    if (!v.isConst() || kw.name.empty()) {
+      diags.emit(DiagID::meta_error, kw.value->getRange(),
+                 "'" + calleeName(e->getCallee()) + "' runs at compile time; this argument must be a compile-time value");
+      return TValue();
+    }
+    args.kwargs.emplace_back(kw.name, v.cst);
+    args.kwRanges.push_back(kw.value->getRange());
+  }
+  ConstValue r = info.interp->call(callee, args);
+  if (!r.isValid())
+    return TValue();
+  if (const meta::SizeExpr *size = r.getSize())
+    return lowerSize(*size, e->getRange());
+  return TValue::ofConst(r);
+}
