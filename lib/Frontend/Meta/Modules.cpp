@@ -595,6 +595,7 @@ Value detail::makeTilelangModule(Interpreter &in, llvm::StringRef dotted) {
     a["autotuner"] = makeTilelangModule(in, "tilelang.autotuner");
     a["layout"] = makeTilelangModule(in, "tilelang.layout");
     a["DataType"] = in.getTModule().as<ModuleObj>()->lazy("dtype");
+    a["tvm"] = in.importModule("tvm", llvm::SMRange(), false);
     a["next_power_of_2"] = nextPow2();
   } else if (dotted == "tilelang.math") {
     a["next_power_of_2"] = nextPow2();
@@ -614,7 +615,14 @@ Value detail::makeTilelangModule(Interpreter &in, llvm::StringRef dotted) {
   return m;
 }
 
-Value detail::makeStdModule(Interpreter &, llvm::StringRef name) {
+Value detail::makeStdModule(Interpreter &in, llvm::StringRef name) {
+  if (name == "tvm") {
+    // tile-lang re-exports TVM; of it, kernel files use DataType at the meta level.
+    Value m = module("tvm");
+    mod(m).attrs["DataType"] = in.getTModule().as<ModuleObj>()->lazy("dtype");
+    mod(m).lazy = [](llvm::StringRef attr) { return makeHarness("tvm." + attr.str(), llvm::SMRange()); };
+    return m;
+  }
   if (name == "math")
     return mathModule();
   if (name == "itertools")
