@@ -1,8 +1,8 @@
 //===- BufferOps.cpp - alloc, copy, fill and hints to loops ---------------===//
 //
 // tile.alloc becomes a block-private buffer at the function entry; tile.copy
-// and tile.fill become loop nests; thread_id is 0 on the host (the body runs
-// once per block); swizzle and layout hints have no effect.
+// and tile.fill become loop nests; a thread_id left outside the thread loops
+// (ThreadLoops.cpp) is thread 0's; swizzle and layout hints have no effect.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"

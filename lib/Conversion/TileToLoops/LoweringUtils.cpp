@@ -162,7 +162,7 @@ void loops::storeElement(OpBuilder &b, Location loc, Value value, Value buffer, 
 }
 
 int64_t loops::hostBufferBytes(MemRefType type) {
-  int64_t bits = type.getElementTypeBitWidth();
+  int64_t bits = type.getElementType().isIndex() ? 64 : type.getElementTypeBitWidth();
   return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
 }
 

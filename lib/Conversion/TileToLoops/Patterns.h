@@ -6,6 +6,7 @@
 #ifndef TILEC_LIB_CONVERSION_TILETOLOOPS_PATTERNS_H
 #define TILEC_LIB_CONVERSION_TILETOLOOPS_PATTERNS_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tilec::loops {
@@ -25,6 +26,21 @@ void populateLoopPatterns(mlir::RewritePatternSet &patterns);
 /// buffers into byte buffers, rewriting their loads and stores
 /// (LegalizeBuffers.cpp).
 mlir::LogicalResult legalizeBuffers(mlir::Operation *fn);
+
+/// Unit attribute on the `scf.for` over a block's threads (ThreadLoops.cpp).
+inline constexpr llvm::StringLiteral kThreadLoopAttrName = "tilec.thread_loop";
+
+/// Wraps every run of per-thread statements of the outlined body function
+/// `fn` (still tile-level) in a loop over the block's `threads` (x, y, z),
+/// so that each runs once for every thread index (ThreadLoops.cpp).
+void formThreadLoops(mlir::func::FuncOp fn, llvm::ArrayRef<int64_t> threads);
+
+/// Gives every local buffer of the lowered `fn` one copy per thread: its
+/// accesses take the enclosing thread loop's index, thread 0's outside one.
+mlir::LogicalResult expandLocalBuffers(mlir::func::FuncOp fn, int64_t numThreads);
+
+/// The linear thread index of the thread loop around `op`, or null.
+mlir::Value threadIndexAt(mlir::Operation *op);
 
 } // namespace tilec::loops
 

@@ -4,12 +4,15 @@
 //    launch, returning the grid extents) and a body function (the whole
 //    kernel with the launch body inlined; block indices are its last three
 //    arguments).
-// 2. Guard the kernel's own element accesses of global tensors like copies:
+// 2. Wrap the runs of per-thread statements in loops over the block's
+//    threads (ThreadLoops.cpp): spec §6's SIMT semantics.
+// 3. Guard the kernel's own element accesses of global tensors like copies:
 //    a read outside gives 0, a write outside is dropped (as tile-lang's
 //    safe-memory legalization does for ragged tiles).
-// 3. Lower the tile ops in the functions with the pattern groups (walk
+// 4. Lower the tile ops in the functions with the pattern groups (walk
 //    driver, post-order: inner bodies are lowered before their loops).
-// 4. Legalize the buffers: strip scopes, i4 to bytes.
+// 5. Give local buffers one copy per thread; legalize the buffers: strip
+//    scopes, i4 to bytes.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/TileToLoops/TileToLoops.h"
@@ -45,6 +48,19 @@ void tilec::populateTileToLoopsPatterns(RewritePatternSet &patterns) {
   loops::populateReductionPatterns(patterns);
   loops::populateAtomicPrintPatterns(patterns);
   loops::populateLoopPatterns(patterns);
+}
+
+/// The body function's block shape (x, y, z threads), read by the
+/// per-thread steps.
+static constexpr llvm::StringLiteral kThreadsAttrName = "tilec.threads";
+
+/// The body function's thread count (1 for the grid function).
+static int64_t numThreadsOf(func::FuncOp fn) {
+  int64_t n = 1;
+  if (auto attr = fn->getAttrOfType<DenseI64ArrayAttr>(kThreadsAttrName))
+    for (int64_t t : attr.asArrayRef())
+      n *= t;
+  return n;
 }
 
 /// Marks an outlined function internal to the object.
@@ -94,6 +110,7 @@ static LogicalResult outlineKernel(tile::KernelOp kernel, int64_t stackLimit) {
                                      FunctionType::get(ctx, bodyInputs, {}));
   makeInternal(bodyFn);
   bodyFn->setAttr(loops::kStackLimitAttrName, b.getI64IntegerAttr(stackLimit));
+  bodyFn->setAttr(kThreadsAttrName, b.getDenseI64ArrayAttr(launch.getThreads()));
   for (unsigned i = 0; i < inputs.size(); ++i)
     bodyFn.setArgAttrs(i, kernel.getArgAttrDict(i) ? kernel.getArgAttrDict(i).getValue()
                                                    : llvm::ArrayRef<NamedAttribute>{});
@@ -134,7 +151,7 @@ static void dropTileAttributes(ModuleOp module) {
   });
 }
 
-/// Step 2: bounds-checked loads and stores of global tensors.
+/// Step 3: bounds-checked loads and stores of global tensors.
 static void guardGlobalAccesses(ModuleOp module) {
   llvm::SmallVector<Operation *> accesses;
   module.walk([&](Operation *op) {
@@ -160,6 +177,9 @@ LogicalResult tilec::convertTileToLoops(ModuleOp module, int64_t stackLimit) {
   for (auto kernel : llvm::make_early_inc_range(module.getOps<tile::KernelOp>()))
     if (failed(outlineKernel(kernel, stackLimit)))
       return failure();
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (auto threads = fn->getAttrOfType<DenseI64ArrayAttr>(kThreadsAttrName))
+      loops::formThreadLoops(fn, threads.asArrayRef());
   guardGlobalAccesses(module);
 
   RewritePatternSet patterns(module.getContext());
@@ -175,9 +195,13 @@ LogicalResult tilec::convertTileToLoops(ModuleOp module, int64_t stackLimit) {
   if (leftover.wasInterrupted())
     return failure();
 
-  for (auto fn : module.getOps<func::FuncOp>())
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (failed(loops::expandLocalBuffers(fn, numThreadsOf(fn))))
+      return failure();
+    fn->removeAttr(kThreadsAttrName);
     if (failed(loops::legalizeBuffers(fn)))
       return failure();
+  }
   dropTileAttributes(module);
   return success();
 }

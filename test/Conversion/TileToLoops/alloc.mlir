@@ -1,14 +1,14 @@
 // RUN: %tilec_opt %s --convert-tile-to-loops="stack-limit=1024" | FileCheck %s
 // tile.alloc: block buffers at the function entry (also when allocated in a
 // loop), on the stack up to stack-limit bytes, then on the heap with a
-// dealloc before the return.
+// dealloc before the return. A local buffer has one copy per thread.
 
 #shared = #tile.scope<shared>
 #local = #tile.scope<local>
 // CHECK-LABEL: func.func private @__tilec_buffers_body(
 // CHECK-DAG: %[[BIG:.*]] = memref.alloc() : memref<64x64xf32>
 // CHECK-DAG: %[[SMALL:.*]] = memref.alloca() : memref<16xf32>
-// CHECK-DAG: %[[VAR:.*]] = memref.alloca() : memref<i32>
+// CHECK-DAG: %[[VAR:.*]] = memref.alloca() : memref<32xi32>
 // CHECK: scf.for
 // CHECK-NOT: memref.alloc
 // CHECK: memref.dealloc %[[BIG]]

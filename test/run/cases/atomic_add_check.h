@@ -33,6 +33,7 @@ inline void checkAtomicAdd(int M, double tol16, double tol16Abs) {
   }
   expectClose("Out (fp32 region)", out, ref, 1e-5, 1e-5);
   expectClose("Out16 (fp16 region)", decodeAll(out16, kF16), ref16, tol16, tol16Abs);
-  expectEqual("Count (int32 element)", count, std::vector<int32_t>{7 + blocks, 0});
+  // Every one of a block's 64 threads adds 1.
+  expectEqual("Count (int32 element)", count, std::vector<int32_t>{7 + 64 * blocks, 0});
   expectClose("Total (fp64 element)", total, std::vector<double>{all}, 1e-9, 1e-9);
 }

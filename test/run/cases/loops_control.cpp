@@ -2,7 +2,8 @@
 # Every loop form and scalar control construct: T.serial, range with a step,
 # T.unroll, T.Pipelined, nested T.Parallel, if/elif/else, x if c else y,
 # T.if_then_else, alloc_var, alloc_local, floor // and %, min/max, and the
-# thread index (0 on the host: the body runs once per block).
+# thread index (each thread adds its own to its loc[3]; the T.Parallel that
+# stores S is spread over the threads and reads thread 0's copy).
 import tilelang.language as T
 
 N = 64
