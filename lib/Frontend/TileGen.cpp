@@ -11,6 +11,8 @@
 
 #include "tilec/Frontend/TileGen.h"
 
+#include "tilec/Dialect/Tile/IR/TileSIMT.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -195,7 +197,10 @@ bool KernelGen::build(mlir::ModuleOp module) {
 
   b.setInsertionPointToEnd(entry);
   tile::ReturnOp::create(b, loc(fn->getRange()));
-  return diags.getNumErrors() == errorsAtStart;
+  if (diags.getNumErrors() != errorsAtStart)
+    return false;
+  // Spec §6: every thread reaches each tile operation.
+  return !launch || mlir::succeeded(tile::checkUniformControl(launch));
 }
 
 //===----------------------------------------------------------------------===//
@@ -536,6 +541,7 @@ mlir::OwningOpRef<mlir::ModuleOp> tilec::generateTileModule(const Module &module
     fileRange.Start = llvm::SMLoc::getFromPointer(srcMgr.getMemoryBuffer(module.bufferId)->getBufferStart());
   mlir::OpBuilder builder(&mlirCtx);
   mlir::OwningOpRef<mlir::ModuleOp> result = mlir::ModuleOp::create(diags.getLoc(fileRange));
+  bool built = true;
   for (const KernelInfo &k : sm.kernels) {
     // Errors in the body show the meta call stack that defined the kernel.
     auto &stack = sm.interp->getStack();
@@ -543,10 +549,10 @@ mlir::OwningOpRef<mlir::ModuleOp> tilec::generateTileModule(const Module &module
     for (auto &[what, range] : k.frames)
       stack.push_back({what, range});
     KernelGen gen(diags, builder, k);
-    gen.build(*result);
+    built &= gen.build(*result);
     stack.clear();
   }
-  if (!semaOk || diags.getNumErrors() != errorsBefore)
+  if (!semaOk || !built || diags.getNumErrors() != errorsBefore)
     return nullptr;
   if (mlir::failed(mlir::verify(*result)))
     return nullptr;

@@ -118,11 +118,10 @@ LogicalResult KernelEmitter::emitLoad(memref::LoadOp op) {
     v = memref::LoadOp::create(b, loc, shared[buf].flat, ValueRange{sharedIndex(buf, idx)});
   } else if (*scope == tile::Scope::Global) {
     Value mem = globals.lookup(buf);
-    if (!par) {
+    if (!par)
       noteAccess({buf}, {});
-      v = memref::LoadOp::create(b, loc, mem, idx);
-    } else {
-      // Inside T.Parallel a read outside the tensor gives 0 (as on the host).
+    {
+      // A read outside the tensor gives 0 (as on the host).
       Value inb = inBounds(mem, idx);
       for (Value &i : idx)
         i = arith::SelectOp::create(b, loc, inb, i, cIdx(0));
@@ -158,15 +157,19 @@ LogicalResult KernelEmitter::emitStore(memref::StoreOp op) {
     memref::StoreOp::create(b, loc, val, locals.lookup(buf), idx);
     return success();
   }
-  // Shared and global stores happen once per element: the first replica of
-  // the loop's layout, or thread 0 outside loops.
+  // Inside T.Parallel, shared and global stores happen once per element (the
+  // first replica of the loop's layout); outside, every thread stores (spec
+  // §6: per-thread statements).
   if (!par)
     noteAccess({}, {buf});
   OpBuilder::InsertionGuard guard(b);
-  Value owner = par ? isFirstReplica(*par->driver) : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cIdx(0));
-  // Inside T.Parallel a write outside the tensor is dropped (as on the host).
-  if (par && *scope == tile::Scope::Global)
-    owner = arith::AndIOp::create(b, loc, owner, inBounds(globals.lookup(buf), idx));
+  Value owner = par ? isFirstReplica(*par->driver) : Value();
+  // A write outside the tensor is dropped (as on the host).
+  if (*scope == tile::Scope::Global) {
+    Value inb = inBounds(globals.lookup(buf), idx);
+    owner = owner ? arith::AndIOp::create(b, loc, owner, inb).getResult() : inb;
+  }
+  if (owner)
   beginIf(owner);
   if (*scope == tile::Scope::Shared)
     memref::StoreOp::create(b, loc, val, shared[buf].flat, ValueRange{sharedIndex(buf, idx)});

@@ -280,9 +280,9 @@ static LogicalResult copyBlocked(KernelEmitter &e, Side &src, Side &dst, bool as
   bool perThread = src.scope == tile::Scope::Local || dst.scope == tile::Scope::Local;
   FragmentLayout l = FragmentLayout::canonical(core, perThread ? 1 : e.numThreads, vec);
   l.numThreads = e.numThreads;
-  // A thread-private source written to shared or global memory: thread 0's
-  // copy (the host's single run of the body).
-  Value owner = perThread && dst.scope == tile::Scope::Local ? Value() : e.isFirstReplica(l);
+  // A copy from or to a thread-private buffer is each thread's own (spec §6,
+  // as tile-lang runs it): every thread copies the whole region.
+  Value owner = perThread ? Value() : e.isFirstReplica(l);
   bool useAsync = async && se == de && src.scope == tile::Scope::Global && dst.scope == tile::Scope::Shared &&
                   (vec * se.getIntOrFloatBitWidth() == 128 || vec * se.getIntOrFloatBitWidth() == 64 ||
                    vec * se.getIntOrFloatBitWidth() == 32);

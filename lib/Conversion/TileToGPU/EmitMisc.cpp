@@ -151,27 +151,30 @@ LogicalResult KernelEmitter::emitAtomicAdd(tile::AtomicAddOp op) {
   if (!par)
     noteAccess({}, {dst});
   if (!op.isRegionForm()) {
+    // Outside T.Parallel every thread adds (spec §6).
     OpBuilder::InsertionGuard guard(b);
-    beginIf(par ? isFirstReplica(*par->driver) : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cIdx(0)));
+    if (par)
+      beginIf(isFirstReplica(*par->driver));
     rmw(map.lookup(op.getValue()), base);
     return success();
   }
   Value val = op.getValue();
   tile::Scope vs = scopeOf(val);
   if (vs == tile::Scope::Shared || vs == tile::Scope::Local) {
-    // Each element once: spread over the threads from shared memory, thread
-    // 0 alone from a local buffer (the host's single run of the body).
+    // Each element once, spread over the threads, from shared memory; every
+    // thread adds its own local buffer whole.
     auto vtype = cast<MemRefType>(val.getType());
     if (vs == tile::Scope::Shared)
       noteAccess({val}, {});
     FragmentLayout l = FragmentLayout::canonical(vtype.getShape(), vs == tile::Scope::Shared ? numThreads : 1, 1);
     l.numThreads = numThreads;
-    Value owner = isFirstReplica(l);
+    Value owner = vs == tile::Scope::Shared ? isFirstReplica(l) : Value();
     auto loop = scf::ForOp::create(b, loc, cIdx(0), cIdx(l.numRegs), cIdx(1));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(loop.getBody()->getTerminator());
     llvm::SmallVector<Value> vidx = layoutIndexDyn(*this, l, loop.getInductionVar());
-    beginIf(owner);
+    if (owner)
+      beginIf(owner);
     Value v = vs == tile::Scope::Shared
                   ? (Value)memref::LoadOp::create(b, loc, shared[val].flat, ValueRange{sharedIndex(val, vidx)})
                   : (Value)memref::LoadOp::create(b, loc, locals.lookup(val), vidx);

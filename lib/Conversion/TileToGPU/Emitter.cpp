@@ -258,6 +258,10 @@ scf::ForOp KernelEmitter::loopWithIterArgs(Value lb, Value ub, Value step, Value
 }
 
 void KernelEmitter::barrier() {
+  // Not every thread gets here in per-thread control flow (noteAccess keeps
+  // its accesses for after it).
+  if (divergentDepth)
+    return;
   target.emitBarrier(b, loc);
   scratchPendingHalf = -1;
   pendingReads.clear();
@@ -265,6 +269,17 @@ void KernelEmitter::barrier() {
 }
 
 void KernelEmitter::noteAccess(ArrayRef<Value> reads, ArrayRef<Value> writes) {
+  if (divergentDepth) {
+    // No barrier in per-thread control flow; the accesses become pending
+    // when it ends (exitDivergent).
+    for (Value r : reads)
+      if (!untracked.count(r))
+        divergentReads.insert(r);
+    for (Value w : writes)
+      if (!untracked.count(w))
+        divergentWrites.insert(w);
+    return;
+  }
   bool conflict = false;
   for (Value r : reads)
     conflict |= !untracked.count(r) && pendingWrites.count(r);
@@ -278,6 +293,26 @@ void KernelEmitter::noteAccess(ArrayRef<Value> reads, ArrayRef<Value> writes) {
   for (Value w : writes)
     if (!untracked.count(w))
       pendingWrites.insert(w);
+}
+
+bool KernelEmitter::isDivergent(Operation *op) {
+  return llvm::any_of(op->getOperands(), [&](Value v) { return plan.threadVariant.contains(v); });
+}
+
+void KernelEmitter::enterDivergent() {
+  // What other threads did before must be complete when some threads go on.
+  if (divergentDepth == 0 && (!pendingReads.empty() || !pendingWrites.empty()))
+    barrier();
+  ++divergentDepth;
+}
+
+void KernelEmitter::exitDivergent() {
+  if (--divergentDepth)
+    return;
+  pendingReads.insert(divergentReads.begin(), divergentReads.end());
+  pendingWrites.insert(divergentWrites.begin(), divergentWrites.end());
+  divergentReads.clear();
+  divergentWrites.clear();
 }
 
 //===----------------------------------------------------------------------===//
@@ -367,20 +402,6 @@ LogicalResult KernelEmitter::planBuffers() {
   offset = (offset + 15) / 16 * 16;
   scratchOffset = offset;
   offset += scratchBytes;
-  // A slot for thread 0's conditions and loop bounds when some are
-  // thread-dependent around collective work (uniformFromThread0).
-  bool broadcasts = false;
-  launch.walk([&](Operation *op) {
-    if (auto ifOp = dyn_cast<scf::IfOp>(op))
-      broadcasts |= plan.threadVariant.contains(ifOp.getCondition()) && hasCollectiveWork(op);
-    if (auto loop = dyn_cast<tile::ForOp>(op))
-      broadcasts |= llvm::any_of(loop->getOperands(), [&](Value v) { return plan.threadVariant.contains(v); }) &&
-                    hasCollectiveWork(op);
-  });
-  if (broadcasts) {
-    broadcastOffset = offset;
-    offset += 16;
-  }
   sharedBytes = offset;
   if (sharedBytes > target.getMaxSharedMemoryBytes())
     return launch.emitError() << "the kernel needs " << sharedBytes << " bytes of shared memory; "
@@ -573,18 +594,13 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
     b.clone(*op, map);
     return success();
   }
-  // A thread-dependent condition around collective work: thread 0's, so that
-  // the block stays converged (barriers, shuffles) and follows the host.
-  Value variantCond, ownCond;
-  if (auto ifOp = dyn_cast<scf::IfOp>(op);
-      ifOp && broadcastOffset >= 0 && plan.threadVariant.contains(ifOp.getCondition()) && hasCollectiveWork(op)) {
-    variantCond = ifOp.getCondition();
-    ownCond = map.lookup(variantCond);
-    map.map(variantCond, uniformFromThread0(ownCond));
-  }
+  // A condition that differs between threads: each thread takes its own
+  // branch (only per-thread statements can be under it: the frontend
+  // rejects tile operations there).
+  bool divergent = isDivergent(op);
+  if (divergent)
+    enterDivergent();
   Operation *copy = b.cloneWithoutRegions(*op, map);
-  if (variantCond)
-    map.map(variantCond, ownCond);
   for (auto [src, dst] : llvm::zip(op->getRegions(), copy->getRegions())) {
     for (Block &blk : src) {
       Block *nb = new Block();
@@ -598,69 +614,34 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
           return failure();
     }
   }
+  if (divergent)
+    exitDivergent();
   for (auto [r, nr] : llvm::zip(op->getResults(), copy->getResults()))
     map.map(r, nr);
   return success();
 }
 
-bool KernelEmitter::hasCollectiveWork(Operation *op) {
-  WalkResult r = op->walk([&](Operation *inner) {
-    if (inner == op)
-      return WalkResult::advance();
-    if (isa<tile::ThreadIdOp, tile::AllocOp>(inner))
-      return WalkResult::advance();
-    if (inner->getDialect() && inner->getDialect()->getNamespace() == "tile" &&
-        !inner->hasTrait<OpTrait::IsTerminator>())
-      return WalkResult::interrupt();
-    Value mem;
-    if (auto l = dyn_cast<memref::LoadOp>(inner))
-      mem = l.getMemRef();
-    if (auto st = dyn_cast<memref::StoreOp>(inner))
-      mem = st.getMemRef();
-    if (mem && !tile::isBufferInScope(mem.getType(), tile::Scope::Local))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return r.wasInterrupted();
-}
-
-Value KernelEmitter::uniformFromThread0(Value v) {
-  Type t = v.getType();
-  Type i64 = b.getI64Type();
-  Value wide = t.isIndex() ? (Value)arith::IndexCastOp::create(b, loc, i64, v)
-               : t.getIntOrFloatBitWidth() < 64 ? (Value)arith::ExtUIOp::create(b, loc, i64, v)
-                                                 : v;
-  auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  Value slot = memref::ViewOp::create(b, loc, MemRefType::get({1}, i64, AffineMap(), wg), scratchBase,
-                                      cIdx(broadcastOffset), ValueRange{});
-  // The slot may still be read by a slower thread from the last broadcast.
-  barrier();
+LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
+  // Bounds that differ between threads: each thread runs its own trip
+  // count (per-thread statements only, as for conditions).
+  bool divergent = isDivergent(op);
+  Value lb = map.lookup(op.getLowerBound()), ub = map.lookup(op.getUpperBound()), step = map.lookup(op.getStep());
+  if (divergent)
+    enterDivergent();
+  auto loop = scf::ForOp::create(b, loc, lb, ub, step);
   {
     OpBuilder::InsertionGuard guard(b);
-    beginIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cIdx(0)));
-    memref::StoreOp::create(b, loc, wide, slot, ValueRange{cIdx(0)});
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    map.map(op.getInductionVar(), loop.getInductionVar());
+    if (failed(emitBlock(*op.getBodyBlock())))
+      return failure();
   }
-  barrier();
-  Value got = memref::LoadOp::create(b, loc, slot, ValueRange{cIdx(0)});
-  if (t.isIndex())
-    return arith::IndexCastOp::create(b, loc, t, got);
-  return t.getIntOrFloatBitWidth() < 64 ? (Value)arith::TruncIOp::create(b, loc, t, got) : got;
-}
-
-LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
-  // Thread-dependent bounds around collective work: thread 0's (see
-  // uniformFromThread0).
-  bool uniform = broadcastOffset >= 0 && hasCollectiveWork(op);
-  auto bound = [&](Value v) {
-    return uniform && plan.threadVariant.contains(v) ? uniformFromThread0(map.lookup(v)) : map.lookup(v);
-  };
-  Value lb = bound(op.getLowerBound()), ub = bound(op.getUpperBound()), step = bound(op.getStep());
-  auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+  if (divergent)
+    exitDivergent();
+  if (divergentDepth)
+    return success();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
-  map.map(op.getInductionVar(), loop.getInductionVar());
-  if (failed(emitBlock(*op.getBodyBlock())))
-    return failure();
   // Accesses left pending at the end of an iteration meet the next one.
   llvm::DenseSet<Value> bodyWrites;
   op.walk([&](Operation *inner) {

@@ -196,16 +196,18 @@ public:
   mlir::IRMapping map;
   LayoutPlan plan;
   int64_t scratchOffset = 0; ///< byte offset of the reduction scratch
-  /// Byte offset of the 16-byte slot that broadcasts thread 0's value of a
-  /// condition (-1: none; reserved when a condition or loop bound needs it).
-  int64_t broadcastOffset = -1;
-  /// Thread 0's `v` (i1 or an integer/index scalar) on every thread: a
-  /// thread-dependent condition around collective work (tile ops, shared or
-  /// global accesses) follows thread 0, as the host's single run of the body
-  /// (where T.get_thread_binding is 0) does, and the block stays converged.
-  mlir::Value uniformFromThread0(mlir::Value v);
-  /// Whether `op`'s regions hold work the whole block takes part in.
-  bool hasCollectiveWork(mlir::Operation *op);
+  /// Nesting of regions under a condition or loop bound that differs between
+  /// threads (per-thread code, spec §6): no barrier may be emitted there, so
+  /// cross-thread accesses inside are recorded in divergentReads/Writes and
+  /// become pending when the outermost such region ends.
+  unsigned divergentDepth = 0;
+  llvm::DenseSet<mlir::Value> divergentReads, divergentWrites;
+  /// Whether `op` (an scf.if or tile.for) has an operand that differs
+  /// between threads.
+  bool isDivergent(mlir::Operation *op);
+  /// Brackets the emission of a divergent region (see divergentDepth).
+  void enterDivergent();
+  void exitDivergent();
   mlir::Value scratchBase;   ///< memref<? x i8, workgroup> of dynamic shared memory
   /// The shared window's base is on a 1 KB boundary (scratchBase is a view
   /// past a run-time pad, 1 KB reserved): TMA loads with 128-byte swizzle

@@ -2,8 +2,7 @@
 # Every loop form and scalar control construct: T.serial, range with a step,
 # T.unroll, T.Pipelined, nested T.Parallel, if/elif/else, x if c else y,
 # T.if_then_else, alloc_var, alloc_local, floor // and %, min/max, and the
-# thread index (each thread adds its own to its loc[3]; the T.Parallel that
-# stores S is spread over the threads and reads thread 0's copy).
+# thread index (each thread's loc[3]; the T.Parallel storing S reads thread 0's).
 import tilelang.language as T
 
 N = 64
