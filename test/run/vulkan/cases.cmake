@@ -29,10 +29,21 @@ tilec_vk_case(dynamic_dims_tall ${CMAKE_BINARY_DIR}/test/run/cases/dynamic_dims/
 tilec_vk_case(factory_defaults ${CMAKE_BINARY_DIR}/test/run/cases/factory_defaults/factory_defaults.tile scaled_add
   FLAGS -D N=100 -D scale=-3.0 -D dtype=float64)
 tilec_vk_case(fill_slices ${CMAKE_BINARY_DIR}/test/run/cases/fill_slices/fill_slices.tile fill_slices)
-# S[:, 3] adds T.get_thread_binding(0), which is 0 on the host and the
-# writing thread's index on a GPU: those four elements differ by design.
+# S[:, 3] adds T.get_thread_binding(0) into each thread's loc[3]; the T.Parallel
+# storing S reads thread 0's copy on the host and the writing thread's on a
+# GPU: those four elements differ by design.
 tilec_vk_case(loops_control ${CMAKE_BINARY_DIR}/test/run/cases/loops_control/loops_control.tile loops_control
   ARGS --range X=-100:100 --skip S=3,7,11,15)
+# Per-thread statements on every thread (spec §6): tile-lang-style GEMVs and
+# thread-dependent conditions, against the host's loop over the threads.
+tilec_vk_case(gemv_simt_naive ${CMAKE_BINARY_DIR}/test/run/cases/gemv_simt/gemv_simt.tile naive_gemv FLAGS --kernel naive_gemv
+  ARGS --set N=75)
+tilec_vk_case(gemv_simt_coop ${CMAKE_BINARY_DIR}/test/run/cases/gemv_simt/gemv_simt.tile coop_gemv FLAGS --kernel coop_gemv
+  ARGS --set N=75)
+tilec_vk_case(gemv_simt_splitk ${CMAKE_BINARY_DIR}/test/run/cases/gemv_simt/gemv_simt.tile splitk_gemv FLAGS --kernel splitk_gemv
+  ARGS --set N=75)
+tilec_vk_case(thread_condition ${CMAKE_BINARY_DIR}/test/run/cases/thread_condition/thread_condition.tile thread_cond
+  ARGS --set M=150)
 tilec_vk_case(convert_ints ${CMAKE_BINARY_DIR}/test/run/cases/convert_ints/convert_ints.tile convert_ints
   ARGS --range B=0:1 --range I8=-128:127 --range U8=0:255 --range I16=-32768:32767 --range U32=0:4294967295
        --range I64=-100000:100000)
