@@ -101,9 +101,10 @@ unsigned KernelGen::symbolFor(mlir::Value v) {
 }
 
 LocalVar *KernelGen::lookupLocal(llvm::StringRef name) {
-  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
-    auto found = it->names.find(name);
-    if (found != it->names.end())
+  // A macro body sees its own scopes only (hygiene): not the caller's.
+  for (size_t k = scopes.size(); k > scopeFloor; --k) {
+    auto found = scopes[k - 1].names.find(name);
+    if (found != scopes[k - 1].names.end())
       return &found->second;
   }
   return nullptr;
@@ -293,7 +294,8 @@ void KernelGen::genExprStmt(const ExprStmt *s) {
     }
   }
   TValue v = eval(e);
-  if (v.isValid())
+  // A macro or helper call used as a statement returns None: nothing unused.
+  if (v.isValid() && !(v.isConst() && v.cst.is(meta::Value::Kind::None)))
     diags.emit(DiagID::sema_expr_unused, e->getRange());
 }
 

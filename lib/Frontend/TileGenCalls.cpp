@@ -41,7 +41,7 @@ const BuiltinInfo *KernelGen::resolveCallee(const CallExpr *call, bool report) {
   if (auto *n = llvm::dyn_cast<NameExpr>(callee)) {
     llvm::StringRef name = n->getName();
     bool local = lookupLocal(name) || params.count(name);
-    const meta::Binding *global = local ? nullptr : info.env->lookup(name);
+    const meta::Binding *global = local ? nullptr : metaEnv->lookup(name);
     // A T.* primitive passed around as a meta value (`alloc = T.alloc_shared`).
     if (global && global->value.is(meta::Value::Kind::Builtin))
       if (const BuiltinInfo *prim = global->value.as<meta::BuiltinObj>()->prim)
@@ -84,7 +84,7 @@ TValue KernelGen::evalCall(const CallExpr *e) {
         diags.emit(DiagID::sema_too_many_args, e->getRange(), "astype", 1, "", e->getArgs().size());
       return TValue();
     }
-    ConstValue d = info.interp->eval(e->getArgs()[0], info.env);
+    ConstValue d = info.interp->eval(e->getArgs()[0], metaEnv);
     if (!d.isValid())
       return TValue();
     std::optional<DType> t = d.asDType();

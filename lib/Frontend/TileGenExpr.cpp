@@ -223,7 +223,7 @@ TValue KernelGen::eval(const Expr *e) {
   case Expr::Kind::StrLit:
   case Expr::Kind::BoolLit:
   case Expr::Kind::NoneLit: {
-    ConstValue c = info.interp->eval(e, info.env);
+    ConstValue c = info.interp->eval(e, metaEnv);
     return c.isValid() ? TValue::ofConst(c) : TValue();
   }
   case Expr::Kind::Name:
@@ -291,7 +291,7 @@ TValue KernelGen::evalName(const NameExpr *e) {
   }
   if (auto it = params.find(name); it != params.end())
     return it->second;
-  if (const meta::Binding *c = info.env->lookup(name)) {
+  if (const meta::Binding *c = metaEnv->lookup(name)) {
     if (!c->value.isValid())
       return TValue();
     if (c->value.is(meta::Value::Kind::Harness)) {
@@ -308,7 +308,7 @@ TValue KernelGen::evalName(const NameExpr *e) {
       names.push_back(entry.getKey());
   for (const auto &entry : params)
     names.push_back(entry.getKey());
-  info.env->collectNames(names);
+  metaEnv->collectNames(names);
   diags.emit(DiagID::sema_unknown_name, e->getRange(), name, didYouMean(name, names));
   return TValue();
 }
@@ -317,7 +317,7 @@ TValue KernelGen::evalAttribute(const AttributeExpr *e) {
   // `T.float16`, `T.GemmWarpPolicy.Square`: module-level constants.
   std::string full = calleeName(e);
   if (llvm::StringRef(full).starts_with("T.")) {
-    ConstValue c = info.interp->eval(e, info.env);
+    ConstValue c = info.interp->eval(e, metaEnv);
     return c.isValid() ? TValue::ofConst(c) : TValue();
   }
   TValue base = eval(e->getValue());

@@ -106,7 +106,7 @@ struct ParallelVar {
 class KernelGen {
 public:
   KernelGen(DiagnosticEmitter &diags, mlir::OpBuilder &builder, const KernelInfo &info)
-      : diags(diags), b(builder), info(info) {}
+      : diags(diags), b(builder), info(info), metaEnv(info.env) {}
 
   /// Builds `tile.kernel` for the kernel into `module`; false on errors.
   bool build(mlir::ModuleOp module);
@@ -145,6 +145,10 @@ public:
   /// The meta value a callee names when its root is a meta-level name (not
   /// a kernel local, parameter or `T`); Invalid otherwise.
   meta::Value metaCallee(const ast::Expr *callee);
+  /// Inlines a @T.macro (or a helper function called with kernel values) at
+  /// `call`: arguments bound in a scope of its own, free names resolved in
+  /// the function's closure; the value of its `return` (None without one).
+  TValue inlineFunction(const meta::FunctionObj &fn, const ast::CallExpr *call);
   TValue evalExprBuiltin(const BoundCall &call);
   TValue binaryOp(ast::BinaryOp op, TValue lhs, TValue rhs, llvm::SMRange opRange, llvm::SMRange range);
   /// Converts `v` to a scalar of `to` (T.cast semantics).
@@ -214,6 +218,12 @@ public:
   DiagnosticEmitter &diags;
   mlir::OpBuilder &b;
   const KernelInfo &info;
+  /// Where free names resolve: the kernel's environment, or inside an
+  /// inlined macro, the macro's closure.
+  meta::Env *metaEnv;
+  /// Scopes below this index belong to the caller of the macro being inlined.
+  size_t scopeFloor = 0;
+  unsigned inlineDepth = 0;
   std::deque<BufferInfo> buffers;
   std::vector<LocalScope> scopes;
   llvm::StringMap<TValue> params; // parameter and runtime-dimension names

@@ -58,9 +58,9 @@ meta::Value KernelGen::metaCallee(const Expr *callee) {
   auto *n = llvm::dyn_cast<NameExpr>(root);
   if (!n || n->getName() == "T" || lookupLocal(n->getName()) || params.count(n->getName()))
     return meta::Value();
-  if (!info.env->lookup(n->getName()))
+  if (!metaEnv->lookup(n->getName()))
     return meta::Value();
-  meta::Value v = info.interp->eval(callee, info.env);
+  meta::Value v = info.interp->eval(callee, metaEnv);
   return v;
 }
 
@@ -72,9 +72,29 @@ std::optional<TValue> KernelGen::callMetaFunction(const CallExpr *e) {
   if (callee.is(K::Builtin) && callee.as<meta::BuiltinObj>()->prim)
     return std::nullopt; // a T.* primitive passed as a value: generated below
   if (callee.is(K::Macro))
-    return std::nullopt;
+    return inlineFunction(*callee.as<meta::FunctionObj>(), e);
   if (!callee.is(K::Function) && !callee.is(K::Builtin))
     return std::nullopt;
+  // A helper function called with kernel values runs as tile-lang runs it:
+  // traced at the call, i.e. inlined like a macro.
+  if (callee.is(K::Function)) {
+    bool allConst = true;
+    for (const Expr *a : e->getArgs()) {
+      if (llvm::isa<StarredExpr>(a))
+        continue;
+      if (auto *n = llvm::dyn_cast<NameExpr>(a)) {
+        LocalVar *var = lookupLocal(n->getName());
+        allConst &= !params.count(n->getName()) && !(var && !var->value.isConst());
+      }
+    }
+    for (const Keyword &kw : e->getKeywords())
+      if (auto *n = llvm::dyn_cast<NameExpr>(kw.value)) {
+        LocalVar *var = lookupLocal(n->getName());
+        allConst &= !params.count(n->getName()) && !(var && !var->value.isConst());
+      }
+    if (!allConst)
+      return inlineFunction(*callee.as<meta::FunctionObj>(), e);
+  }
   // A meta function called in a kernel runs at compile time on compile-time
   // arguments.
   meta::CallArgs args;
@@ -111,4 +131,102 @@ std::optional<TValue> KernelGen::callMetaFunction(const CallExpr *e) {
   if (const meta::SizeExpr *size = r.getSize())
     return lowerSize(*size, e->getRange());
   return TValue::ofConst(r);
+}
+
+TValue KernelGen::inlineFunction(const meta::FunctionObj &fn, const CallExpr *call) {
+  if (inlineDepth > 32) {
+    diags.emit(DiagID::meta_recursion, call->getRange(), 32);
+    return TValue();
+  }
+  // Arguments are evaluated in the caller.
+  std::vector<TValue> pos;
+  std::vector<std::string> kwNames;
+  std::vector<TValue> kwValues;
+  for (const Expr *a : call->getArgs()) {
+    if (llvm::isa<StarredExpr>(a)) {
+      diags.emit(DiagID::not_supported_yet, a->getRange(), "'*' unpacking in a macro call");
+      return TValue();
+    }
+    pos.push_back(eval(a));
+    if (!pos.back().isValid())
+      return TValue();
+  }
+  for (const Keyword &kw : call->getKeywords()) {
+    if (kw.name.empty()) {
+      diags.emit(DiagID::not_supported_yet, kw.nameRange, "'**' unpacking in a macro call");
+      return TValue();
+    }
+    kwNames.push_back(kw.name);
+    kwValues.push_back(eval(kw.value));
+    if (!kwValues.back().isValid())
+      return TValue();
+  }
+  std::optional<std::vector<meta::ParamSlot>> slots =
+      info.interp->matchArgs(fn, pos.size(), kwNames, call->getRange());
+  if (!slots)
+    return TValue();
+  // Bind the parameters in a fresh scope that hides the caller's names.
+  meta::Env *savedEnv = metaEnv;
+  size_t savedFloor = scopeFloor;
+  llvm::StringMap<TValue> savedParams;
+  std::swap(savedParams, params);
+  pushScope(false);
+  scopeFloor = scopes.size() - 1;
+  metaEnv = fn.closure;
+  ++inlineDepth;
+  auto restore = [&] {
+    --inlineDepth;
+    popScope();
+    scopeFloor = savedFloor;
+    metaEnv = savedEnv;
+    std::swap(savedParams, params);
+  };
+  for (size_t k = 0; k < fn.params.size(); ++k) {
+    const Param &p = fn.params[k];
+    const meta::ParamSlot &s = (*slots)[k];
+    TValue v;
+    if (s.positional >= 0)
+      v = pos[s.positional];
+    else if (s.keyword >= 0)
+      v = kwValues[s.keyword];
+    else if (s.useDefault)
+      v = TValue::ofConst(fn.defaults[k]);
+    else {
+      std::vector<ConstValue> rest;
+      for (unsigned i : s.rest) {
+        const TValue &x = p.kind == ParamKind::VarKeyword ? kwValues[i] : pos[i];
+        if (!x.isConst()) {
+          diags.emit(DiagID::not_supported_yet, call->getRange(), "kernel values in a macro's *args or **kwargs");
+          restore();
+          return TValue();
+        }
+        rest.push_back(x.cst);
+      }
+      v = TValue::ofConst(ConstValue::ofTuple(std::move(rest)));
+    }
+    LocalVar var;
+    var.value = v;
+    var.declRange = p.range;
+    var.depth = depth();
+    scopes.back().names[p.name] = var;
+  }
+  // The body; its `return` (at the top level) gives the call's value.
+  TValue result = TValue::ofConst(ConstValue::none());
+  unsigned errorsBefore = diags.getNumErrors();
+  if (fn.lambda) {
+    result = eval(llvm::cast<LambdaExpr>(fn.lambda)->getBody());
+  } else {
+    for (const Stmt *s : fn.def->getBody()) {
+      if (auto *r = llvm::dyn_cast<ReturnStmt>(s)) {
+        if (r->getValue())
+          result = eval(r->getValue());
+        break;
+      }
+      genStmt(s);
+    }
+  }
+  restore();
+  if (diags.getNumErrors() != errorsBefore)
+    return TValue();
+  return result;
 }

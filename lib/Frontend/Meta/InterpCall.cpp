@@ -299,6 +299,14 @@ Value Interpreter::callFunction(const Value &fnValue, CallArgs &args) {
     error(DiagID::meta_recursion, args.range, kMaxCallDepth);
     return Value();
   }
+  // A function called with harness values (torch tensors, ...) is harness
+  // code itself: its result is a harness value, an error only where used.
+  for (const Value &a : args.args)
+    if (a.is(K::Harness))
+      return makeHarness(fn->name + "(...)", a.as<HarnessObj>()->origin);
+  for (auto &[k, a] : args.kwargs)
+    if (a.is(K::Harness))
+      return makeHarness(fn->name + "(...)", a.as<HarnessObj>()->origin);
   Env *frame = newEnv(fn->closure);
   bool factory = isFactoryLike(*fn);
   if (fn->def && isEager(*fn)) {

@@ -472,13 +472,17 @@ Value functoolsModule() {
     return acc;
   });
   // Caching and wrapping decorators change nothing at compile time.
-  Value identity = makeBuiltin("functools.wraps", [](Interpreter &, CallArgs &c) -> Value {
+  Value identity = makeBuiltin("functools.lru_cache", [](Interpreter &, CallArgs &c) -> Value {
     if (c.args.size() == 1 && (c.args[0].is(K::Function) || c.args[0].is(K::Builtin)) && c.kwargs.empty())
       return c.args[0];
     return makeBuiltin("decorator", [](Interpreter &, CallArgs &d) { return d.args.empty() ? Value::none() : d.args[0]; });
   });
-  for (const char *n : {"lru_cache", "cache", "wraps", "cached_property"})
+  for (const char *n : {"lru_cache", "cache", "cached_property"})
     mod(m).attrs[n] = identity;
+  // `@functools.wraps(fn)` always makes a decorator (it never applies to fn).
+  mod(m).attrs["wraps"] = makeBuiltin("functools.wraps", [](Interpreter &, CallArgs &) -> Value {
+    return makeBuiltin("decorator", [](Interpreter &, CallArgs &d) { return d.args.empty() ? Value::none() : d.args[0]; });
+  });
   return m;
 }
 
