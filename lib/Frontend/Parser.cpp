@@ -26,7 +26,7 @@ using llvm::StringRef;
 
 std::string Parser::describe(const Token &t) const {
   switch (t.kind) {
-  case TokenKind::Eof: return "end of file";
+  case TokenKind::Eof: return inFStringField ? "the end of the f-string field" : "end of file";
   case TokenKind::Newline: return "end of line";
   case TokenKind::Indent: return "indentation";
   case TokenKind::Dedent: return "end of the indented block";

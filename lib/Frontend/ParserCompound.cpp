@@ -365,7 +365,9 @@ Stmt *Parser::parseTry() {
   Body body, elseBody, finallyBody;
   std::vector<ExceptHandler> handlers;
   parseBlock("try", body);
+  bool sawExcept = false;
   while (at(TokenKind::KwExcept)) {
+    sawExcept = true;
     ExceptHandler h;
     h.range = toks[consume()].range;
     if (!at(TokenKind::Colon)) {
@@ -382,7 +384,7 @@ Stmt *Parser::parseTry() {
     parseBlock("except", h.body);
     handlers.push_back(std::move(h));
   }
-  if (!handlers.empty() && at(TokenKind::KwElse)) {
+  if (sawExcept && at(TokenKind::KwElse)) {
     consume();
     if (expect(TokenKind::Colon, "':' after 'else'"))
       parseBlock("else", elseBody);
@@ -395,7 +397,7 @@ Stmt *Parser::parseTry() {
       parseBlock("finally", finallyBody);
     else
       skipStatement();
-  } else if (handlers.empty()) {
+  } else if (!sawExcept) {
     expected("'except' or 'finally' after the 'try' block");
     skipStatement();
     return nullptr;

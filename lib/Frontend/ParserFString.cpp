@@ -163,6 +163,7 @@ const char *Parser::parseFStringField(const char *open, const char *end, bool ra
   sub.depth = depth;
   sub.functionDepth = functionDepth;
   sub.loopDepth = loopDepth;
+  sub.inFStringField = true;
   Expr *expr = sub.parseWholeExpression();
   if (!expr)
     expr = errorExpr(rangeOf(exprBegin, exprEnd));

@@ -207,6 +207,8 @@ public:
   unsigned functionDepth = 0;
   /// Loops enclosing the current statement in the current function.
   unsigned loopDepth = 0;
+  /// Parsing the expression of an f-string field: its end is not the file's.
+  bool inFStringField = false;
 };
 
 /// The range from the start of `a` to the end of `b`.
