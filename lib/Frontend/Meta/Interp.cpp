@@ -14,7 +14,7 @@ using namespace tilec::meta;
 using namespace tilec::meta::detail;
 using K = Value::Kind;
 
-static constexpr uint64_t kStepBudget = 5'000'000;
+static constexpr uint64_t kStepBudget = 1'000'000;
 
 const Binding *Env::lookup(llvm::StringRef name) const {
   for (const Env *e = this; e; e = e->parent) {
