@@ -10,6 +10,7 @@
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/Sema.h"
+#include "tilec/Support/Define.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"

@@ -5,19 +5,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/CUDA/CUDATargetInfo.h"
+#include "tilec/Target/CUDA/CUDAArch.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace tilec;
 
 CUDATargetInfo::CUDATargetInfo(llvm::StringRef name) : arch(name.str()) {
-  llvm::StringRef digits = name;
-  digits.consume_front("sm_");
-  llvm::StringRef suffix = digits.drop_while([](char c) { return c >= '0' && c <= '9'; });
-  digits = digits.take_while([](char c) { return c >= '0' && c <= '9'; });
-  if (digits.getAsInteger(10, cc))
-    cc = 80;
-  archSpecific = suffix == "a";
+  if (std::optional<CUDAArch> parsed = CUDAArch::parse(name)) {
+    cc = parsed->getComputeCapability();
+    archSpecific = parsed->archSpecific;
+  }
 }
 
 int64_t CUDATargetInfo::getMaxSharedMemoryBytes() const {
@@ -39,13 +37,9 @@ llvm::SmallVector<MatrixShape> CUDATargetInfo::getMatrixShapes(mlir::Type ab, ml
   return {};
 }
 
-/// `sm_` followed by digits and an optional `a`.
+/// `sm_XY` or `sm_XYa` (CUDAArch's spelling).
 static std::unique_ptr<TargetInfo> makeCUDATargetInfo(llvm::StringRef name) {
-  llvm::StringRef rest = name;
-  if (!rest.consume_front("sm_") || rest.empty() || !(rest[0] >= '0' && rest[0] <= '9'))
-    return nullptr;
-  rest = rest.drop_while([](char c) { return c >= '0' && c <= '9'; });
-  if (!rest.empty() && rest != "a")
+  if (!CUDAArch::parse(name))
     return nullptr;
   return std::make_unique<CUDATargetInfo>(name);
 }

@@ -11,19 +11,6 @@
 
 using namespace tilec;
 
-std::optional<CUDAArch> CUDAArch::parse(llvm::StringRef arch) {
-  if (!arch.consume_front("sm_"))
-    return std::nullopt;
-  CUDAArch a;
-  a.archSpecific = arch.consume_back("a");
-  unsigned cc;
-  if (arch.size() < 2 || arch.getAsInteger(10, cc))
-    return std::nullopt;
-  a.major = cc / 10;
-  a.minor = cc % 10;
-  return a;
-}
-
 bool ImageRule::matches(int devMajor, int devMinor) const {
   switch (kind) {
   case Kind::SameMajor:

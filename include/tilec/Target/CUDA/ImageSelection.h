@@ -8,6 +8,8 @@
 #ifndef TILEC_TARGET_CUDA_IMAGESELECTION_H
 #define TILEC_TARGET_CUDA_IMAGESELECTION_H
 
+#include "tilec/Target/CUDA/CUDAArch.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -16,14 +18,6 @@
 #include <vector>
 
 namespace tilec {
-
-/// An `sm_XY` or `sm_XYa` spelling taken apart.
-struct CUDAArch {
-  int major = 0;
-  int minor = 0;
-  bool archSpecific = false; ///< `a` suffix: runs on exactly this capability
-  static std::optional<CUDAArch> parse(llvm::StringRef arch);
-};
 
 /// What one fatbin holds: cubins for `cubins` and the PTX of `ptx`.
 struct CUDAImageArchs {
