@@ -1,100 +1,68 @@
-//===- CompileOptions.cpp - Stage and target names ------------------------===//
+//===- CompileOptions.cpp - `-target=` values against the registry --------===//
 //
-// Parsing and spelling of `--emit=` stages and `-target=` values.
+// Each target's description says which spellings it answers to; this file
+// only walks the registry and words the errors.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Driver/CompileOptions.h"
 
-#include "llvm/ADT/STLExtras.h"
+#include "tilec/Target/Host/HostTarget.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tilec;
 
-namespace {
-struct StageEntry {
-  EmitStage stage;
-  const char *name;
-};
-const StageEntry stageTable[] = {
-    {EmitStage::Tokens, "tokens"}, {EmitStage::AST, "ast"},         {EmitStage::Tile, "tile"},
-    {EmitStage::TileOpt, "tile-opt"}, {EmitStage::GPU, "gpu"},      {EmitStage::LLVM, "llvm"},
-    {EmitStage::PTX, "ptx"},       {EmitStage::Cubin, "cubin"},     {EmitStage::Fatbin, "fatbin"},
-    {EmitStage::SPIRV, "spirv"},   {EmitStage::MSL, "msl"},         {EmitStage::WGSL, "wgsl"},
-    {EmitStage::AscendC, "ascendc"}, {EmitStage::Asm, "asm"},       {EmitStage::Obj, "obj"},
-    {EmitStage::Header, "header"}, {EmitStage::Deps, "deps"},
-};
-
-const char *const cudaArchs[] = {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"};
-} // namespace
-
-llvm::StringRef tilec::stageName(EmitStage stage) {
-  for (const StageEntry &e : stageTable)
-    if (e.stage == stage)
-      return e.name;
-  return "?";
-}
-
-std::optional<EmitStage> tilec::parseStage(llvm::StringRef name) {
-  for (const StageEntry &e : stageTable)
-    if (name == e.name)
-      return e.stage;
-  return std::nullopt;
-}
-
-std::string tilec::allStageNames() {
-  llvm::SmallVector<llvm::StringRef> names;
-  for (const StageEntry &e : stageTable)
-    names.push_back(e.name);
-  return llvm::join(names, ", ");
+const TargetDescription &TargetSpec::getDescription() const {
+  return description ? *description : getHostTargetDescription();
 }
 
 std::string tilec::allTargetNames() {
-  return "host, sm_80, sm_86, sm_89, sm_90, sm_90a (comma lists of sm_* make a fatbin), "
-         "vulkan, vulkan1.1, vulkan1.3, metal, webgpu, ascend";
+  llvm::SmallVector<llvm::StringRef> names;
+  for (const TargetDescription *t : getTargets())
+    names.push_back(t->spellings);
+  return llvm::join(names, ", ");
+}
+
+/// The target whose description accepts `text`, filling `archs`.
+static const TargetDescription *findTarget(llvm::StringRef text, std::vector<std::string> &archs) {
+  for (const TargetDescription *t : getTargets())
+    if (t->parse(text, archs))
+      return t;
+  return nullptr;
 }
 
 std::optional<TargetSpec> tilec::parseTarget(llvm::StringRef text, std::string &error) {
   TargetSpec spec;
   spec.spelling = text.str();
   text = text.trim();
-  auto simple = [&](TargetKind kind) {
-    spec.kind = kind;
-    return std::optional<TargetSpec>(spec);
-  };
-  if (text == "host")
-    return simple(TargetKind::Host);
-  if (text == "metal")
-    return simple(TargetKind::Metal);
-  if (text == "webgpu")
-    return simple(TargetKind::WebGPU);
-  if (text == "ascend")
-    return simple(TargetKind::Ascend);
-  if (text == "vulkan" || text == "vulkan1.1" || text == "vulkan1.3") {
-    spec.kind = TargetKind::Vulkan;
-    spec.archs.push_back(text == "vulkan1.3" ? "vulkan1.3" : "vulkan1.1");
+  if ((spec.description = findTarget(text, spec.archs)))
     return spec;
-  }
+  // No target takes the whole text: name the first part that is wrong.
   llvm::SmallVector<llvm::StringRef> parts;
   text.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   if (parts.empty()) {
     error = "empty target; expected one of: " + allTargetNames();
     return std::nullopt;
   }
-  spec.kind = TargetKind::CUDA;
   for (llvm::StringRef part : parts) {
     part = part.trim();
-    if (!llvm::is_contained(cudaArchs, part)) {
-      std::string ignored;
-      if (parts.size() > 1 && parseTarget(part, ignored))
-        error = "target '" + part.str() + "' cannot be combined with others; a comma list names CUDA "
-                "architectures only (sm_80, sm_86, sm_89, sm_90, sm_90a)";
-      else
-        error = "unknown target '" + part.str() + "'; expected one of: " + allTargetNames();
+    std::vector<std::string> ignored;
+    const TargetDescription *t = findTarget(part, ignored);
+    if (!t) {
+      error = "unknown target '" + part.str() + "'; expected one of: " + allTargetNames();
       return std::nullopt;
     }
-    if (!llvm::is_contained(spec.archs, part.str()))
-      spec.archs.push_back(part.str());
+    if (t->listHelp.empty()) {
+      llvm::SmallVector<llvm::StringRef> lists;
+      for (const TargetDescription *l : getTargets())
+        if (!l->listHelp.empty())
+          lists.push_back(l->listHelp);
+      error = "target '" + part.str() + "' cannot be combined with others; a comma list names " +
+              llvm::join(lists, " or ");
+      return std::nullopt;
+    }
   }
-  return spec;
+  error = "targets of different kinds cannot be combined: '" + text.str() + "'";
+  return std::nullopt;
 }

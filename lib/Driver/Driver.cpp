@@ -66,20 +66,6 @@ private:
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
 
-/// The name an output gets when `-o` is absent and the stage writes a file.
-std::string defaultOutputName(const CompileOptions &opts) {
-  llvm::SmallString<128> path(opts.inputFile == "-" ? "a.tile" : opts.inputFile);
-  path = llvm::sys::path::filename(path);
-  llvm::StringRef ext = opts.emit == EmitStage::Header           ? ".h"
-                        : opts.target.kind == TargetKind::Metal ? ".metal"
-                        : opts.target.kind == TargetKind::WebGPU ? ".wgsl"
-                        : opts.target.kind == TargetKind::Ascend ? ".cpp"
-                        : opts.shared                           ? ".so"
-                                                                : ".o";
-  llvm::sys::path::replace_extension(path, ext);
-  return path.str().str();
-}
-
 /// Whether a stage's result is text printed to stdout when `-o` is absent.
 bool isTextStage(EmitStage stage) {
   switch (stage) {
@@ -102,6 +88,36 @@ bool writeDeps(const CompileOptions &opts, llvm::raw_ostream &os) {
   return true;
 }
 
+/// Prints the diagnostics at getToolLoc() (no source location) as
+/// `tilec: error: <message>`; the others go on to the printer or verifier
+/// registered before it. In verify mode they are printed, not verified.
+class ToolDiagnosticPrinter {
+public:
+  ToolDiagnosticPrinter(mlir::MLIRContext &context, llvm::raw_ostream &os) : context(context) {
+    mlir::Location toolLoc = getToolLoc(&context);
+    handlerId = context.getDiagEngine().registerHandler([toolLoc, &os](mlir::Diagnostic &diag) {
+      if (diag.getLocation() != toolLoc)
+        return mlir::failure();
+      auto print = [&](mlir::Diagnostic &d) {
+        llvm::StringRef kind = d.getSeverity() == mlir::DiagnosticSeverity::Error     ? "error"
+                               : d.getSeverity() == mlir::DiagnosticSeverity::Warning ? "warning"
+                               : d.getSeverity() == mlir::DiagnosticSeverity::Note    ? "note"
+                                                                                      : "remark";
+        os << "tilec: " << kind << ": " << d.str() << "\n";
+      };
+      print(diag);
+      for (mlir::Diagnostic &note : diag.getNotes())
+        print(note);
+      return mlir::success();
+    });
+  }
+  ~ToolDiagnosticPrinter() { context.getDiagEngine().eraseHandler(handlerId); }
+
+private:
+  mlir::MLIRContext &context;
+  mlir::DiagnosticEngine::HandlerID handlerId;
+};
+
 /// One compilation of one buffer (a whole file, or one `# -----` chunk).
 class Compilation {
 public:
@@ -120,10 +136,12 @@ public:
     unsigned bufferId = srcMgr.AddNewSourceBuffer(normalizeLineEnds(std::move(buffer)), llvm::SMLoc());
     if (opts.verifyDiagnostics) {
       mlir::SourceMgrDiagnosticVerifierHandler verifier(srcMgr, &context, errs);
+      ToolDiagnosticPrinter toolPrinter(context, errs);
       (void)runPipeline(bufferId);
       return verifier.verify();
     }
     RangeDiagnosticPrinter printer(srcMgr, context, errs);
+    ToolDiagnosticPrinter toolPrinter(context, errs);
     return runPipeline(bufferId);
   }
 
@@ -210,7 +228,7 @@ int tilec::compile(const CompileOptions &opts, llvm::raw_ostream &outs, llvm::ra
   llvm::raw_ostream *out = &outs;
   bool toFile = !opts.outputFile.empty() && opts.outputFile != "-";
   if (toFile || !isTextStage(opts.emit)) {
-    std::string path = toFile ? opts.outputFile : defaultOutputName(opts);
+    std::string path = outputPath(opts);
     outputFile = mlir::openOutputFile(path, &errorMessage);
     if (!outputFile) {
       errs << "tilec: error: " << errorMessage << "\n";
@@ -242,7 +260,7 @@ int tilec::compile(const CompileOptions &opts, llvm::raw_ostream &outs, llvm::ra
   if (opts.writeDepFile) {
     std::string depPath = opts.depFile;
     if (depPath.empty()) {
-      llvm::SmallString<128> p(toFile ? opts.outputFile : defaultOutputName(opts));
+      llvm::SmallString<128> p(outputPath(opts));
       llvm::sys::path::replace_extension(p, ".d");
       depPath = p.str().str();
     }

@@ -1,6 +1,7 @@
 //===- tilec.cpp - The tilec command line --------------------------------===//
 //
-// Parses flags into CompileOptions (CLI11) and calls the driver library.
+// Parses flags into CompileOptions (CLI11) and calls the driver library; the
+// target names and stages come from the target registry.
 // GCC-style single-dash long options (`-target=sm_90`, `-shared`, `-MD`) are
 // accepted alongside `--target`.
 //
@@ -58,8 +59,9 @@ int main(int argc, char **argv) {
                  "The .tile or tile-lang .py source file ('-' reads standard input)")->required();
   app.add_option("-o,--output", opts.outputFile,
                  "Output file; text stages print to stdout without it, binary stages default to the input's name "
-                 "(-target=metal: MSL source, k.metal, plus the header k.h; -target=webgpu: WGSL source, "
-                 "k.wgsl, plus the header k.h; -target=ascend: Ascend C source, k.cpp, plus the header k.h)");
+                 "with the target's extension, and the default stage writes the header k.h beside it (k.o, k.so "
+                 "with -shared; -target=vulkan: SPIR-V, k.spv; -target=metal: MSL source, k.metal; "
+                 "-target=webgpu: WGSL source, k.wgsl; -target=ascend: Ascend C source, k.cpp)");
   app.add_option("--target", targetText,
                  "Target (also -target=): " + allTargetNames() + "; default host");
   app.add_option("--emit", emitText,

@@ -7,7 +7,8 @@
 #ifndef TILEC_DRIVER_COMPILEOPTIONS_H
 #define TILEC_DRIVER_COMPILEOPTIONS_H
 
-#include "tilec/Frontend/TileGen.h"
+#include "tilec/Support/Define.h"
+#include "tilec/Target/Backend.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -16,30 +17,20 @@
 
 namespace tilec {
 
-/// The stage `--emit=` stops at, in pipeline order.
-enum class EmitStage {
-  Tokens, AST, Tile, TileOpt, GPU, LLVM, PTX, Cubin, Fatbin, SPIRV, MSL, WGSL, AscendC, Asm, Obj, Header, Deps,
-};
-
-/// The spelling of a stage, as `--emit=` takes it.
-llvm::StringRef stageName(EmitStage stage);
-/// Parses a `--emit=` value; nullopt when unknown.
-std::optional<EmitStage> parseStage(llvm::StringRef name);
-/// All stage names in pipeline order, comma separated (for help and errors).
-std::string allStageNames();
-
-/// The families of targets tilec knows.
-enum class TargetKind { Host, CUDA, Vulkan, Metal, WebGPU, Ascend };
-
-/// One parsed `-target=` value: a kind plus, for CUDA, the sm architectures
-/// (a comma list makes a fatbin).
+/// One parsed `-target=` value: a target of the registry plus its
+/// architectures (CUDA: the sm archs, a comma list makes a fatbin; Vulkan:
+/// "vulkan1.1"/"vulkan1.3").
 struct TargetSpec {
-  TargetKind kind = TargetKind::Host;
-  std::vector<std::string> archs; // CUDA: "sm_80", "sm_90a", ...; Vulkan: "vulkan1.1"/"vulkan1.3"
+  const TargetDescription *description = nullptr; ///< null: the host target
+  std::vector<std::string> archs;
   std::string spelling = "host";
+
+  /// The target's registry entry.
+  const TargetDescription &getDescription() const;
 };
 
-/// Parses a `-target=` value; on failure returns nullopt and sets `error`.
+/// Parses a `-target=` value against the registry; on failure returns
+/// nullopt and sets `error`.
 std::optional<TargetSpec> parseTarget(llvm::StringRef text, std::string &error);
 /// The target names `-target=` accepts, for help and errors.
 std::string allTargetNames();

@@ -1,33 +1,45 @@
-//===- AscendPipeline.cpp - The driver's Ascend pipeline ------------------===//
+//===- AscendPipeline.cpp - The Ascend target behind the backend interface -===//
 //
 // tile module -> emitAscendC -> `--emit=ascendc` (the .cpp) | `--emit=header`
-// | default: `-o k.cpp` and `k.h` beside it.
+// | the default stage: `k.cpp` (the driver writes `k.h` beside it).
 //
 //===----------------------------------------------------------------------===//
-#include "tilec/Driver/CompileOptions.h"
 #include "tilec/Target/Ascend/AscendTarget.h"
-#include "tilec/Target/SPIRV/VulkanPipeline.h"
 
 using namespace mlir;
 using namespace tilec;
 
-LogicalResult tilec::runAscendPipeline(ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
-                                       llvm::raw_ostream &errs) {
-  if (opts.emit != EmitStage::AscendC && opts.emit != EmitStage::Header && opts.emit != EmitStage::Obj)
-    return pipelineError(errs, "the '" + stageName(opts.emit) + "' stage is not available for target '" +
-                                   opts.target.spelling +
-                                   "' (use ascendc or header; the default writes Ascend C and a header)");
-  AscendTargetOptions options;
-  std::vector<AscendKernel> kernels;
-  if (failed(emitAscendC(module, options, kernels)))
-    return failure();
-  std::string source = headerSourceName(opts);
-  if (opts.emit == EmitStage::Header) {
-    writeAscendHeader(kernels, source, out);
+namespace {
+class AscendBackend : public TargetBackend {
+public:
+  explicit AscendBackend(const AscendTargetOptions &options) : options(options) {}
+
+  LogicalResult lower(ModuleOp module, EmitStage) override { return emitAscendC(module, options, kernels); }
+  LogicalResult serialize(ModuleOp, EmitStage stage, llvm::StringRef sourceName, llvm::raw_ostream &out) override {
+    if (stage != EmitStage::Header)
+      writeAscendSource(kernels, sourceName, out);
     return success();
   }
-  writeAscendSource(kernels, source, out);
-  if (opts.emit == EmitStage::AscendC || opts.outputFile == "-")
-    return success();
-  return writeHeaderBeside(opts, errs, [&](llvm::raw_ostream &os) { writeAscendHeader(kernels, source, os); });
+  void writeHeader(llvm::StringRef sourceName, llvm::raw_ostream &os) override {
+    writeAscendHeader(kernels, sourceName, os);
+  }
+
+private:
+  AscendTargetOptions options;
+  std::vector<AscendKernel> kernels;
+};
+
+bool parseAscend(llvm::StringRef spelling, std::vector<std::string> &) { return spelling == "ascend"; }
+
+const EmitStage ascendStages[] = {EmitStage::AscendC, EmitStage::Obj, EmitStage::Header};
+} // namespace
+
+const TargetDescription &tilec::getAscendTargetDescription() {
+  static const TargetDescription description{TargetKind::Ascend, "ascend", "ascend", parseAscend, "", ascendStages,
+                                             ".cpp",             "",       "Ascend C and a header"};
+  return description;
+}
+
+std::unique_ptr<TargetBackend> tilec::createAscendBackend(const AscendTargetOptions &options) {
+  return std::make_unique<AscendBackend>(options);
 }

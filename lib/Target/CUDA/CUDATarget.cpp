@@ -21,6 +21,7 @@
 
 #include "tilec/Conversion/TileToGPU/TileToGPU.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Target/CUDA/CUDAArch.h"
 #include "tilec/Target/CUDA/CUDATargetInfo.h"
 #include "tilec/Target/Host/HostTarget.h"
 #include "tilec/Target/KernelABI.h"
@@ -51,13 +52,12 @@
 using namespace mlir;
 using namespace tilec;
 
-static LogicalResult fail(llvm::raw_ostream &errs, const llvm::Twine &message) {
-  errs << "tilec: error: " << message << "\n";
-  return failure();
+static LogicalResult fail(MLIRContext *ctx, const llvm::Twine &message) {
+  return emitToolError(ctx) << message;
 }
 
 /// The toolkit root: --cuda-path, then CUDA_PATH, then /usr/local/cuda.
-static std::string cudaRoot(const CompileOptions &opts) {
+static std::string cudaRoot(const CUDATargetOptions &opts) {
   if (!opts.cudaPath.empty())
     return opts.cudaPath;
   if (std::optional<std::string> env = llvm::sys::Process::GetEnv("CUDA_PATH"))
@@ -66,12 +66,12 @@ static std::string cudaRoot(const CompileOptions &opts) {
 }
 
 /// Runs `tool` from the toolkit's bin directory.
-static LogicalResult runTool(const CompileOptions &opts, llvm::StringRef tool, llvm::ArrayRef<std::string> args,
-                             llvm::raw_ostream &errs) {
+static LogicalResult runTool(MLIRContext *ctx, const CUDATargetOptions &opts, llvm::StringRef tool,
+                             llvm::ArrayRef<std::string> args) {
   llvm::SmallString<128> path(cudaRoot(opts));
   llvm::sys::path::append(path, "bin", tool);
   if (!llvm::sys::fs::can_execute(path))
-    return fail(errs, "cannot find " + tool + " at '" + path + "' (set --cuda-path or CUDA_PATH)");
+    return fail(ctx, "cannot find " + tool + " at '" + path + "' (set --cuda-path or CUDA_PATH)");
   llvm::SmallVector<llvm::StringRef> argv{path};
   for (const std::string &a : args)
     argv.push_back(a);
@@ -79,7 +79,7 @@ static LogicalResult runTool(const CompileOptions &opts, llvm::StringRef tool, l
   // generated) is shown with its failure, or with -v; otherwise kept quiet.
   llvm::SmallString<128> log;
   if (llvm::sys::fs::createTemporaryFile("tilec", "log", log))
-    return fail(errs, "cannot create a temporary file");
+    return fail(ctx, "cannot create a temporary file");
   auto remove = llvm::make_scope_exit([&] { llvm::sys::fs::remove(log); });
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
   std::string error;
@@ -88,26 +88,26 @@ static LogicalResult runTool(const CompileOptions &opts, llvm::StringRef tool, l
   if (auto buf = llvm::MemoryBuffer::getFile(log))
     output = (*buf)->getBuffer().str();
   if (rc != 0)
-    return fail(errs, tool + " failed (exit code " + llvm::Twine(rc) + ")" + (error.empty() ? "" : ": " + error) +
+    return fail(ctx, tool + " failed (exit code " + llvm::Twine(rc) + ")" + (error.empty() ? "" : ": " + error) +
                           (output.empty() ? "" : ":\n" + output));
-  if (opts.verbose)
-    errs << output;
+  if (opts.toolLog)
+    *opts.toolLog << output;
   return success();
 }
 
-static LogicalResult readFile(llvm::StringRef path, std::string &bytes, llvm::raw_ostream &errs) {
+static LogicalResult readFile(MLIRContext *ctx, llvm::StringRef path, std::string &bytes) {
   auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!buf)
-    return fail(errs, "cannot read '" + path + "'");
+    return fail(ctx, "cannot read '" + path + "'");
   bytes = (*buf)->getBuffer().str();
   return success();
 }
 
-static LogicalResult writeTemp(llvm::StringRef suffix, llvm::StringRef bytes, llvm::SmallString<128> &path,
-                               llvm::raw_ostream &errs) {
+static LogicalResult writeTemp(MLIRContext *ctx, llvm::StringRef suffix, llvm::StringRef bytes,
+                               llvm::SmallString<128> &path) {
   int fd;
   if (llvm::sys::fs::createTemporaryFile("tilec", suffix, fd, path))
-    return fail(errs, "cannot create a temporary file");
+    return fail(ctx, "cannot create a temporary file");
   llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
   os << bytes;
   return success();
@@ -166,10 +166,6 @@ static int64_t tensorAlignment(const KernelArg &a) {
   llvm::StringRef c = cElementType(a.dtype);
   int64_t bytes = c.contains("64") || c == "double" ? 8 : c.contains("32") || c == "float" ? 4 : c.contains("16") ? 2 : 1;
   return (inner * bytes) % 16 == 0 ? 16 : bytes;
-}
-
-static std::string sourceName(const CompileOptions &opts) {
-  return opts.inputFile == "-" ? "<stdin>" : llvm::sys::path::filename(opts.inputFile).str();
 }
 
 namespace {
@@ -258,12 +254,12 @@ static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> a
 }
 
 /// Runs fatbinary on `images` (cubins, PTX: arch and file) into `fatbin`.
-static LogicalResult makeFatbin(const CompileOptions &opts, llvm::ArrayRef<std::pair<std::string, std::string>> cubins,
-                                llvm::ArrayRef<std::pair<std::string, std::string>> ptx, std::string &fatbin,
-                                llvm::raw_ostream &errs) {
+static LogicalResult makeFatbin(MLIRContext *ctx, const CUDATargetOptions &opts,
+                                llvm::ArrayRef<std::pair<std::string, std::string>> cubins,
+                                llvm::ArrayRef<std::pair<std::string, std::string>> ptx, std::string &fatbin) {
   llvm::SmallString<128> fatPath;
   if (llvm::sys::fs::createTemporaryFile("tilec", "fatbin", fatPath))
-    return fail(errs, "cannot create a temporary file");
+    return fail(ctx, "cannot create a temporary file");
   llvm::scope_exit cleanup([&] { llvm::sys::fs::remove(fatPath); });
   std::vector<std::string> args{"-64", "--create", fatPath.str().str()};
   auto sm = [](llvm::StringRef arch) { return arch.drop_front(3).str(); };
@@ -271,16 +267,58 @@ static LogicalResult makeFatbin(const CompileOptions &opts, llvm::ArrayRef<std::
     args.push_back("--image3=kind=elf,sm=" + sm(arch) + ",file=" + file);
   for (auto &[arch, file] : ptx)
     args.push_back("--image3=kind=ptx,sm=" + sm(arch) + ",file=" + file);
-  if (failed(runTool(opts, "fatbinary", args, errs)))
+  if (failed(runTool(ctx, opts, "fatbinary", args)))
     return failure();
-  return readFile(fatPath, fatbin, errs);
+  return readFile(ctx, fatPath, fatbin);
 }
 
-LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
-                                     llvm::raw_ostream &errs) {
-  // 1. Signatures.
+namespace {
+using Image = std::pair<std::string, std::string>; // arch, file
+
+/// The CUDA pipeline, its steps joined by what they leave behind.
+class CUDABackend : public TargetBackend {
+public:
+  explicit CUDABackend(const CUDATargetOptions &options) : options(options), archs(options.archs) {
+    if (archs.empty())
+      archs.push_back("sm_80");
+  }
+  ~CUDABackend() override {
+    for (auto &t : temps)
+      llvm::sys::fs::remove(t);
+  }
+
+  LogicalResult lower(ModuleOp module, EmitStage stage) override;
+  LogicalResult serialize(ModuleOp module, EmitStage stage, llvm::StringRef sourceName,
+                          llvm::raw_ostream &out) override;
+  void writeHeader(llvm::StringRef sourceName, llvm::raw_ostream &os) override {
+    writeCHeader(sigs, sourceName, HeaderFlavor::CUDA, os);
+  }
+
+private:
+  bool severalArchs() const { return archs.size() > 1; }
+  LogicalResult readSignatures(ModuleOp module);
+  void printGPU(llvm::raw_ostream &out);
+  LogicalResult printDeviceLLVM(llvm::raw_ostream &out);
+  LogicalResult emitPTX();
+  LogicalResult emitCubins(MLIRContext *ctx);
+  void groupImages(const ArchGroup &g, std::vector<Image> &elf, std::vector<Image> &text) const;
+  LogicalResult emitFatbins(MLIRContext *ctx, EmitStage stage, llvm::raw_ostream &out);
+  LogicalResult emitHost(MLIRContext *ctx, EmitStage stage, llvm::raw_ostream &out);
+  LogicalResult linkShared(MLIRContext *ctx, llvm::ArrayRef<char> bytes, llvm::raw_ostream &out);
+
+  CUDATargetOptions options;
+  std::vector<std::string> archs;
   std::vector<CUDAKernelInfo> kernels;
   std::vector<KernelSignature> sigs;
+  std::vector<ArchGroup> groups;
+  std::vector<unsigned> groupOf; ///< per arch, the group that lowers it
+  std::vector<std::string> ptx, cubins, ptxPaths, cubinPaths;
+  llvm::SmallVector<llvm::SmallString<128>> temps;
+};
+} // namespace
+
+/// 1. Signatures.
+LogicalResult CUDABackend::readSignatures(ModuleOp module) {
   for (Operation &op : module.getBody()->getOperations()) {
     if (op.getName().getStringRef() != "tile.kernel")
       continue;
@@ -293,52 +331,57 @@ LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts
     sigs.push_back(k.signature);
     kernels.push_back(std::move(k));
   }
-  if (opts.emit == EmitStage::Header) {
-    writeCHeader(sigs, sourceName(opts), HeaderFlavor::CUDA, out);
+  return success();
+}
+
+/// 2. Thread-level lowering, per arch.
+LogicalResult CUDABackend::lower(ModuleOp module, EmitStage stage) {
+  if (failed(readSignatures(module)))
+    return failure();
+  if (stage == EmitStage::Header)
     return success();
-  }
-  std::vector<std::string> archs = opts.target.archs;
-  if (archs.empty())
-    archs.push_back("sm_80");
-  bool severalArchs = archs.size() > 1;
-  // 2. Thread-level lowering, per arch.
   registerEverything(module.getContext());
   // MLIR's NVVM serializer finds libdevice through CUDA_ROOT (it has no
   // option for it in the prebuilt pipeline): point it at the chosen toolkit.
-  ::setenv("CUDA_ROOT", cudaRoot(opts).c_str(), 1);
-  std::vector<ArchGroup> groups;
+  ::setenv("CUDA_ROOT", cudaRoot(options).c_str(), 1);
   if (failed(lowerPerArch(module, archs, kernels, groups)))
     return failure();
-  if (opts.emit == EmitStage::GPU) {
-    for (ArchGroup &g : groups) {
-      if (severalArchs)
-        out << "// tilec: the lowering for " << groupArchs(g, archs) << "\n";
-      g.module.print(out);
-    }
-    return success();
-  }
-  // Which group lowers each arch.
-  std::vector<unsigned> groupOf(archs.size());
+  groupOf.assign(archs.size(), 0);
   for (unsigned gi = 0; gi < groups.size(); ++gi)
     for (unsigned a : groups[gi].archs)
       groupOf[a] = gi;
-  // 3. PTX per arch (device LLVM IR for --emit=llvm).
-  if (opts.emit == EmitStage::LLVM) {
-    for (unsigned a = 0; a < archs.size(); ++a) {
-      std::string bitcode;
-      if (failed(lowerForArch(groups[groupOf[a]].module, archs[a], "llvm", bitcode)))
-        return failure();
-      llvm::LLVMContext llvmCtx;
-      auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "device"), llvmCtx);
-      if (!parsed)
-        return fail(errs, "cannot read the device bitcode: " + llvm::toString(parsed.takeError()));
-      if (severalArchs)
-        out << "; tilec: the device LLVM IR for " << archs[a] << "\n";
-      (*parsed)->print(out, nullptr);
-    }
-    return success();
+  return success();
+}
+
+void CUDABackend::printGPU(llvm::raw_ostream &out) {
+  for (ArchGroup &g : groups) {
+    if (severalArchs())
+      out << "// tilec: the lowering for " << groupArchs(g, archs) << "\n";
+    g.module.print(out);
   }
-  std::vector<std::string> ptx(archs.size());
+}
+
+/// 3. Device LLVM IR per arch (--emit=llvm).
+LogicalResult CUDABackend::printDeviceLLVM(llvm::raw_ostream &out) {
+  for (unsigned a = 0; a < archs.size(); ++a) {
+    std::string bitcode;
+    ModuleOp module = groups[groupOf[a]].module;
+    if (failed(lowerForArch(module, archs[a], "llvm", bitcode)))
+      return failure();
+    llvm::LLVMContext llvmCtx;
+    auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "device"), llvmCtx);
+    if (!parsed)
+      return fail(module.getContext(), "cannot read the device bitcode: " + llvm::toString(parsed.takeError()));
+    if (severalArchs())
+      out << "; tilec: the device LLVM IR for " << archs[a] << "\n";
+    (*parsed)->print(out, nullptr);
+  }
+  return success();
+}
+
+/// 3. PTX per arch; each group keeps the host half of its first arch's run.
+LogicalResult CUDABackend::emitPTX() {
+  ptx.resize(archs.size());
   for (unsigned a = 0; a < archs.size(); ++a) {
     ArchGroup &g = groups[groupOf[a]];
     auto lowered = lowerForArch(g.module, archs[a], "isa", ptx[a]);
@@ -347,56 +390,49 @@ LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts
     if (!g.host)
       g.host = std::move(*lowered);
   }
-  if (opts.emit == EmitStage::PTX) {
-    for (const std::string &p : ptx)
-      out << p;
-    return success();
-  }
-  if (opts.emit == EmitStage::Cubin && severalArchs)
-    return fail(errs, "--emit=cubin writes one ELF image, but -target names " + llvm::Twine(archs.size()) +
-                          " architectures; name one, or use --emit=fatbin");
-  // 4. cubins and the fatbins: one per group, holding its archs' cubins and
-  // the PTX of its last arch; --emit=fatbin with several groups writes one
-  // fatbin holding everything.
-  std::vector<std::string> cubins(archs.size());
-  llvm::SmallVector<llvm::SmallString<128>> temps;
-  auto cleanup = llvm::make_scope_exit([&] {
-    for (auto &t : temps)
-      llvm::sys::fs::remove(t);
-  });
-  std::vector<std::string> ptxPaths(archs.size()), cubinPaths(archs.size());
+  return success();
+}
+
+/// 4. ptxas per arch.
+LogicalResult CUDABackend::emitCubins(MLIRContext *ctx) {
+  cubins.resize(archs.size());
+  ptxPaths.resize(archs.size());
+  cubinPaths.resize(archs.size());
   for (unsigned i = 0; i < archs.size(); ++i) {
     llvm::SmallString<128> ptxPath, cubinPath;
-    if (failed(writeTemp("ptx", ptx[i], ptxPath, errs)))
+    if (failed(writeTemp(ctx, "ptx", ptx[i], ptxPath)))
       return failure();
     temps.push_back(ptxPath);
     if (llvm::sys::fs::createTemporaryFile("tilec", "cubin", cubinPath))
-      return fail(errs, "cannot create a temporary file");
+      return fail(ctx, "cannot create a temporary file");
     temps.push_back(cubinPath);
-    if (failed(runTool(opts, "ptxas", {"-arch=" + archs[i], "-O3", ptxPath.str().str(), "-o", cubinPath.str().str()},
-                       errs)))
+    if (failed(runTool(ctx, options, "ptxas",
+                       {"-arch=" + archs[i], "-O3", ptxPath.str().str(), "-o", cubinPath.str().str()})))
       return failure();
-    if (failed(readFile(cubinPath, cubins[i], errs)))
+    if (failed(readFile(ctx, cubinPath, cubins[i])))
       return failure();
     ptxPaths[i] = ptxPath.str().str();
     cubinPaths[i] = cubinPath.str().str();
   }
-  if (opts.emit == EmitStage::Cubin) {
-    out << cubins.front();
-    return success();
-  }
-  using Image = std::pair<std::string, std::string>; // arch, file
-  auto groupImages = [&](const ArchGroup &g, std::vector<Image> &elf, std::vector<Image> &text) {
-    for (unsigned a : g.archs)
-      elf.push_back({archs[a], cubinPaths[a]});
-    text.push_back({archs[g.archs.back()], ptxPaths[g.archs.back()]});
-  };
-  if (opts.emit == EmitStage::Fatbin && groups.size() > 1) {
+  return success();
+}
+
+/// A group's images: its archs' cubins and the PTX of its last arch.
+void CUDABackend::groupImages(const ArchGroup &g, std::vector<Image> &elf, std::vector<Image> &text) const {
+  for (unsigned a : g.archs)
+    elf.push_back({archs[a], cubinPaths[a]});
+  text.push_back({archs[g.archs.back()], ptxPaths[g.archs.back()]});
+}
+
+/// 4. One fatbin per group; --emit=fatbin with several groups writes one
+/// fatbin holding everything instead.
+LogicalResult CUDABackend::emitFatbins(MLIRContext *ctx, EmitStage stage, llvm::raw_ostream &out) {
+  if (stage == EmitStage::Fatbin && groups.size() > 1) {
     std::vector<Image> elf, text;
     for (const ArchGroup &g : groups)
       groupImages(g, elf, text);
     std::string fatbin;
-    if (failed(makeFatbin(opts, elf, text, fatbin, errs)))
+    if (failed(makeFatbin(ctx, options, elf, text, fatbin)))
       return failure();
     out << fatbin;
     return success();
@@ -404,18 +440,45 @@ LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts
   for (ArchGroup &g : groups) {
     std::vector<Image> elf, text;
     groupImages(g, elf, text);
-    if (failed(makeFatbin(opts, elf, text, g.fatbin, errs)))
+    if (failed(makeFatbin(ctx, options, elf, text, g.fatbin)))
       return failure();
   }
-  if (opts.emit == EmitStage::Fatbin) {
+  if (stage == EmitStage::Fatbin)
     out << groups.front().fatbin;
-    return success();
-  }
-  if (opts.emit != EmitStage::Obj && opts.emit != EmitStage::Asm)
-    return fail(errs, "the '" + stageName(opts.emit) + "' stage does not exist for target '" +
-                          opts.target.spelling + "'");
-  // 5. Host launchers: the grid functions of every group (those of later
-  // groups renamed `__tilec_<k>_grid.<group>`), the images, the launchers.
+  return success();
+}
+
+/// Links the launcher object into a shared library against the driver API.
+LogicalResult CUDABackend::linkShared(MLIRContext *ctx, llvm::ArrayRef<char> bytes, llvm::raw_ostream &out) {
+  llvm::SmallString<128> objPath, soPath;
+  if (failed(writeTemp(ctx, "o", llvm::StringRef(bytes.data(), bytes.size()), objPath)))
+    return failure();
+  temps.push_back(objPath);
+  if (llvm::sys::fs::createTemporaryFile("tilec", "so", soPath))
+    return fail(ctx, "cannot create a temporary file");
+  temps.push_back(soPath);
+  llvm::ErrorOr<std::string> lld = llvm::sys::findProgramByName("ld.lld-22");
+  if (!lld)
+    lld = llvm::sys::findProgramByName("ld.lld");
+  if (!lld)
+    return fail(ctx, "cannot find ld.lld to link the shared library");
+  llvm::SmallString<128> stubs(cudaRoot(options));
+  llvm::sys::path::append(stubs, "lib64", "stubs");
+  std::string lpath = ("-L" + stubs).str();
+  llvm::SmallVector<llvm::StringRef> argv{*lld, "-shared", "-o", soPath, objPath, lpath, "-lcuda"};
+  std::string error;
+  if (llvm::sys::ExecuteAndWait(*lld, argv, std::nullopt, {}, 0, 0, &error) != 0)
+    return fail(ctx, "ld.lld failed to link the shared library" + (error.empty() ? "" : ": " + error));
+  std::string so;
+  if (failed(readFile(ctx, soPath, so)))
+    return failure();
+  out << so;
+  return success();
+}
+
+/// 5. Host launchers: the grid functions of every group (those of later
+/// groups renamed `__tilec_<k>_grid.<group>`), the images, the launchers.
+LogicalResult CUDABackend::emitHost(MLIRContext *ctx, EmitStage stage, llvm::raw_ostream &out) {
   llvm::LLVMContext llvmCtx;
   std::unique_ptr<llvm::Module> llvmModule;
   std::vector<CUDAImage> images;
@@ -423,7 +486,7 @@ LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts
     ArchGroup &g = groups[gi];
     std::unique_ptr<llvm::Module> part = translateModuleToLLVMIR(*g.host, llvmCtx, "tilec_cuda_launchers");
     if (!part)
-      return fail(errs, "cannot translate the launchers to LLVM IR");
+      return fail(ctx, "cannot translate the launchers to LLVM IR");
     part->setTargetTriple(llvm::Triple("x86_64-unknown-linux-gnu"));
     part->setDataLayout("e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128");
     if (gi > 0)
@@ -436,7 +499,7 @@ LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts
     if (!llvmModule)
       llvmModule = std::move(part);
     else if (llvm::Linker::linkModules(*llvmModule, std::move(part)))
-      return fail(errs, "cannot link the host code of the lowering for " + groupArchs(g, archs));
+      return fail(ctx, "cannot link the host code of the lowering for " + groupArchs(g, archs));
     CUDAImage &image = images.emplace_back();
     for (unsigned a : g.archs)
       image.archs.cubins.push_back(archs[a]);
@@ -450,43 +513,84 @@ LogicalResult tilec::runCUDAPipeline(ModuleOp module, const CompileOptions &opts
   HostOptions hostOpts;
   llvm::SmallVector<char> bytes;
   std::string error;
-  if (failed(emitHostMachineCode(*llvmModule, hostOpts, opts.emit == EmitStage::Asm, bytes, error)))
-    return fail(errs, error);
-  if (opts.emit == EmitStage::Asm || !opts.shared) {
-    out.write(bytes.data(), bytes.size());
-  } else {
-    llvm::SmallString<128> objPath, soPath;
-    if (failed(writeTemp("o", llvm::StringRef(bytes.data(), bytes.size()), objPath, errs)))
-      return failure();
-    temps.push_back(objPath);
-    if (llvm::sys::fs::createTemporaryFile("tilec", "so", soPath))
-      return fail(errs, "cannot create a temporary file");
-    temps.push_back(soPath);
-    llvm::ErrorOr<std::string> lld = llvm::sys::findProgramByName("ld.lld-22");
-    if (!lld)
-      lld = llvm::sys::findProgramByName("ld.lld");
-    if (!lld)
-      return fail(errs, "cannot find ld.lld to link the shared library");
-    llvm::SmallString<128> stubs(cudaRoot(opts));
-    llvm::sys::path::append(stubs, "lib64", "stubs");
-    std::string lpath = ("-L" + stubs).str();
-    llvm::SmallVector<llvm::StringRef> argv{*lld, "-shared", "-o", soPath, objPath, lpath, "-lcuda"};
-    if (llvm::sys::ExecuteAndWait(*lld, argv, std::nullopt, {}, 0, 0, &error) != 0)
-      return fail(errs, "ld.lld failed to link the shared library" + (error.empty() ? "" : ": " + error));
-    std::string so;
-    if (failed(readFile(soPath, so, errs)))
-      return failure();
-    out << so;
-  }
-  if (opts.emit == EmitStage::Obj && opts.outputFile != "-" && !opts.outputFile.empty()) {
-    llvm::SmallString<128> path(opts.outputFile);
-    llvm::sys::path::replace_extension(path, ".h");
-    std::string err;
-    auto file = openOutputFile(path, &err);
-    if (!file)
-      return fail(errs, err);
-    writeCHeader(sigs, sourceName(opts), HeaderFlavor::CUDA, file->os());
-    file->keep();
-  }
+  if (failed(emitHostMachineCode(*llvmModule, hostOpts, stage == EmitStage::Asm, bytes, error)))
+    return fail(ctx, error);
+  if (stage == EmitStage::Obj && options.shared)
+    return linkShared(ctx, bytes, out);
+  out.write(bytes.data(), bytes.size());
   return success();
+}
+
+LogicalResult CUDABackend::serialize(ModuleOp module, EmitStage stage, llvm::StringRef, llvm::raw_ostream &out) {
+  MLIRContext *ctx = module.getContext();
+  switch (stage) {
+  case EmitStage::Header:
+    return success();
+  case EmitStage::GPU:
+    printGPU(out);
+    return success();
+  case EmitStage::LLVM:
+    return printDeviceLLVM(out);
+  default:
+    break;
+  }
+  if (failed(emitPTX()))
+    return failure();
+  if (stage == EmitStage::PTX) {
+    for (const std::string &p : ptx)
+      out << p;
+    return success();
+  }
+  if (stage == EmitStage::Cubin && severalArchs())
+    return fail(ctx, "--emit=cubin writes one ELF image, but -target names " + llvm::Twine(archs.size()) +
+                         " architectures; name one, or use --emit=fatbin");
+  if (failed(emitCubins(ctx)))
+    return failure();
+  if (stage == EmitStage::Cubin) {
+    out << cubins.front();
+    return success();
+  }
+  if (failed(emitFatbins(ctx, stage, out)))
+    return failure();
+  if (stage == EmitStage::Fatbin)
+    return success();
+  return emitHost(ctx, stage, out);
+}
+
+/// `sm_XY` or a comma list of them (each once, in the order given).
+static bool parseCUDA(llvm::StringRef spelling, std::vector<std::string> &archs) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  spelling.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  if (parts.empty())
+    return false;
+  std::vector<std::string> parsed;
+  for (llvm::StringRef part : parts) {
+    part = part.trim();
+    if (!CUDAArch::parse(part) || !llvm::is_contained(CUDAArch::supported(), part))
+      return false;
+    if (!llvm::is_contained(parsed, part.str()))
+      parsed.push_back(part.str());
+  }
+  archs = std::move(parsed);
+  return true;
+}
+
+static const EmitStage cudaStages[] = {EmitStage::GPU,    EmitStage::LLVM, EmitStage::PTX, EmitStage::Cubin,
+                                       EmitStage::Fatbin, EmitStage::Asm,  EmitStage::Obj, EmitStage::Header};
+
+const TargetDescription &tilec::getCUDATargetDescription() {
+  static const TargetDescription description{TargetKind::CUDA,
+                                             "cuda",
+                                             "sm_80, sm_86, sm_89, sm_90, sm_90a (comma lists of sm_* make a fatbin)",
+                                             parseCUDA,
+                                             "CUDA architectures only (sm_80, sm_86, sm_89, sm_90, sm_90a)",
+                                             cudaStages,
+                                             ".o",
+                                             ".so",
+                                             "an object and a header"};
+  return description;
+}
+
+std::unique_ptr<TargetBackend> tilec::createCUDABackend(const CUDATargetOptions &options) {
+  return std::make_unique<CUDABackend>(options);
 }

@@ -1,86 +1,62 @@
-//===- MetalPipeline.cpp - The driver's Metal pipeline --------------------===//
+//===- MetalPipeline.cpp - The Metal target behind the backend interface --===//
 //
-// tile module -> (signatures) -> TileToGPU with Metal limits -> Vulkan
-// legalization (`--emit=gpu`) -> checkMetalKernels -> compileGPUToVulkan
-// (`--emit=spirv`) -> SPIRV-Cross (`--emit=msl`) -> `-o k.metal` + `k.h` |
-// `--emit=header`.
+// The shared SPIR-V pipeline under Metal limits: checkMetalKernels before
+// the SPIR-V, SPIRV-Cross after it (`--emit=msl`); the default stage writes
+// `k.metal`, the header the dispatch data of every kernel.
 //
 //===----------------------------------------------------------------------===//
-#include "tilec/Conversion/TileToGPU/Passes.h"
-#include "tilec/Conversion/TileToGPU/TileToGPU.h"
-#include "tilec/Driver/CompileOptions.h"
 #include "tilec/Target/Metal/MetalTarget.h"
 #include "tilec/Target/Metal/MetalTargetInfo.h"
-#include "tilec/Target/SPIRV/Passes.h"
-#include "tilec/Target/SPIRV/VulkanPipeline.h"
-
-#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "tilec/Target/SPIRV/SPIRVPipeline.h"
 
 using namespace mlir;
 using namespace tilec;
 
-LogicalResult tilec::runMetalPipeline(ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
-                                      llvm::raw_ostream &errs) {
-  if (opts.emit != EmitStage::GPU && opts.emit != EmitStage::SPIRV && opts.emit != EmitStage::MSL &&
-      opts.emit != EmitStage::Header && opts.emit != EmitStage::Obj)
-    return pipelineError(errs, "the '" + stageName(opts.emit) + "' stage is not available for target '" +
-                                   opts.target.spelling +
-                                   "' (use gpu, spirv, msl or header; the default writes MSL and a header)");
-  MetalTargetOptions options;
-  VulkanTargetOptions vkOptions = options.toVulkanOptions();
+namespace {
+class MetalBackend : public SPIRVPipelineBackend {
+public:
+  explicit MetalBackend(const MetalTargetOptions &options)
+      : SPIRVPipelineBackend(std::make_unique<MetalTargetInfo>(options)), options(options) {}
 
-  // 1-2. The C ABI of every kernel, the thread-level lowering and the Vulkan
-  //      legalization, under Metal limits.
-  llvm::StringMap<KernelSignature> signatures;
-  MetalTargetInfo target(options);
-  if (failed(lowerTileForVulkan(module, target, signatures)))
-    return failure();
-  if (opts.emit == EmitStage::GPU) {
-    module.print(out);
-    return success();
+  void writeHeader(llvm::StringRef sourceName, llvm::raw_ostream &os) override {
+    writeMetalHeader(kernels, sourceName, options, os);
   }
-  // 3. What Metal cannot take, then SPIR-V (the Vulkan limit checks run there).
-  if (failed(checkMetalKernels(module, options)))
-    return failure();
-  std::vector<VulkanKernel> vkKernels;
-  if (failed(compileGPUToVulkan(module, vkOptions, signatures, vkKernels)))
-    return failure();
-  if (opts.emit == EmitStage::SPIRV) {
+
+protected:
+  LogicalResult checkKernels(ModuleOp module) override { return checkMetalKernels(module, options); }
+  LogicalResult translateKernels(MLIRContext *ctx) override {
     for (const VulkanKernel &k : vkKernels) {
-      std::string text, error;
-      if (!disassembleSPIRV(k.spirv, text, error))
-        return pipelineError(errs, "cannot disassemble the SPIR-V: " + error);
-      out << text;
+      MetalKernel m;
+      std::string error;
+      if (!translateToMSL(k, options, m, error))
+        return emitToolError(ctx) << "kernel '" << k.reflection.kernelName << "': " << error;
+      kernels.push_back(std::move(m));
     }
     return success();
   }
-  // 4. MSL.
-  std::vector<MetalKernel> kernels;
-  for (const VulkanKernel &k : vkKernels) {
-    MetalKernel m;
-    std::string error;
-    if (!translateToMSL(k, options, m, error))
-      return pipelineError(errs, "kernel '" + k.reflection.kernelName + "': " + error);
-    kernels.push_back(std::move(m));
-  }
-  std::string source = headerSourceName(opts);
-  if (opts.emit == EmitStage::Header) {
-    writeMetalHeader(kernels, source, options, out);
-    return success();
-  }
   // SPIRV-Cross names each module's types _<id>: two kernels' MSL would clash.
-  if (kernels.size() != 1)
-    return pipelineError(errs, "the file has " + llvm::Twine(kernels.size()) +
-                                   " kernels; a .metal file holds one: use --emit=header for all kernels' "
-                                   "dispatch data, or one file per kernel");
-  out << kernels.front().msl;
-  // The default stage writes a file (`-o`, else the input's name with
-  // .metal) and the header beside it.
-  if (opts.emit == EmitStage::MSL || opts.outputFile == "-")
-    return success();
-  return writeHeaderBeside(opts, errs,
-                           [&](llvm::raw_ostream &os) { writeMetalHeader(kernels, source, options, os); });
+  llvm::StringRef oneKernelPerFile() const override {
+    return "a .metal file holds one: use --emit=header for all kernels' dispatch data, or one file per kernel";
+  }
+  void writeKernel(llvm::raw_ostream &out) override { out << kernels.front().msl; }
+
+private:
+  MetalTargetOptions options;
+  std::vector<MetalKernel> kernels;
+};
+
+bool parseMetal(llvm::StringRef spelling, std::vector<std::string> &) { return spelling == "metal"; }
+
+const EmitStage metalStages[] = {EmitStage::GPU, EmitStage::SPIRV, EmitStage::MSL, EmitStage::Obj,
+                                 EmitStage::Header};
+} // namespace
+
+const TargetDescription &tilec::getMetalTargetDescription() {
+  static const TargetDescription description{TargetKind::Metal, "metal", "metal", parseMetal, "", metalStages,
+                                             ".metal",          "",      "MSL and a header"};
+  return description;
+}
+
+std::unique_ptr<TargetBackend> tilec::createMetalBackend(const MetalTargetOptions &options) {
+  return std::make_unique<MetalBackend>(options);
 }

@@ -1,143 +1,53 @@
-//===- VulkanPipeline.cpp - The driver's Vulkan pipeline -----------------===//
+//===- VulkanPipeline.cpp - The Vulkan target behind the backend interface -===//
 //
-// tile module -> (signatures) -> TileToGPU with VulkanTargetInfo -> Vulkan
-// legalization (`--emit=gpu` stops here) -> compileGPUToVulkan -> `-o k.spv`
-// + `k.h` | `--emit=spirv` | `--emit=header`.
+// The shared SPIR-V pipeline with the Vulkan TargetInfo: the default stage
+// writes one kernel's SPIR-V binary (`k.spv`), the header its words and
+// reflection.
 //
 //===----------------------------------------------------------------------===//
-#include "tilec/Conversion/TileToGPU/TileToGPU.h"
-#include "tilec/Conversion/TileToGPU/Passes.h"
-#include "tilec/Driver/CompileOptions.h"
-#include "tilec/Target/SPIRV/Passes.h"
-#include "tilec/Target/SPIRV/VulkanPipeline.h"
-#include "tilec/Target/SPIRV/VulkanTargetInfo.h"
-
-#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
-#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
-#include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/SPIRV/Deserialization.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "tilec/Target/SPIRV/SPIRVPipeline.h"
 
 using namespace mlir;
 using namespace tilec;
 
-LogicalResult tilec::pipelineError(llvm::raw_ostream &errs, const llvm::Twine &message) {
-  errs << "tilec: error: " << message << "\n";
-  return failure();
-}
+namespace {
+class VulkanBackend : public SPIRVPipelineBackend {
+public:
+  explicit VulkanBackend(const VulkanTargetOptions &options)
+      : SPIRVPipelineBackend(std::make_unique<VulkanTargetInfo>(options)) {}
 
-LogicalResult tilec::lowerTileForVulkan(ModuleOp module, const VulkanTargetInfo &target,
-                                        llvm::StringMap<KernelSignature> &signatures) {
-  // 1. The C ABI of every kernel, before the tile kernels are lowered away.
-  std::vector<KernelSignature> sigs;
-  if (failed(getKernelSignatures(module, sigs)))
-    return failure();
-  for (KernelSignature &sig : sigs)
-    signatures[sig.name] = std::move(sig);
-  // 2. Thread-level lowering shared with CUDA, then the Vulkan legalization.
-  //    The dialects it may create (the same as convert-tile-to-gpu's) must be
-  //    loaded first.
-  MLIRContext *ctx = module.getContext();
-  ctx->loadDialect<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect,
-                   memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect,
-                   vector::VectorDialect, spirv::SPIRVDialect>();
-  if (failed(lowerTileToGPU(module, target)) || failed(legalizeGPUForVulkan(module, target.getOptions())))
-    return failure();
-  return success();
-}
-
-std::string tilec::headerSourceName(const CompileOptions &opts) {
-  return opts.inputFile == "-" ? "<stdin>" : llvm::sys::path::filename(opts.inputFile).str();
-}
-
-LogicalResult tilec::writeHeaderBeside(const CompileOptions &opts, llvm::raw_ostream &errs,
-                                       llvm::function_ref<void(llvm::raw_ostream &)> write) {
-  llvm::SmallString<128> path(opts.outputFile.empty() ? llvm::sys::path::filename(opts.inputFile).str()
-                                                      : opts.outputFile);
-  llvm::sys::path::replace_extension(path, ".h");
-  std::string error;
-  auto file = openOutputFile(path, &error);
-  if (!file)
-    return pipelineError(errs, error);
-  write(file->os());
-  file->keep();
-  return success();
-}
-
-LogicalResult tilec::runVulkanPipeline(ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
-                                       llvm::raw_ostream &errs) {
-  if (opts.emit != EmitStage::GPU && opts.emit != EmitStage::SPIRV && opts.emit != EmitStage::Header &&
-      opts.emit != EmitStage::Obj)
-    return pipelineError(errs, "the '" + stageName(opts.emit) + "' stage is not available for target '" +
-                                   opts.target.spelling + "' (use gpu, spirv, header or obj)");
-  std::string env = opts.target.archs.empty() ? "vulkan1.1" : opts.target.archs.front();
-  if (env == "vulkan")
-    env = "vulkan1.1";
-  VulkanTargetOptions options;
-  if (!VulkanTargetOptions::fromPreset(opts.vulkan.preset, env, options))
-    return pipelineError(errs, "unknown --vk-preset '" + opts.vulkan.preset + "'; expected desktop or lavapipe");
-  if (opts.vulkan.maxSharedMemory >= 0)
-    options.maxSharedMemoryBytes = opts.vulkan.maxSharedMemory;
-  if (opts.vulkan.subgroupSize > 0)
-    options.subgroupSize = opts.vulkan.subgroupSize;
-  if (opts.vulkan.maxWorkgroupInvocations > 0)
-    options.maxWorkgroupInvocations = opts.vulkan.maxWorkgroupInvocations;
-  if (opts.vulkan.float16 >= 0)
-    options.float16 = opts.vulkan.float16;
-  if (opts.vulkan.int8 >= 0)
-    options.int8 = opts.vulkan.int8;
-  if (opts.vulkan.float64 >= 0)
-    options.float64 = opts.vulkan.float64;
-  if (opts.vulkan.float32Atomics >= 0)
-    options.float32Atomics = opts.vulkan.float32Atomics;
-  if (opts.vulkan.cooperativeMatrix >= 0)
-    options.cooperativeMatrix = opts.vulkan.cooperativeMatrix;
-  if (options.cooperativeMatrix && env != "vulkan1.3")
-    return pipelineError(errs, "--vk-cooperative-matrix needs -target=vulkan1.3 (SPV_KHR_cooperative_matrix "
-                               "requires SPIR-V 1.6)");
-
-  llvm::StringMap<KernelSignature> signatures;
-  VulkanTargetInfo target(options);
-  if (failed(lowerTileForVulkan(module, target, signatures)))
-    return failure();
-  if (opts.emit == EmitStage::GPU) {
-    module.print(out);
-    return success();
+  void writeHeader(llvm::StringRef sourceName, llvm::raw_ostream &os) override {
+    writeVulkanHeader(vkKernels, sourceName, getVulkanOptions(), os);
   }
-  std::vector<VulkanKernel> kernels;
-  if (failed(compileGPUToVulkan(module, options, signatures, kernels)))
-    return failure();
 
-  std::string source = headerSourceName(opts);
-  if (opts.emit == EmitStage::Header) {
-    writeVulkanHeader(kernels, source, options, out);
-    return success();
+protected:
+  llvm::StringRef oneKernelPerFile() const override {
+    return "a .spv holds one: use --emit=header (all kernels' SPIR-V and reflection)";
   }
-  if (kernels.size() != 1 && opts.emit != EmitStage::Header)
-    return pipelineError(errs, "the file has " + llvm::Twine(kernels.size()) +
-                                   " kernels; a .spv holds one: use --emit=header (all kernels' SPIR-V and "
-                                   "reflection)");
-  const std::vector<uint32_t> &words = kernels.front().spirv;
-  if (opts.emit == EmitStage::SPIRV) {
-    std::string text, error;
-    if (disassembleSPIRV(words, text, error)) {
-      out << text;
-      return success();
-    }
-    // A SPIRV-Tools older than an extension the module uses (cooperative
-    // matrices): print MLIR's reading of the binary instead.
-    OwningOpRef<spirv::ModuleOp> read = spirv::deserialize(words, module.getContext());
-    if (!read)
-      return pipelineError(errs, "cannot disassemble the SPIR-V: " + error);
-    out << "// SPIRV-Tools cannot disassemble this module (" << error << "); MLIR's spirv dialect form:\n";
-    read->print(out);
-    out << "\n";
-    return success();
+  void writeKernel(llvm::raw_ostream &out) override {
+    const std::vector<uint32_t> &words = vkKernels.front().spirv;
+    out.write(reinterpret_cast<const char *>(words.data()), words.size() * 4);
   }
-  out.write(reinterpret_cast<const char *>(words.data()), words.size() * 4);
-  if (opts.outputFile == "-")
-    return success();
-  return writeHeaderBeside(opts, errs,
-                           [&](llvm::raw_ostream &os) { writeVulkanHeader(kernels, source, options, os); });
+};
+
+/// `vulkan` (Vulkan 1.1), `vulkan1.1` or `vulkan1.3`; `archs` gets the environment.
+bool parseVulkan(llvm::StringRef spelling, std::vector<std::string> &archs) {
+  if (spelling != "vulkan" && spelling != "vulkan1.1" && spelling != "vulkan1.3")
+    return false;
+  archs = {spelling == "vulkan1.3" ? "vulkan1.3" : "vulkan1.1"};
+  return true;
+}
+
+const EmitStage vulkanStages[] = {EmitStage::GPU, EmitStage::SPIRV, EmitStage::Obj, EmitStage::Header};
+} // namespace
+
+const TargetDescription &tilec::getVulkanTargetDescription() {
+  static const TargetDescription description{TargetKind::Vulkan, "vulkan", "vulkan, vulkan1.1, vulkan1.3",
+                                             parseVulkan,        "",       vulkanStages,
+                                             ".spv",             "",       "SPIR-V and a header"};
+  return description;
+}
+
+std::unique_ptr<TargetBackend> tilec::createVulkanBackend(const VulkanTargetOptions &options) {
+  return std::make_unique<VulkanBackend>(options);
 }

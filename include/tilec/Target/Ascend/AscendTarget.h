@@ -16,6 +16,7 @@
 #ifndef TILEC_TARGET_ASCEND_ASCENDTARGET_H
 #define TILEC_TARGET_ASCEND_ASCENDTARGET_H
 
+#include "tilec/Target/Backend.h"
 #include "tilec/Target/KernelABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -25,8 +26,6 @@
 #include <vector>
 
 namespace tilec {
-
-struct CompileOptions;
 
 /// What the emitter assumes about the device.
 struct AscendTargetOptions {
@@ -54,10 +53,12 @@ void writeAscendSource(llvm::ArrayRef<AscendKernel> kernels, llvm::StringRef sou
 /// Writes the C header (C99 and C++) describing how to launch `kernels`.
 void writeAscendHeader(llvm::ArrayRef<AscendKernel> kernels, llvm::StringRef sourceName, llvm::raw_ostream &os);
 
-/// The driver's entry: `--emit=ascendc` prints the source; `--emit=header`
-/// the header; the default writes `-o k.cpp` and `k.h` beside it.
-mlir::LogicalResult runAscendPipeline(mlir::ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
-                                      llvm::raw_ostream &errs);
+/// The Ascend target in the registry: `-target=ascend`; ascendc (the .cpp)
+/// | header | obj (`k.cpp` and `k.h` beside it).
+const TargetDescription &getAscendTargetDescription();
+
+/// The Ascend backend under `options`.
+std::unique_ptr<TargetBackend> createAscendBackend(const AscendTargetOptions &options);
 
 } // namespace tilec
 

@@ -8,18 +8,37 @@
 #ifndef TILEC_TARGET_CUDA_CUDATARGET_H
 #define TILEC_TARGET_CUDA_CUDATARGET_H
 
-#include "tilec/Driver/CompileOptions.h"
+#include "tilec/Target/Backend.h"
 
-#include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace tilec {
 
-/// Runs the CUDA pipeline up to `opts.emit` (gpu, llvm, ptx, cubin, fatbin,
-/// asm, obj, header) for the archs of `opts.target`; `obj` also writes the
-/// header beside the output, `-shared` links a shared library.
-mlir::LogicalResult runCUDAPipeline(mlir::ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
-                                    llvm::raw_ostream &errs);
+/// What a CUDA compile needs besides the module.
+struct CUDATargetOptions {
+  /// The architectures, in `-target=` order ("sm_80", "sm_90a", ...); more
+  /// than one makes a fatbin per distinct lowering. Empty: sm_80.
+  std::vector<std::string> archs;
+  /// The toolkit root for ptxas and fatbinary; empty: CUDA_PATH, then
+  /// /usr/local/cuda.
+  std::string cudaPath;
+  /// The default stage links a shared library instead of an object.
+  bool shared = false;
+  /// Where the toolkit tools' own output goes when they succeed (null: kept
+  /// quiet; it is shown with a failure either way).
+  llvm::raw_ostream *toolLog = nullptr;
+};
+
+/// The CUDA target in the registry: `-target=sm_80` ... `sm_90a` or a comma
+/// list of them; header | gpu | llvm | ptx | cubin | fatbin | asm | obj.
+const TargetDescription &getCUDATargetDescription();
+
+/// The CUDA backend under `options`.
+std::unique_ptr<TargetBackend> createCUDABackend(const CUDATargetOptions &options);
 
 } // namespace tilec
 

@@ -7,6 +7,7 @@
 #ifndef TILEC_TARGET_HOST_HOSTTARGET_H
 #define TILEC_TARGET_HOST_HOSTTARGET_H
 
+#include "tilec/Target/Backend.h"
 #include "tilec/Target/KernelABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -27,7 +28,15 @@ struct HostOptions {
   unsigned optLevel = 3;      ///< LLVM optimisation level (0-3)
   unsigned threads = 1;       ///< CPU threads the launcher runs blocks on (1: in order, deterministic)
   int64_t stackLimit = 256 * 1024; ///< bytes of block buffers on the stack; the rest on the heap
+  bool shared = false;        ///< the default stage links a shared library instead of an object
 };
+
+/// The host target in the registry: `-target=host`; header | llvm (optimised
+/// LLVM IR) | asm | obj (an object, or with `shared` a shared library).
+const TargetDescription &getHostTargetDescription();
+
+/// The host backend under `options`.
+std::unique_ptr<TargetBackend> createHostBackend(const HostOptions &options);
 
 /// Adds one exported `int name(...)` launcher per kernel to a module that
 /// `convert-tile-to-loops` produced: checks its arguments (null pointers,

@@ -25,8 +25,6 @@
 
 namespace tilec {
 
-struct CompileOptions;
-
 /// The device limits and MSL dialect a Metal compile targets.
 struct MetalTargetOptions {
   int64_t maxThreadgroupMemoryBytes = 32768; ///< maxThreadgroupMemoryLength (Apple GPUs)
@@ -64,12 +62,13 @@ bool translateToMSL(const VulkanKernel &kernel, const MetalTargetOptions &option
 void writeMetalHeader(llvm::ArrayRef<MetalKernel> kernels, llvm::StringRef sourceName,
                       const MetalTargetOptions &options, llvm::raw_ostream &os);
 
-/// The driver's entry: tile module -> TileToGPU (Metal limits) -> Vulkan
-/// legalization (`--emit=gpu`) -> SPIR-V (`--emit=spirv`, assembly) -> MSL
-/// (`--emit=msl`); the default writes `-o k.metal` and `k.h` beside it;
-/// `--emit=header` the header alone.
-mlir::LogicalResult runMetalPipeline(mlir::ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
-                                     llvm::raw_ostream &errs);
+/// The Metal target in the registry: `-target=metal`; the shared SPIR-V
+/// pipeline under Metal limits: gpu | spirv (assembly) | msl | header | obj
+/// (`k.metal` and `k.h` beside it).
+const TargetDescription &getMetalTargetDescription();
+
+/// The Metal backend under `options`.
+std::unique_ptr<TargetBackend> createMetalBackend(const MetalTargetOptions &options);
 
 } // namespace tilec
 

@@ -15,6 +15,7 @@
 #define TILEC_TARGET_SPIRV_VULKANTARGET_H
 
 #include "tilec/Runtime/Vulkan/Reflection.h"
+#include "tilec/Target/Backend.h"
 #include "tilec/Target/KernelABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -29,8 +30,6 @@
 #include <vector>
 
 namespace tilec {
-
-struct CompileOptions;
 
 /// The device limits a Vulkan compile targets (all user-settable).
 struct VulkanTargetOptions {
@@ -106,10 +105,13 @@ bool disassembleSPIRV(llvm::ArrayRef<uint32_t> words, std::string &text, std::st
 /// and later); older ones can neither validate nor disassemble its modules.
 bool spirvToolsKnowCooperativeMatrix();
 
-/// The driver's entry: tile module -> TileToGPU -> SPIR-V; writes `-o k.spv`
-/// (binary) and `k.h` beside it, `--emit=spirv` (assembly) or `--emit=header`.
-mlir::LogicalResult runVulkanPipeline(mlir::ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
-                                      llvm::raw_ostream &errs);
+/// The Vulkan target in the registry: `-target=vulkan`, `vulkan1.1`,
+/// `vulkan1.3`; gpu | spirv (assembly) | header | obj (`k.spv`, one kernel's
+/// binary, and `k.h` beside it).
+const TargetDescription &getVulkanTargetDescription();
+
+/// The Vulkan backend under `options` (the shared SPIR-V pipeline).
+std::unique_ptr<TargetBackend> createVulkanBackend(const VulkanTargetOptions &options);
 
 /// Registers `tilec-test-vulkan-compile` (for tilec-opt lit tests).
 void registerVulkanTestPasses();

@@ -29,8 +29,6 @@
 
 namespace tilec {
 
-struct CompileOptions;
-
 /// The device limits a WebGPU compile targets: the defaults every WebGPU
 /// implementation guarantees (GPUSupportedLimits), overridable from the CLI.
 struct WebGPUTargetOptions {
@@ -76,13 +74,13 @@ mlir::LogicalResult printWGSL(mlir::Operation *spirvModule, const WebGPUTargetOp
 void writeWebGPUHeader(llvm::ArrayRef<WebGPUKernel> kernels, llvm::StringRef sourceName,
                        const WebGPUTargetOptions &options, llvm::raw_ostream &os);
 
-/// The driver's entry: tile module -> TileToGPU (WebGPU limits) -> Vulkan
-/// legalization (`--emit=gpu`) -> checkWebGPUKernels -> SPIR-V
-/// (`--emit=spirv`: the spirv dialect the WGSL is printed from) -> WGSL
-/// (`--emit=wgsl`); the default writes `-o k.wgsl` and `k.h` beside it;
-/// `--emit=header` the header alone.
-mlir::LogicalResult runWebGPUPipeline(mlir::ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
-                                      llvm::raw_ostream &errs);
+/// The WebGPU target in the registry: `-target=webgpu`; the shared SPIR-V
+/// pipeline under WebGPU limits, without subgroup shuffles: gpu | spirv
+/// (assembly) | wgsl | header | obj (`k.wgsl` and `k.h` beside it).
+const TargetDescription &getWebGPUTargetDescription();
+
+/// The WebGPU backend under `options`.
+std::unique_ptr<TargetBackend> createWebGPUBackend(const WebGPUTargetOptions &options);
 
 } // namespace tilec
 

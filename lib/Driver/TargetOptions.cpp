@@ -1,0 +1,100 @@
+//===- TargetOptions.cpp - Command-line flags into each target's options --===//
+//
+// The one place that knows both CompileOptions and the targets' own option
+// structs: one function per target copies what it reads, then creates the
+// backend. Flags that make no sense together are driver errors here.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Driver/Pipelines.h"
+
+#include "tilec/Target/Ascend/AscendTarget.h"
+#include "tilec/Target/CUDA/CUDATarget.h"
+#include "tilec/Target/Host/HostTarget.h"
+#include "tilec/Target/Metal/MetalTarget.h"
+#include "tilec/Target/SPIRV/VulkanTarget.h"
+#include "tilec/Target/WGSL/WebGPUTarget.h"
+
+#include <algorithm>
+
+using namespace tilec;
+
+static std::unique_ptr<TargetBackend> createHost(const CompileOptions &opts) {
+  HostOptions options;
+  options.threads = std::max(1u, opts.threads);
+  options.shared = opts.shared;
+  return createHostBackend(options);
+}
+
+static std::unique_ptr<TargetBackend> createCUDA(const CompileOptions &opts, llvm::raw_ostream &errs) {
+  CUDATargetOptions options;
+  options.archs = opts.target.archs;
+  options.cudaPath = opts.cudaPath;
+  options.shared = opts.shared;
+  options.toolLog = opts.verbose ? &errs : nullptr;
+  return createCUDABackend(options);
+}
+
+static std::unique_ptr<TargetBackend> createVulkan(const CompileOptions &opts, mlir::MLIRContext *ctx) {
+  const CompileOptions::VulkanLimits &cli = opts.vulkan;
+  std::string env = opts.target.archs.empty() ? "vulkan1.1" : opts.target.archs.front();
+  VulkanTargetOptions options;
+  if (!VulkanTargetOptions::fromPreset(cli.preset, env, options)) {
+    emitDriverError(ctx, DiagID::drv_vk_preset_unknown, cli.preset);
+    return nullptr;
+  }
+  if (cli.maxSharedMemory >= 0)
+    options.maxSharedMemoryBytes = cli.maxSharedMemory;
+  if (cli.subgroupSize > 0)
+    options.subgroupSize = cli.subgroupSize;
+  if (cli.maxWorkgroupInvocations > 0)
+    options.maxWorkgroupInvocations = cli.maxWorkgroupInvocations;
+  if (cli.float16 >= 0)
+    options.float16 = cli.float16;
+  if (cli.int8 >= 0)
+    options.int8 = cli.int8;
+  if (cli.float64 >= 0)
+    options.float64 = cli.float64;
+  if (cli.float32Atomics >= 0)
+    options.float32Atomics = cli.float32Atomics;
+  if (cli.cooperativeMatrix >= 0)
+    options.cooperativeMatrix = cli.cooperativeMatrix;
+  if (options.cooperativeMatrix && env != "vulkan1.3") {
+    emitDriverError(ctx, DiagID::drv_vk_cooperative_matrix_env);
+    return nullptr;
+  }
+  return createVulkanBackend(options);
+}
+
+static std::unique_ptr<TargetBackend> createWebGPU(const CompileOptions &opts) {
+  const CompileOptions::WebGPULimits &cli = opts.webgpu;
+  WebGPUTargetOptions options;
+  // The CLI rejects non-positive limits; -1 (unset) keeps WebGPU's default.
+  if (cli.maxWorkgroupStorage > 0)
+    options.maxWorkgroupStorageBytes = cli.maxWorkgroupStorage;
+  if (cli.maxInvocations > 0)
+    options.maxInvocations = cli.maxInvocations;
+  if (cli.maxStorageBufferBindingSize > 0)
+    options.maxStorageBufferBindingSize = cli.maxStorageBufferBindingSize;
+  if (cli.float16 >= 0)
+    options.float16 = cli.float16;
+  return createWebGPUBackend(options);
+}
+
+std::unique_ptr<TargetBackend> tilec::createBackend(const CompileOptions &opts, mlir::MLIRContext *ctx,
+                                                    llvm::raw_ostream &errs) {
+  switch (opts.target.getDescription().kind) {
+  case TargetKind::Host:
+    return createHost(opts);
+  case TargetKind::CUDA:
+    return createCUDA(opts, errs);
+  case TargetKind::Vulkan:
+    return createVulkan(opts, ctx);
+  case TargetKind::Metal:
+    return createMetalBackend(MetalTargetOptions());
+  case TargetKind::WebGPU:
+    return createWebGPU(opts);
+  case TargetKind::Ascend:
+    return createAscendBackend(AscendTargetOptions());
+  }
+  return nullptr;
+}
