@@ -13,6 +13,7 @@
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/ConstEval.h"
 #include "tilec/Frontend/Meta/Interpreter.h"
+#include "tilec/Support/Define.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -27,11 +28,6 @@ class SourceMgr;
 namespace tilec {
 
 class DiagnosticEmitter;
-
-/// One `-D NAME=VALUE`.
-struct Define {
-  std::string name, value;
-};
 
 /// What the driver tells the frontend beyond the source.
 struct FrontendOptions {
