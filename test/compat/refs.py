@@ -320,3 +320,22 @@ def linear_attn_fwd(ins, p):
 
 
 linear_attn_fwd.zero = ("O",)
+
+
+@ref
+def mla_decode(ins, p):
+    """DeepSeek MLA decode: scores = [Q, Q_pe] . [KV, K_pe] * scale over the sequence, Output = softmax @ KV.
+
+    Q (b, h, d), Q_pe (b, h, pe), KV (b, s, kvh, d), K_pe (b, s, kvh, pe); query head i reads
+    KV head i // (h // kvh); scale = softmax_scale, or (d + pe)^-0.5 where the kernel fixes it."""
+    q, qpe, kv, kpe = ins["Q"], ins["Q_pe"], ins["KV"], ins["K_pe"]
+    b, h, d = q.shape
+    kvh = kv.shape[2]
+    scale = p.get("softmax_scale", (d + qpe.shape[-1]) ** -0.5)
+    out = np.zeros((b, h, d))
+    for i in range(h):
+        g = i // (h // kvh)
+        s = (np.einsum("bd,bsd->bs", q[:, i], kv[:, :, g]) + np.einsum("bd,bsd->bs", qpe[:, i], kpe[:, :, g])) * scale
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        out[:, i] = np.einsum("bs,bsd->bd", e / e.sum(axis=1, keepdims=True), kv[:, :, g])
+    return {"Output": out}
