@@ -19,14 +19,29 @@ def _module_kept(name):
 
 
 def _names_used(node):
-    """Free-ish names a definition refers to (over-approximated: every Name load)."""
-    out = set()
+    """Names `node` reads that it does not bind itself (Python's free variables, approximately:
+    a name bound anywhere inside a function counts as local to it)."""
+    loads, bound = set(), set()
     for n in ast.walk(node):
         if isinstance(n, ast.Name):
-            out.add(n.id)
+            (loads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
         elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
-            out.add(n.value.id)
-    return out
+            loads.add(n.value.id)
+        elif isinstance(n, ast.arg):
+            bound.add(n.arg)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not node:
+            bound.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in n.names)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        # Decorators and defaults are evaluated outside the function's scope.
+        outer = getattr(node, "decorator_list", []) + node.args.defaults + node.args.kw_defaults
+        extra = set()
+        for d in outer:
+            if d is not None:
+                extra |= _names_used(d)
+        return (loads - bound) | extra
+    return loads if not isinstance(node, ast.ClassDef) else loads - bound
 
 
 def _defined(stmt):
@@ -82,6 +97,15 @@ def strip_source(src, kernel):
                 kept.add(i)
                 need |= _names_used(s)
                 changed = True
-    out = [s for s in imports] + [s for i, s in enumerate(rest) if i in kept]
+    # `from M import a, b`: only the names the kept code uses (`import *` stays).
+    kept_imports = []
+    for s in imports:
+        if isinstance(s, ast.ImportFrom) and not any(a.name == "*" for a in s.names):
+            names = [a for a in s.names if (a.asname or a.name) in need]
+            if not names:
+                continue
+            s = ast.ImportFrom(module=s.module, names=names, level=0)
+        kept_imports.append(s)
+    out = kept_imports + [s for i, s in enumerate(rest) if i in kept]
     mod = ast.Module(body=out, type_ignores=[])
     return ast.unparse(ast.fix_missing_locations(mod)) + "\n"
