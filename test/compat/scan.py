@@ -21,6 +21,8 @@ import sys
 KERNEL_DECORATORS = ("jit", "autotune", "prim_func", "macro")
 # testing/python folders for other vendors' targets.
 OTHER_TARGET_DIRS = {"amd", "metal", "webgpu"}
+# Blackwell-only primitives: a testing/python file using them is not an sm_90 kernel.
+SM100_ONLY = re.compile(r"tcgen05|alloc_tmem|tcgen5")
 OTHER_ARCH = re.compile(r"tcgen05|sm_?100|sm_?120|\bhip\b|rocm|gfx9|cdna|mfma|ascend|metal", re.I)
 
 
