@@ -339,3 +339,18 @@ def mla_decode(ins, p):
         e = np.exp(s - s.max(axis=1, keepdims=True))
         out[:, i] = np.einsum("bs,bsd->bd", e / e.sum(axis=1, keepdims=True), kv[:, :, g])
     return {"Output": out}
+
+
+@ref
+def blocksparse_gemm(ins, p):
+    """C = sum over K blocks k with BlockMask[bm, bn, k] of A[bm, k] @ B[k, bn] (block_M x block_K x block_N tiles)."""
+    a, b, mask = ins["A"], ins["B"], ins["BlockMask"].astype(bool)
+    bm, bn, bk = p["block_M"], p["block_N"], p["block_K"]
+    c = np.zeros((a.shape[0], b.shape[1]))
+    for i in range(mask.shape[0]):
+        for j in range(mask.shape[1]):
+            for k in range(mask.shape[2]):
+                if mask[i, j, k]:
+                    c[i * bm:(i + 1) * bm, j * bn:(j + 1) * bn] += \
+                        a[i * bm:(i + 1) * bm, k * bk:(k + 1) * bk] @ b[k * bk:(k + 1) * bk, j * bn:(j + 1) * bn]
+    return {"C": c}
