@@ -142,6 +142,43 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
   return success();
 }
 
+LogicalResult KernelEmitter::declareUnifiedBuffer(tile::LaunchOp launch, SmallVector<std::string> &decls) {
+  int64_t ub = 0;
+  auto declare = [&](const LocalBuf &b) {
+    int64_t bytes = roundUp(b.elems * elementBytes(b.elt), 32);
+    ub += bytes;
+    decls.push_back("AscendC::TBuf<AscendC::TPosition::VECCALC> " + b.name + "_buf;");
+    decls.push_back("pipe.InitBuffer(" + b.name + "_buf, " + std::to_string(bytes) + ");");
+    decls.push_back("AscendC::LocalTensor<" + cxxType(b.elt) + "> " + b.name + " = " + b.name + "_buf.Get<" +
+                    cxxType(b.elt) + ">();");
+  };
+  for (LocalBuf *b : localOrder)
+    declare(*b);
+  for (auto &s : stageBufs)
+    declare(s.second);
+  if (scratchBytes) {
+    scratchBytes = roundUp(scratchBytes, 32);
+    ub += scratchBytes;
+    decls.push_back("AscendC::TBuf<AscendC::TPosition::VECCALC> scratch_buf;");
+    decls.push_back("pipe.InitBuffer(scratch_buf, " + std::to_string(scratchBytes) + ");");
+    for (auto &[type, view] : scratchViews)
+      decls.push_back("AscendC::LocalTensor<" + type + "> " + view + " = scratch_buf.Get<" + type + ">();");
+  }
+  if (tanhBytes) {
+    ub += tanhBytes;
+    decls.push_back("AscendC::TBuf<AscendC::TPosition::VECCALC> tanh_buf;");
+    decls.push_back("pipe.InitBuffer(tanh_buf, " + std::to_string(tanhBytes) + ");");
+    decls.push_back("AscendC::LocalTensor<uint8_t> tanh_tmp = tanh_buf.Get<uint8_t>();");
+  }
+  out.unifiedBufferBytes = ub;
+  if (ub > options.unifiedBufferBytes)
+    return launch.emitError() << "kernel '" << out.signature.name << "' needs " << ub
+                              << " bytes of Unified Buffer (its tile "
+                              << "buffers, rows padded to 32 elements, plus staging and scratch), over the AI Core's "
+                              << options.unifiedBufferBytes << "; use smaller tiles";
+  return success();
+}
+
 LogicalResult KernelEmitter::run() {
   if (failed(getKernelSignature(kernel, out.signature)))
     return failure();
@@ -249,39 +286,9 @@ LogicalResult KernelEmitter::run() {
   line("}");
 
   // UB budget: every buffer, staging buffer and the scratch.
-  int64_t ub = 0;
   SmallVector<std::string> decls;
-  auto declare = [&](const LocalBuf &b) {
-    int64_t bytes = roundUp(b.elems * elementBytes(b.elt), 32);
-    ub += bytes;
-    decls.push_back("AscendC::TBuf<AscendC::TPosition::VECCALC> " + b.name + "_buf;");
-    decls.push_back("pipe.InitBuffer(" + b.name + "_buf, " + std::to_string(bytes) + ");");
-    decls.push_back("AscendC::LocalTensor<" + cxxType(b.elt) + "> " + b.name + " = " + b.name + "_buf.Get<" +
-                    cxxType(b.elt) + ">();");
-  };
-  for (LocalBuf *b : localOrder)
-    declare(*b);
-  for (auto &s : stageBufs)
-    declare(s.second);
-  if (scratchBytes) {
-    scratchBytes = roundUp(scratchBytes, 32);
-    ub += scratchBytes;
-    decls.push_back("AscendC::TBuf<AscendC::TPosition::VECCALC> scratch_buf;");
-    decls.push_back("pipe.InitBuffer(scratch_buf, " + std::to_string(scratchBytes) + ");");
-    for (auto &[type, view] : scratchViews)
-      decls.push_back("AscendC::LocalTensor<" + type + "> " + view + " = scratch_buf.Get<" + type + ">();");
-  }
-  if (tanhBytes) {
-    ub += tanhBytes;
-    decls.push_back("AscendC::TBuf<AscendC::TPosition::VECCALC> tanh_buf;");
-    decls.push_back("pipe.InitBuffer(tanh_buf, " + std::to_string(tanhBytes) + ");");
-    decls.push_back("AscendC::LocalTensor<uint8_t> tanh_tmp = tanh_buf.Get<uint8_t>();");
-  }
-  out.unifiedBufferBytes = ub;
-  if (ub > options.unifiedBufferBytes)
-    return launch.emitError() << "kernel '" << sig.name << "' needs " << ub << " bytes of Unified Buffer (its tile "
-                              << "buffers, rows padded to 32 elements, plus staging and scratch), over the AI Core's "
-                              << options.unifiedBufferBytes << "; use smaller tiles";
+  if (failed(declareUnifiedBuffer(launch, decls)))
+    return failure();
 
   std::string text;
   llvm::raw_string_ostream ts(text);

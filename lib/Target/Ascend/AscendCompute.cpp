@@ -191,26 +191,72 @@ static bool dependsOn(Value v, Value iv) {
   return llvm::any_of(def->getOperands(), [&](Value o) { return dependsOn(o, iv); });
 }
 
-LogicalResult KernelEmitter::emitVectorBody(tile::ParallelOp op, bool dryRun, std::string &why) {
-  auto extents = op.getExtents();
-  auto ivs = op.getInductionVars();
-  if (extents.empty() || extents.size() > 2) {
-    why = "it is not 1-D or 2-D";
-    return failure();
+namespace tilec {
+namespace ascend {
+/// What analyzeVectorBody finds in a T.Parallel body.
+struct VectorPlan {
+  DenseMap<Operation *, unsigned> position;            ///< each op's place in the body
+  DenseSet<Value> varying;                             ///< values that vary along the row
+  DenseMap<Value, unsigned> writeAt;                   ///< buffer -> position of its (last) write
+  DenseMap<Operation *, memref::StoreOp> directTarget; ///< a vector op's result stored straight to a row
+};
+
+/// The rows of one vectorised body as it is emitted: `count` elements each, values as row
+/// views, scalars or scratch slots of `slotBytes`.
+class VectorRow {
+public:
+  VectorRow(KernelEmitter &em, VectorPlan &plan, int64_t cols)
+      : em(em), plan(plan), cols(cols), count(std::to_string(cols)), slotBytes(roundUp(cols * 4, 32)) {}
+
+  KernelEmitter &em;
+  VectorPlan &plan;
+  int64_t cols;
+  std::string count;
+  int64_t slotBytes;
+  unsigned slots = 0;
+  DenseMap<Value, VecValue> vals;
+
+  std::string newSlot(Type t) { return em.scratch(t, slotBytes * slots++); }
+  VecValue &val(Value v) {
+    auto it = vals.find(v);
+    if (it == vals.end())
+      it = vals.insert({v, VecValue{false, em.name(v), v.getType()}}).first;
+    return it->second;
   }
-  Value j = ivs.back();
-  int64_t cols = extents.back();
+  /// A uniform operand of a vector op: broadcast it into a slot.
+  std::string operandVec(Value v, Type t) {
+    VecValue &x = val(v);
+    if (x.vector)
+      return x.expr;
+    std::string s = newSlot(t);
+    em.line("AscendC::Duplicate(" + s + ", static_cast<" + cxxType(t) + ">(" + x.expr + "), " + count + ");");
+    em.barrierV();
+    return s;
+  }
+  std::string rowView(Value mem, ValueRange idx) {
+    LocalBuf &b = em.locals[mem];
+    SmallVector<std::string> ix;
+    for (size_t k = 0; k + 1 < idx.size(); ++k)
+      ix.push_back(em.name(idx[k]));
+    ix.push_back("0");
+    return b.name + "[" + em.localOffset(b, ix) + "]";
+  }
+};
+} // namespace ascend
+} // namespace tilec
+
+LogicalResult KernelEmitter::analyzeVectorBody(tile::ParallelOp op, VectorPlan &plan, std::string &why) {
+  Value j = op.getInductionVars().back();
   Block &block = *op.getBodyBlock();
-  DenseMap<Operation *, unsigned> position;
+  DenseMap<Operation *, unsigned> &position = plan.position;
   unsigned pos = 0;
   for (Operation &o : block)
     position[&o] = pos++;
 
   // Analysis: which values vary along the row, which loads are row views.
-  DenseSet<Value> varying;
-  DenseMap<Value, Value> storedBuffers; // buffer -> last storing op's value
-  DenseMap<Value, unsigned> writeAt;    // buffer -> position of its (last) write
-  DenseMap<Operation *, memref::StoreOp> directTarget;
+  DenseSet<Value> &varying = plan.varying;
+  DenseMap<Value, unsigned> &writeAt = plan.writeAt;
+  DenseMap<Operation *, memref::StoreOp> &directTarget = plan.directTarget;
   for (Operation &o : block) {
     if (isa<tile::YieldOp>(o))
       continue;
@@ -309,13 +355,103 @@ LogicalResult KernelEmitter::emitVectorBody(tile::ParallelOp op, bool dryRun, st
           return failure();
         }
   }
+  return success();
+}
+
+void KernelEmitter::emitVectorOp(Operation &o, VectorRow &row) {
+  Value r = o.getResult(0);
+  Type t = r.getType();
+  std::string ct = cxxType(t);
+  const std::string &count = row.count;
+  auto &directTarget = row.plan.directTarget;
+  std::string dst = directTarget.count(&o) ? row.rowView(directTarget[&o].getMemRef(), directTarget[&o].getIndices())
+                                           : row.newSlot(t);
+  auto unary = [&](StringRef fn, Value a) {
+    line("AscendC::" + fn + "(" + dst + ", " + row.operandVec(a, t) + ", " + count + ");");
+  };
+  auto binary = [&](StringRef fn) {
+    std::string a = row.operandVec(o.getOperand(0), t), b = row.operandVec(o.getOperand(1), t);
+    line("AscendC::" + fn + "(" + dst + ", " + a + ", " + b + ", " + count + ");");
+  };
+  auto scalarOf = [&](Value v) { return "static_cast<" + ct + ">(" + row.val(v).expr + ")"; };
+  if (isa<arith::AddFOp, arith::MulFOp>(&o)) {
+    StringRef vv = isa<arith::AddFOp>(&o) ? "Add" : "Mul", vs = isa<arith::AddFOp>(&o) ? "Adds" : "Muls";
+    Value a = o.getOperand(0), b = o.getOperand(1);
+    if (row.val(a).vector && row.val(b).vector)
+      binary(vv);
+    else if (row.val(a).vector)
+      line("AscendC::" + vs + "(" + dst + ", " + row.val(a).expr + ", " + scalarOf(b) + ", " + count + ");");
+    else
+      line("AscendC::" + vs + "(" + dst + ", " + row.val(b).expr + ", " + scalarOf(a) + ", " + count + ");");
+  } else if (isa<arith::SubFOp>(&o) && row.val(o.getOperand(0)).vector && !row.val(o.getOperand(1)).vector) {
+    line("AscendC::Adds(" + dst + ", " + row.val(o.getOperand(0)).expr + ", static_cast<" + ct + ">(-(" +
+         row.val(o.getOperand(1)).expr + ")), " + count + ");");
+  } else if (isa<arith::SubFOp>(&o)) {
+    binary("Sub");
+  } else if (isa<arith::DivFOp>(&o)) {
+    binary("Div");
+  } else if (isa<arith::MaximumFOp, arith::MaxNumFOp>(&o)) {
+    binary("Max");
+  } else if (isa<arith::MinimumFOp, arith::MinNumFOp>(&o)) {
+    binary("Min");
+  } else if (isa<arith::NegFOp>(&o)) {
+    line("AscendC::Muls(" + dst + ", " + row.operandVec(o.getOperand(0), t) + ", static_cast<" + ct + ">(-1), " +
+         count + ");");
+  } else if (isa<arith::ExtFOp, arith::TruncFOp>(&o)) {
+    line("AscendC::Cast(" + dst + ", " + row.operandVec(o.getOperand(0), o.getOperand(0).getType()) +
+         (isa<arith::ExtFOp>(&o) ? ", AscendC::RoundMode::CAST_NONE, " : ", AscendC::RoundMode::CAST_RINT, ") + count +
+         ");");
+  } else if (isa<math::ExpOp>(&o)) {
+    unary("Exp", o.getOperand(0));
+  } else if (isa<math::Exp2Op>(&o)) {
+    // 2^x = e^(x ln 2)
+    line("AscendC::Muls(" + dst + ", " + row.operandVec(o.getOperand(0), t) + ", static_cast<" + ct +
+         ">(0.693147180559945309f), " + count + ");");
+    barrierV();
+    line("AscendC::Exp(" + dst + ", " + dst + ", " + count + ");");
+  } else if (isa<math::LogOp>(&o)) {
+    unary("Ln", o.getOperand(0));
+  } else if (isa<math::Log2Op>(&o)) {
+    unary("Ln", o.getOperand(0));
+    barrierV();
+    line("AscendC::Muls(" + dst + ", " + dst + ", static_cast<" + ct + ">(1.44269504088896341f), " + count + ");");
+  } else if (isa<math::SqrtOp>(&o)) {
+    unary("Sqrt", o.getOperand(0));
+  } else if (isa<math::RsqrtOp>(&o)) {
+    unary("Rsqrt", o.getOperand(0));
+  } else if (isa<math::TanhOp>(&o)) {
+    // An advanced-API function: its temporary space passed explicitly, at
+    // the maximum the reference's tiling code (GetTanhMaxMinTmpSize) gives:
+    // (float 1, half 4) x max(count x element size, 256) bytes.
+    int64_t bytes = (t.isF32() ? 1 : 4) * std::max<int64_t>(row.cols * elementBytes(t), 256);
+    tanhBytes = std::max(tanhBytes, roundUp(bytes, 32));
+    line("AscendC::Tanh(" + dst + ", " + row.operandVec(o.getOperand(0), t) + ", tanh_tmp, " + count + ");");
+  } else if (isa<math::AbsFOp>(&o)) {
+    unary("Abs", o.getOperand(0));
+  } else {
+    llvm_unreachable("checked by the analysis above");
+  }
+  barrierV();
+  row.vals[r] = {true, dst, t};
+}
+
+LogicalResult KernelEmitter::emitVectorBody(tile::ParallelOp op, bool dryRun, std::string &why) {
+  auto extents = op.getExtents();
+  auto ivs = op.getInductionVars();
+  if (extents.empty() || extents.size() > 2) {
+    why = "it is not 1-D or 2-D";
+    return failure();
+  }
+  VectorPlan plan;
+  if (failed(analyzeVectorBody(op, plan, why)))
+    return failure();
   if (dryRun)
     return success();
 
   // Emission: one row of `cols` elements per iteration of the outer index.
-  int64_t slotBytes = roundUp(cols * 4, 32);
-  unsigned slots = 0;
-  DenseMap<Value, VecValue> vals;
+  Value j = ivs.back();
+  int64_t cols = extents.back();
+  VectorRow row(*this, plan, cols);
   if (extents.size() == 2) {
     std::string iv = fresh("i");
     names[ivs[0]] = iv;
@@ -323,39 +459,14 @@ LogicalResult KernelEmitter::emitVectorBody(tile::ParallelOp op, bool dryRun, st
     ++indent;
   }
   names[j] = "0";
-  std::string count = std::to_string(cols);
-  auto newSlot = [&](Type t) { return scratch(t, slotBytes * slots++); };
-  auto val = [&](Value v) -> VecValue & {
-    auto it = vals.find(v);
-    if (it == vals.end())
-      it = vals.insert({v, VecValue{false, name(v), v.getType()}}).first;
-    return it->second;
-  };
-  auto operandVec = [&](Value v, Type t) -> std::string {
-    // A uniform operand of a vector op: broadcast it into a slot.
-    VecValue &x = val(v);
-    if (x.vector)
-      return x.expr;
-    std::string s = newSlot(t);
-    line("AscendC::Duplicate(" + s + ", static_cast<" + cxxType(t) + ">(" + x.expr + "), " + count + ");");
-    barrierV();
-    return s;
-  };
-  auto rowView = [&](Value mem, ValueRange idx) {
-    LocalBuf &b = locals[mem];
-    SmallVector<std::string> ix;
-    for (size_t k = 0; k + 1 < idx.size(); ++k)
-      ix.push_back(name(idx[k]));
-    ix.push_back("0");
-    return b.name + "[" + localOffset(b, ix) + "]";
-  };
-  for (Operation &o : block) {
+  const std::string &count = row.count;
+  for (Operation &o : *op.getBodyBlock()) {
     if (isa<tile::YieldOp>(o))
       continue;
     if (auto ld = dyn_cast<memref::LoadOp>(o)) {
       LocalBuf &b = locals[ld.getMemRef()];
-      if (varying.count(ld.getResult())) {
-        vals[ld.getResult()] = {true, rowView(ld.getMemRef(), ld.getIndices()), ld.getType()};
+      if (plan.varying.count(ld.getResult())) {
+        row.vals[ld.getResult()] = {true, row.rowView(ld.getMemRef(), ld.getIndices()), ld.getType()};
         continue;
       }
       SmallVector<std::string> ix;
@@ -364,105 +475,35 @@ LogicalResult KernelEmitter::emitVectorBody(tile::ParallelOp op, bool dryRun, st
       std::string n = fresh("v");
       line("const " + cxxType(ld.getType()) + " " + n + " = " + b.name + ".GetValue(" + localOffset(b, ix) + ");");
       names[ld.getResult()] = n;
-      vals[ld.getResult()] = {false, n, ld.getType()};
+      row.vals[ld.getResult()] = {false, n, ld.getType()};
       continue;
     }
     if (auto st = dyn_cast<memref::StoreOp>(o)) {
       Value v = st.getValueToStore();
       Operation *def = v.getDefiningOp();
-      if (def && directTarget.count(def) && directTarget[def] == st)
+      if (def && plan.directTarget.count(def) && plan.directTarget[def] == st)
         continue;
-      std::string dst = rowView(st.getMemRef(), st.getIndices());
+      std::string dst = row.rowView(st.getMemRef(), st.getIndices());
       Type t = v.getType();
-      if (val(v).vector)
-        line("AscendC::Muls(" + dst + ", " + val(v).expr + ", static_cast<" + cxxType(t) + ">(1), " + count + ");");
+      if (row.val(v).vector)
+        line("AscendC::Muls(" + dst + ", " + row.val(v).expr + ", static_cast<" + cxxType(t) + ">(1), " + count + ");");
       else
-        line("AscendC::Duplicate(" + dst + ", static_cast<" + cxxType(t) + ">(" + val(v).expr + "), " + count + ");");
+        line("AscendC::Duplicate(" + dst + ", static_cast<" + cxxType(t) + ">(" + row.val(v).expr + "), " + count +
+             ");");
       barrierV();
       continue;
     }
-    if (!llvm::any_of(o.getResults(), [&](Value r) { return varying.count(r); })) {
+    if (!llvm::any_of(o.getResults(), [&](Value r) { return plan.varying.count(r); })) {
       if (failed(emitScalar(&o)))
         return failure();
-      vals[o.getResult(0)] = {false, name(o.getResult(0)), o.getResult(0).getType()};
+      row.vals[o.getResult(0)] = {false, name(o.getResult(0)), o.getResult(0).getType()};
       continue;
     }
-    Value r = o.getResult(0);
-    Type t = r.getType();
-    std::string ct = cxxType(t);
-    std::string dst = directTarget.count(&o) ? rowView(directTarget[&o].getMemRef(), directTarget[&o].getIndices())
-                                             : newSlot(t);
-    auto unary = [&](StringRef fn, Value a) {
-      line("AscendC::" + fn + "(" + dst + ", " + operandVec(a, t) + ", " + count + ");");
-    };
-    auto binary = [&](StringRef fn) {
-      std::string a = operandVec(o.getOperand(0), t), b = operandVec(o.getOperand(1), t);
-      line("AscendC::" + fn + "(" + dst + ", " + a + ", " + b + ", " + count + ");");
-    };
-    auto scalarOf = [&](Value v) { return "static_cast<" + ct + ">(" + val(v).expr + ")"; };
-    if (isa<arith::AddFOp, arith::MulFOp>(&o)) {
-      StringRef vv = isa<arith::AddFOp>(&o) ? "Add" : "Mul", vs = isa<arith::AddFOp>(&o) ? "Adds" : "Muls";
-      Value a = o.getOperand(0), b = o.getOperand(1);
-      if (val(a).vector && val(b).vector)
-        binary(vv);
-      else if (val(a).vector)
-        line("AscendC::" + vs + "(" + dst + ", " + val(a).expr + ", " + scalarOf(b) + ", " + count + ");");
-      else
-        line("AscendC::" + vs + "(" + dst + ", " + val(b).expr + ", " + scalarOf(a) + ", " + count + ");");
-    } else if (isa<arith::SubFOp>(&o) && val(o.getOperand(0)).vector && !val(o.getOperand(1)).vector) {
-      line("AscendC::Adds(" + dst + ", " + val(o.getOperand(0)).expr + ", static_cast<" + ct + ">(-(" +
-           val(o.getOperand(1)).expr + ")), " + count + ");");
-    } else if (isa<arith::SubFOp>(&o)) {
-      binary("Sub");
-    } else if (isa<arith::DivFOp>(&o)) {
-      binary("Div");
-    } else if (isa<arith::MaximumFOp, arith::MaxNumFOp>(&o)) {
-      binary("Max");
-    } else if (isa<arith::MinimumFOp, arith::MinNumFOp>(&o)) {
-      binary("Min");
-    } else if (isa<arith::NegFOp>(&o)) {
-      line("AscendC::Muls(" + dst + ", " + operandVec(o.getOperand(0), t) + ", static_cast<" + ct + ">(-1), " +
-           count + ");");
-    } else if (isa<arith::ExtFOp, arith::TruncFOp>(&o)) {
-      line("AscendC::Cast(" + dst + ", " + operandVec(o.getOperand(0), o.getOperand(0).getType()) +
-           (isa<arith::ExtFOp>(&o) ? ", AscendC::RoundMode::CAST_NONE, " : ", AscendC::RoundMode::CAST_RINT, ") +
-           count + ");");
-    } else if (isa<math::ExpOp>(&o)) {
-      unary("Exp", o.getOperand(0));
-    } else if (isa<math::Exp2Op>(&o)) {
-      // 2^x = e^(x ln 2)
-      line("AscendC::Muls(" + dst + ", " + operandVec(o.getOperand(0), t) + ", static_cast<" + ct +
-           ">(0.693147180559945309f), " + count + ");");
-      barrierV();
-      line("AscendC::Exp(" + dst + ", " + dst + ", " + count + ");");
-    } else if (isa<math::LogOp>(&o)) {
-      unary("Ln", o.getOperand(0));
-    } else if (isa<math::Log2Op>(&o)) {
-      unary("Ln", o.getOperand(0));
-      barrierV();
-      line("AscendC::Muls(" + dst + ", " + dst + ", static_cast<" + ct + ">(1.44269504088896341f), " + count + ");");
-    } else if (isa<math::SqrtOp>(&o)) {
-      unary("Sqrt", o.getOperand(0));
-    } else if (isa<math::RsqrtOp>(&o)) {
-      unary("Rsqrt", o.getOperand(0));
-    } else if (isa<math::TanhOp>(&o)) {
-      // An advanced-API function: its temporary space passed explicitly, at
-      // the maximum the reference's tiling code (GetTanhMaxMinTmpSize) gives:
-      // (float 1, half 4) x max(count x element size, 256) bytes.
-      int64_t bytes = (t.isF32() ? 1 : 4) * std::max<int64_t>(cols * elementBytes(t), 256);
-      tanhBytes = std::max(tanhBytes, roundUp(bytes, 32));
-      line("AscendC::Tanh(" + dst + ", " + operandVec(o.getOperand(0), t) + ", tanh_tmp, " + count + ");");
-    } else if (isa<math::AbsFOp>(&o)) {
-      unary("Abs", o.getOperand(0));
-    } else {
-      llvm_unreachable("checked by the analysis above");
-    }
-    barrierV();
-    vals[r] = {true, dst, t};
+    emitVectorOp(o, row);
   }
   if (extents.size() == 2)
     --indent, line("}");
-  scratchBytes = std::max(scratchBytes, slotBytes * (int64_t)slots);
+  scratchBytes = std::max(scratchBytes, row.slotBytes * (int64_t)row.slots);
   barrierAll();
   return success();
 }

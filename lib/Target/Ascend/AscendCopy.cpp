@@ -119,188 +119,225 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op) {
   return emitTransfer(op, load, t, /*atomic=*/false);
 }
 
-LogicalResult KernelEmitter::emitTransfer(Operation *op, bool load, const Transfer &t, bool atomic) {
-  GlobalBuf &g = t.g;
-  LocalBuf &l = t.l;
-  ArrayRef<int64_t> gSizes = t.gSizes, lSizes = t.lSizes;
-  const SmallVector<std::string> &gi = t.gi, &li = t.li;
-  ArrayRef<int64_t> lConst = t.lConst;
-  bool lStatic = t.lStatic;
-  auto gDims = squeeze(gSizes), lDims = squeeze(lSizes);
-  if (gDims.size() != lDims.size() || !llvm::all_of(llvm::zip(gDims, lDims), [](auto p) {
-        return std::get<0>(p).second == std::get<1>(p).second;
-      }))
-    return error(op, "does not support a T.copy that reshapes its region");
-  int64_t gRank = gSizes.size(), lRank = lSizes.size();
-  // The innermost region dim is a contiguous run when it is the last dim on
-  // both sides; else every element is a run of one.
-  bool run = !gDims.empty() && gDims.back().first == gRank - 1 && lDims.back().first == lRank - 1;
-  int64_t runLen = run ? gDims.back().second : 1;
-  size_t loops = run ? gDims.size() - 1 : gDims.size();
-  Type gElt = g.elt, lElt = l.elt;
-  bool convert = gElt != lElt;
-  bool vectorCast = convert && isVectorFloat(gElt) && isVectorFloat(lElt);
-  if (convert && !vectorCast)
-    return error(op, "does not support a T.copy converting between these element types (float16 <-> float32 only)");
-  if (atomic && !(gElt.isF16() || gElt.isF32() || gElt.isInteger(16) || gElt.isInteger(32)))
-    return error(op, "does not support an atomic add into " + dtypeName(gElt) +
-                         " (SetAtomicAdd takes float16, float32, int16 and int32)");
-  // The staging buffer holds the global element type at the local layout.
-  std::string stage = convert ? stageFor(l, gElt) : l.name;
-  int64_t gBytes = elementBytes(gElt);
-  // Whether a run's UB start is 32-byte aligned for both the stage and the
-  // local buffer: rows are padded, so that is the constant column offset.
-  // The run must also end where DataCopyPad's rounding up to a whole 32-byte
-  // block cannot reach live elements: on a block boundary or at the row's end.
-  int64_t perBlock = 32 / gBytes;
-  bool aligned = run && lStatic && lRank > 0 && lConst.back() % kPadElements == 0 &&
-                 ((lConst.back() + runLen) % perBlock == 0 || lConst.back() + runLen == l.shape.back());
-  bool wholeBlocks = (runLen * gBytes) % 32 == 0;
+namespace tilec {
+namespace ascend {
+/// One global <-> UB transfer as it is emitted: a loop nest over the region's non-run
+/// dims and, per iteration, one contiguous run of `runLen` elements (DataCopy when whole
+/// and aligned, else DataCopyPad, through scratch when the UB start is not aligned).
+class TransferRuns {
+public:
+  TransferRuns(KernelEmitter &em, const KernelEmitter::Transfer &t) : em(em), t(t), g(t.g), l(t.l) {}
 
-  // Loop nest over the non-run dims, then one run per iteration.
-  auto openLoops = [&](SmallVector<std::string> &gIdx, SmallVector<std::string> &lIdx) {
-    for (size_t k = 0; k < loops; ++k) {
-      std::string iv = fresh("r");
-      line("for (int64_t " + iv + " = 0; " + iv + " < " + std::to_string(gDims[k].second) + "; ++" + iv + ") {");
-      ++indent;
-      gIdx[gDims[k].first] += " + " + iv;
-      lIdx[lDims[k].first] += " + " + iv;
-    }
-  };
-  auto closeLoops = [&]() {
-    for (size_t k = 0; k < loops; ++k)
-      --indent, line("}");
-  };
-  // The run's row is inside the tensor in every dim but the last.
-  auto rowInside = [&](ArrayRef<std::string> gIdx) {
-    SmallVector<std::string> conds;
-    for (int64_t d = 0; d + 1 < gRank; ++d)
-      conds.push_back("(" + gIdx[d] + ") >= 0 && (" + gIdx[d] + ") < " + g.dims[d]);
-    return conds.empty() ? std::string("true") : llvm::join(conds, " && ");
-  };
+  /// Checks the region and the element types and derives the run shape; an error
+  /// (through the emitter) when the ascend target cannot express it.
+  LogicalResult plan(Operation *op, bool atomic) {
+    ArrayRef<int64_t> gSizes = t.gSizes, lSizes = t.lSizes;
+    ArrayRef<int64_t> lConst = t.lConst;
+    gDims = squeeze(gSizes), lDims = squeeze(lSizes);
+    if (gDims.size() != lDims.size() ||
+        !llvm::all_of(llvm::zip(gDims, lDims), [](auto p) { return std::get<0>(p).second == std::get<1>(p).second; }))
+      return em.error(op, "does not support a T.copy that reshapes its region");
+    gRank = gSizes.size();
+    int64_t lRank = lSizes.size();
+    // The innermost region dim is a contiguous run when it is the last dim on
+    // both sides; else every element is a run of one.
+    bool run = !gDims.empty() && gDims.back().first == gRank - 1 && lDims.back().first == lRank - 1;
+    runLen = run ? gDims.back().second : 1;
+    loops = run ? gDims.size() - 1 : gDims.size();
+    gElt = g.elt;
+    Type lElt = l.elt;
+    convert = gElt != lElt;
+    bool vectorCast = convert && isVectorFloat(gElt) && isVectorFloat(lElt);
+    if (convert && !vectorCast)
+      return em.error(op,
+                      "does not support a T.copy converting between these element types (float16 <-> float32 only)");
+    if (atomic && !(gElt.isF16() || gElt.isF32() || gElt.isInteger(16) || gElt.isInteger(32)))
+      return em.error(op, "does not support an atomic add into " + dtypeName(gElt) +
+                              " (SetAtomicAdd takes float16, float32, int16 and int32)");
+    // The staging buffer holds the global element type at the local layout.
+    stage = convert ? em.stageFor(l, gElt) : l.name;
+    gBytes = elementBytes(gElt);
+    // Whether a run's UB start is 32-byte aligned for both the stage and the
+    // local buffer: rows are padded, so that is the constant column offset.
+    // The run must also end where DataCopyPad's rounding up to a whole 32-byte
+    // block cannot reach live elements: on a block boundary or at the row's end.
+    int64_t perBlock = 32 / gBytes;
+    aligned = run && t.lStatic && lRank > 0 && lConst.back() % kPadElements == 0 &&
+              ((lConst.back() + runLen) % perBlock == 0 || lConst.back() + runLen == l.shape.back());
+    wholeBlocks = (runLen * gBytes) % 32 == 0;
+    lastDim = gRank ? g.dims.back() : "1";
+    gType = cxxType(gElt);
+    return success();
+  }
 
-  SmallVector<std::string> gIdx = gi, lIdx = li;
-  std::string col, lo, go, n;
-  std::string lastDim = gRank ? g.dims.back() : "1";
-  // One run per loop iteration: its UB and global offsets, and n, how many
-  // of its elements lie inside the tensor (0 .. runLen).
-  auto openRun = [&](bool withGlobal) {
-    gIdx = gi, lIdx = li;
-    openLoops(gIdx, lIdx);
-    col = gRank ? gIdx.back() : "0";
-    lo = fresh("lo"), go = fresh("go"), n = fresh("n");
-    line("const int64_t " + lo + " = " + localOffset(l, lIdx) + ";");
-    if (withGlobal)
-      line("const int64_t " + go + " = " + globalOffset(g, gIdx) + ";");
-    line("int64_t " + n + " = 0;");
-    line("if (" + rowInside(gIdx) + " && (" + col + ") >= 0) {");
-    ++indent;
-    line(n + " = " + lastDim + " - (" + col + ");");
-    line(n + " = " + n + " < 0 ? 0 : " + n + " > " + std::to_string(runLen) + " ? " + std::to_string(runLen) +
-         " : " + n + ";");
-    --indent;
-    line("}");
-  };
-  std::string gType = cxxType(gElt);
-  if (load) {
+  /// global -> UB.
+  LogicalResult load(Operation *op) {
     openRun(true);
     if (aligned && wholeBlocks) {
-      line("if (" + n + " == " + std::to_string(runLen) + ") {");
-      ++indent;
-      line("AscendC::DataCopy(" + stage + "[" + lo + "], " + g.name + "[" + go + "], " + std::to_string(runLen) +
-           ");");
-      --indent;
-      line("} else if (" + n + " > 0) {");
+      em.line("if (" + n + " == " + std::to_string(runLen) + ") {");
+      ++em.indent;
+      em.line("AscendC::DataCopy(" + stage + "[" + lo + "], " + g.name + "[" + go + "], " + std::to_string(runLen) +
+              ");");
+      --em.indent;
+      em.line("} else if (" + n + " > 0) {");
     } else {
-      line("if (" + n + " > 0) {");
+      em.line("if (" + n + " > 0) {");
     }
-    ++indent;
+    ++em.indent;
     if (aligned) {
-      line("AscendC::DataCopyPad(" + stage + "[" + lo + "], " + g.name + "[" + go +
-           "], AscendC::DataCopyExtParams{1, static_cast<uint32_t>(" + n + " * " + std::to_string(gBytes) +
-           "), 0, 0, 0}, AscendC::DataCopyPadExtParams<" + gType + ">{false, 0, 0, 0});");
+      em.line("AscendC::DataCopyPad(" + stage + "[" + lo + "], " + g.name + "[" + go +
+              "], AscendC::DataCopyExtParams{1, static_cast<uint32_t>(" + n + " * " + std::to_string(gBytes) +
+              "), 0, 0, 0}, AscendC::DataCopyPadExtParams<" + gType + ">{false, 0, 0, 0});");
     } else {
       // The UB start is not 32-byte aligned: DataCopyPad into scratch, then
       // element by element into place.
-      scratchBytes = std::max(scratchBytes, roundUp(runLen * gBytes, 32));
-      std::string sc = scratchBase(gElt);
-      line("AscendC::DataCopyPad(" + sc + ", " + g.name + "[" + go + "], AscendC::DataCopyExtParams{1, " +
-           "static_cast<uint32_t>(" + n + " * " + std::to_string(gBytes) + "), 0, 0, 0}, " +
-           "AscendC::DataCopyPadExtParams<" + gType + ">{false, 0, 0, 0});");
-      barrierAll();
-      line("for (int64_t e = 0; e < " + n + "; ++e)");
-      line("  " + stage + ".SetValue(" + lo + " + e, " + sc + ".GetValue(e));");
-      line("AscendC::PipeBarrier<PIPE_ALL>();");
+      em.scratchBytes = std::max(em.scratchBytes, roundUp(runLen * gBytes, 32));
+      std::string sc = em.scratchBase(gElt);
+      em.line("AscendC::DataCopyPad(" + sc + ", " + g.name + "[" + go + "], AscendC::DataCopyExtParams{1, " +
+              "static_cast<uint32_t>(" + n + " * " + std::to_string(gBytes) + "), 0, 0, 0}, " +
+              "AscendC::DataCopyPadExtParams<" + gType + ">{false, 0, 0, 0});");
+      em.barrierAll();
+      em.line("for (int64_t e = 0; e < " + n + "; ++e)");
+      em.line("  " + stage + ".SetValue(" + lo + " + e, " + sc + ".GetValue(e));");
+      em.line("AscendC::PipeBarrier<PIPE_ALL>();");
     }
-    --indent;
-    line("}");
+    --em.indent;
+    em.line("}");
     closeLoops();
-    barrierAll();
+    em.barrierAll();
     // Zero the part of every run outside the tensor (scalar stores to UB).
     openRun(false);
-    line("for (int64_t e = " + n + "; e < " + std::to_string(runLen) + "; ++e)");
-    line("  " + stage + ".SetValue(" + lo + " + e, static_cast<" + gType + ">(0));");
+    em.line("for (int64_t e = " + n + "; e < " + std::to_string(runLen) + "; ++e)");
+    em.line("  " + stage + ".SetValue(" + lo + " + e, static_cast<" + gType + ">(0));");
     closeLoops();
-    barrierAll();
+    em.barrierAll();
     if (convert) {
       if (!aligned)
-        return error(op, "does not support a converting T.copy into a UB region whose start is not 32-byte aligned");
-      gIdx = gi, lIdx = li;
+        return em.error(op, "does not support a converting T.copy into a UB region whose start is not 32-byte aligned");
+      gIdx = t.gi, lIdx = t.li;
       openLoops(gIdx, lIdx);
-      line("AscendC::Cast(" + l.name + "[" + localOffset(l, lIdx) + "], " + stage + "[" + localOffset(l, lIdx) +
-           "], AscendC::RoundMode::CAST_NONE, " + std::to_string(runLen) + ");");
+      em.line("AscendC::Cast(" + l.name + "[" + em.localOffset(l, lIdx) + "], " + stage + "[" +
+              em.localOffset(l, lIdx) + "], AscendC::RoundMode::CAST_NONE, " + std::to_string(runLen) + ");");
       closeLoops();
-      barrierAll();
+      em.barrierAll();
     }
     return success();
   }
 
-  // UB -> global: narrow into the stage first, then MTE3.
-  if (convert) {
+  /// UB -> global (added into it when `atomic`).
+  LogicalResult store(Operation *op, bool atomic) {
+    // UB -> global: narrow into the stage first, then MTE3.
+    if (convert) {
+      if (!aligned)
+        return em.error(op,
+                        "does not support a converting T.copy out of a UB region whose start is not 32-byte aligned");
+      SmallVector<std::string> gIdx2 = t.gi, lIdx2 = t.li;
+      openLoops(gIdx2, lIdx2);
+      em.line("AscendC::Cast(" + stage + "[" + em.localOffset(l, lIdx2) + "], " + l.name + "[" +
+              em.localOffset(l, lIdx2) + "], AscendC::RoundMode::CAST_RINT, " + std::to_string(runLen) + ");");
+      closeLoops();
+      em.barrierAll();
+    }
+    // Atomic mode makes every MTE3 transfer below add into global memory.
+    if (atomic)
+      em.line("AscendC::SetAtomicAdd<" + cxxType(gElt) + ">();");
+    openRun(true);
+    std::string from = stage + "[" + lo + "]";
+    if (!aligned) {
+      // Gather the run into scratch (aligned) first.
+      em.scratchBytes = std::max(em.scratchBytes, roundUp(runLen * gBytes, 32));
+      std::string sc = em.scratchBase(gElt);
+      em.line("for (int64_t e = 0; e < " + n + "; ++e)");
+      em.line("  " + sc + ".SetValue(e, " + stage + ".GetValue(" + lo + " + e));");
+      em.barrierAll();
+      from = sc;
+    }
+    if (aligned && wholeBlocks) {
+      em.line("if (" + n + " == " + std::to_string(runLen) + ") {");
+      ++em.indent;
+      em.line("AscendC::DataCopy(" + g.name + "[" + go + "], " + from + ", " + std::to_string(runLen) + ");");
+      --em.indent;
+      em.line("} else if (" + n + " > 0) {");
+    } else {
+      em.line("if (" + n + " > 0) {");
+    }
+    ++em.indent;
+    em.line("AscendC::DataCopyPad(" + g.name + "[" + go + "], " + from + ", AscendC::DataCopyExtParams{1, " +
+            "static_cast<uint32_t>(" + n + " * " + std::to_string(gBytes) + "), 0, 0, 0});");
+    --em.indent;
+    em.line("}");
     if (!aligned)
-      return error(op, "does not support a converting T.copy out of a UB region whose start is not 32-byte aligned");
-    SmallVector<std::string> gIdx2 = gi, lIdx2 = li;
-    openLoops(gIdx2, lIdx2);
-    line("AscendC::Cast(" + stage + "[" + localOffset(l, lIdx2) + "], " + l.name + "[" + localOffset(l, lIdx2) +
-         "], AscendC::RoundMode::CAST_RINT, " + std::to_string(runLen) + ");");
+      em.barrierAll();
     closeLoops();
-    barrierAll();
+    if (atomic)
+      em.line("AscendC::SetAtomicNone();");
+    em.barrierAll();
+    return success();
   }
-  // Atomic mode makes every MTE3 transfer below add into global memory.
-  if (atomic)
-    line("AscendC::SetAtomicAdd<" + cxxType(gElt) + ">();");
-  openRun(true);
-  std::string from = stage + "[" + lo + "]";
-  if (!aligned) {
-    // Gather the run into scratch (aligned) first.
-    scratchBytes = std::max(scratchBytes, roundUp(runLen * gBytes, 32));
-    std::string sc = scratchBase(gElt);
-    line("for (int64_t e = 0; e < " + n + "; ++e)");
-    line("  " + sc + ".SetValue(e, " + stage + ".GetValue(" + lo + " + e));");
-    barrierAll();
-    from = sc;
+
+private:
+  /// Loop nest over the non-run dims, then one run per iteration.
+  void openLoops(SmallVector<std::string> &gIdx, SmallVector<std::string> &lIdx) {
+    for (size_t k = 0; k < loops; ++k) {
+      std::string iv = em.fresh("r");
+      em.line("for (int64_t " + iv + " = 0; " + iv + " < " + std::to_string(gDims[k].second) + "; ++" + iv + ") {");
+      ++em.indent;
+      gIdx[gDims[k].first] += " + " + iv;
+      lIdx[lDims[k].first] += " + " + iv;
+    }
   }
-  if (aligned && wholeBlocks) {
-    line("if (" + n + " == " + std::to_string(runLen) + ") {");
-    ++indent;
-    line("AscendC::DataCopy(" + g.name + "[" + go + "], " + from + ", " + std::to_string(runLen) + ");");
-    --indent;
-    line("} else if (" + n + " > 0) {");
-  } else {
-    line("if (" + n + " > 0) {");
+  void closeLoops() {
+    for (size_t k = 0; k < loops; ++k)
+      --em.indent, em.line("}");
   }
-  ++indent;
-  line("AscendC::DataCopyPad(" + g.name + "[" + go + "], " + from + ", AscendC::DataCopyExtParams{1, " +
-       "static_cast<uint32_t>(" + n + " * " + std::to_string(gBytes) + "), 0, 0, 0});");
-  --indent;
-  line("}");
-  if (!aligned)
-    barrierAll();
-  closeLoops();
-  if (atomic)
-    line("AscendC::SetAtomicNone();");
-  barrierAll();
-  return success();
+  /// The run's row is inside the tensor in every dim but the last.
+  std::string rowInside(ArrayRef<std::string> gIdx) {
+    SmallVector<std::string> conds;
+    for (int64_t d = 0; d + 1 < gRank; ++d)
+      conds.push_back("(" + gIdx[d] + ") >= 0 && (" + gIdx[d] + ") < " + g.dims[d]);
+    return conds.empty() ? std::string("true") : llvm::join(conds, " && ");
+  }
+  /// One run per loop iteration: its UB and global offsets, and n, how many
+  /// of its elements lie inside the tensor (0 .. runLen).
+  void openRun(bool withGlobal) {
+    gIdx = t.gi, lIdx = t.li;
+    openLoops(gIdx, lIdx);
+    col = gRank ? gIdx.back() : "0";
+    lo = em.fresh("lo"), go = em.fresh("go"), n = em.fresh("n");
+    em.line("const int64_t " + lo + " = " + em.localOffset(l, lIdx) + ";");
+    if (withGlobal)
+      em.line("const int64_t " + go + " = " + em.globalOffset(g, gIdx) + ";");
+    em.line("int64_t " + n + " = 0;");
+    em.line("if (" + rowInside(gIdx) + " && (" + col + ") >= 0) {");
+    ++em.indent;
+    em.line(n + " = " + lastDim + " - (" + col + ");");
+    em.line(n + " = " + n + " < 0 ? 0 : " + n + " > " + std::to_string(runLen) + " ? " + std::to_string(runLen) +
+            " : " + n + ";");
+    --em.indent;
+    em.line("}");
+  }
+
+  KernelEmitter &em;
+  const KernelEmitter::Transfer &t;
+  GlobalBuf &g;
+  LocalBuf &l;
+  SmallVector<std::pair<int64_t, int64_t>> gDims, lDims;
+  int64_t gRank = 0, runLen = 1, gBytes = 1;
+  size_t loops = 0;
+  Type gElt;
+  bool convert = false, aligned = false, wholeBlocks = false;
+  std::string stage, lastDim, gType;
+  SmallVector<std::string> gIdx, lIdx; ///< the current run's region indices
+  std::string col, lo, go, n;          ///< the current run's column, offsets and length
+};
+} // namespace ascend
+} // namespace tilec
+
+LogicalResult KernelEmitter::emitTransfer(Operation *op, bool load, const Transfer &t, bool atomic) {
+  TransferRuns runs(*this, t);
+  if (failed(runs.plan(op, atomic)))
+    return failure();
+  return load ? runs.load(op) : runs.store(op, atomic);
 }
 
 LogicalResult KernelEmitter::emitAtomicAdd(tile::AtomicAddOp op) {

@@ -78,7 +78,14 @@ struct VecValue {
   Type type;
 };
 
+struct VectorPlan;
+class VectorRow;
+class TransferRuns;
+
 class KernelEmitter {
+  friend class VectorRow;
+  friend class TransferRuns;
+
 public:
   KernelEmitter(tile::KernelOp kernel, const AscendTargetOptions &options, AscendKernel &out)
       : kernel(kernel), options(options), out(out), os(body) {}
@@ -86,6 +93,9 @@ public:
   LogicalResult run();
 
 private:
+  /// The Unified Buffer declarations of every tile buffer, staging buffer, the scratch and
+  /// Tanh's buffer; an error when they exceed the AI Core's UB.
+  LogicalResult declareUnifiedBuffer(tile::LaunchOp launch, SmallVector<std::string> &decls);
   tile::KernelOp kernel;
   const AscendTargetOptions &options;
   AscendKernel &out;
@@ -123,6 +133,11 @@ private:
   LogicalResult emitCumsum(tile::CumsumOp op);
   LogicalResult emitParallel(tile::ParallelOp op);
   LogicalResult emitVectorBody(tile::ParallelOp op, bool dryRun, std::string &why);
+  /// Whether a T.Parallel body takes the vector unit: which values vary along the row,
+  /// which stores a vector op writes directly; `why` says what stops it.
+  LogicalResult analyzeVectorBody(tile::ParallelOp op, VectorPlan &plan, std::string &why);
+  /// One per-element float op of a vectorised body as vector instructions over the row.
+  void emitVectorOp(Operation &o, VectorRow &row);
   LogicalResult emitScalarBody(tile::ParallelOp op);
 
   std::string name(Value v) { return names.lookup(v); }

@@ -11,6 +11,7 @@
 #include "llvm/Support/Format.h"
 
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace tilec;
@@ -315,6 +316,114 @@ const char *builtinFunction(Operation &op) {
 } // namespace
 
 LogicalResult Printer::printOp(Operation &op) {
+  if (auto cst = dyn_cast<spirv::ConstantOp>(op))
+    return printConstant(cst);
+  LogicalResult result = success();
+  if (printMemoryOp(op, result))
+    return result;
+  return printValueOp(op);
+}
+
+LogicalResult Printer::printConstant(spirv::ConstantOp cst) {
+  FailureOr<std::string> lit = literal(cst.getValue(), cst.getType(), cst.getOperation());
+  if (failed(lit))
+    return failure();
+  if (!lit->empty())
+    return success(); // printed inline at its uses
+  // Infinities and NaNs: WGSL rejects them in constant expressions; a let
+  // of the bits keeps them a runtime value.
+  auto f = cast<FloatAttr>(cst.getValue());
+  uint64_t bits = f.getValue().bitcastToAPInt().getZExtValue();
+  if (cst.getType().isF16()) {
+    APFloat wide = f.getValue();
+    bool lost;
+    wide.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+    bits = wide.bitcastToAPInt().getZExtValue();
+  }
+  std::string b = fresh('v');
+  std::string hex;
+  llvm::raw_string_ostream hs(hex);
+  hs << llvm::format("0x%08xu", static_cast<uint32_t>(bits));
+  line("let " + b + " = " + hex + ";");
+  std::string e = "bitcast<f32>(" + b + ")";
+  if (cst.getType().isF16())
+    e = "f16(" + e + ")";
+  return declare(cst.getResult(), cst.getOperation(), e);
+}
+
+bool Printer::printMemoryOp(Operation &op, LogicalResult &result) {
+  // Each case returns its result; none of them: not handled.
+  std::optional<LogicalResult> r = [&]() -> std::optional<LogicalResult> {
+    if (auto addr = dyn_cast<spirv::AddressOfOp>(op)) {
+      (void)addr;
+      return success(); // a place, printed where it is used
+    }
+    if (isa<spirv::AccessChainOp>(op))
+      return success(); // a place, printed where it is used
+    if (auto var = dyn_cast<spirv::VariableOp>(op)) {
+      if (var.getStorageClass() != spirv::StorageClass::Function)
+        return op.emitError("the webgpu target only takes Function variables in a function");
+      FailureOr<std::string> t = typeName(cast<spirv::PointerType>(var.getType()).getPointeeType(), &op);
+      if (failed(t))
+        return failure();
+      std::string name = fresh('p');
+      names[var.getResult()] = name;
+      line("var " + name + ": " + *t + ";");
+      if (var.getInitializer()) {
+        FailureOr<std::string> init = value(var.getInitializer());
+        if (failed(init))
+          return failure();
+        line(name + " = " + *init + ";");
+      }
+      return success();
+    }
+    if (auto load = dyn_cast<spirv::LoadOp>(op)) {
+      FailureOr<std::string> p = place(load.getPtr());
+      if (failed(p))
+        return failure();
+      return declare(load.getResult(), &op, isAtomicPlace(load.getPtr()) ? "atomicLoad(&" + *p + ")" : *p);
+    }
+    if (auto store = dyn_cast<spirv::StoreOp>(op)) {
+      FailureOr<std::string> p = place(store.getPtr());
+      FailureOr<std::string> v = value(store.getValue());
+      if (failed(p) || failed(v))
+        return failure();
+      if (isAtomicPlace(store.getPtr()))
+        line("atomicStore(&" + *p + ", " + *v + ");");
+      else
+        line(*p + " = " + *v + ";");
+      return success();
+    }
+    if (auto add = dyn_cast<spirv::AtomicIAddOp>(op)) {
+      FailureOr<std::string> p = place(add.getPointer());
+      FailureOr<std::string> v = value(add.getValue());
+      if (failed(p) || failed(v))
+        return failure();
+      if (!isAtomicPlace(add.getPointer()))
+        return op.emitError("the webgpu target cannot find the atomic variable of this atomic add");
+      return declare(add.getResult(), &op, "atomicAdd(&" + *p + ", " + *v + ")");
+    }
+    if (auto barrier = dyn_cast<spirv::ControlBarrierOp>(op)) {
+      if (barrier.getExecutionScope() != spirv::Scope::Workgroup)
+        return op.emitError("the webgpu target only takes workgroup-scope control barriers");
+      if (spirv::bitEnumContainsAny(barrier.getMemorySemantics(), spirv::MemorySemantics::UniformMemory))
+        line("storageBarrier();");
+      line("workgroupBarrier();");
+      return success();
+    }
+    if (isa<spirv::ReturnOp>(op)) {
+      line("return;");
+      return success();
+    }
+    return std::nullopt;
+  }();
+  if (!r)
+    return false;
+  result = *r;
+  return true;
+}
+
+LogicalResult Printer::printValueOp(Operation &op) {
   // Operands of value ops, printed.
   llvm::SmallVector<std::string> a;
   auto operands = [&]() -> LogicalResult {
@@ -332,93 +441,6 @@ LogicalResult Printer::printOp(Operation &op) {
   };
   auto u32 = [](const std::string &s) { return "bitcast<u32>(" + s + ")"; };
 
-  if (auto cst = dyn_cast<spirv::ConstantOp>(op)) {
-    FailureOr<std::string> lit = literal(cst.getValue(), cst.getType(), &op);
-    if (failed(lit))
-      return failure();
-    if (!lit->empty())
-      return success(); // printed inline at its uses
-    // Infinities and NaNs: WGSL rejects them in constant expressions; a let
-    // of the bits keeps them a runtime value.
-    auto f = cast<FloatAttr>(cst.getValue());
-    uint64_t bits = f.getValue().bitcastToAPInt().getZExtValue();
-    if (cst.getType().isF16()) {
-      APFloat wide = f.getValue();
-      bool lost;
-      wide.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
-      bits = wide.bitcastToAPInt().getZExtValue();
-    }
-    std::string b = fresh('v');
-    std::string hex;
-    llvm::raw_string_ostream hs(hex);
-    hs << llvm::format("0x%08xu", static_cast<uint32_t>(bits));
-    line("let " + b + " = " + hex + ";");
-    std::string e = "bitcast<f32>(" + b + ")";
-    if (cst.getType().isF16())
-      e = "f16(" + e + ")";
-    return declare(cst.getResult(), &op, e);
-  }
-  if (auto addr = dyn_cast<spirv::AddressOfOp>(op)) {
-    (void)addr;
-    return success(); // a place, printed where it is used
-  }
-  if (isa<spirv::AccessChainOp>(op))
-    return success(); // a place, printed where it is used
-  if (auto var = dyn_cast<spirv::VariableOp>(op)) {
-    if (var.getStorageClass() != spirv::StorageClass::Function)
-      return op.emitError("the webgpu target only takes Function variables in a function");
-    FailureOr<std::string> t = typeName(cast<spirv::PointerType>(var.getType()).getPointeeType(), &op);
-    if (failed(t))
-      return failure();
-    std::string name = fresh('p');
-    names[var.getResult()] = name;
-    line("var " + name + ": " + *t + ";");
-    if (var.getInitializer()) {
-      FailureOr<std::string> init = value(var.getInitializer());
-      if (failed(init))
-        return failure();
-      line(name + " = " + *init + ";");
-    }
-    return success();
-  }
-  if (auto load = dyn_cast<spirv::LoadOp>(op)) {
-    FailureOr<std::string> p = place(load.getPtr());
-    if (failed(p))
-      return failure();
-    return declare(load.getResult(), &op, isAtomicPlace(load.getPtr()) ? "atomicLoad(&" + *p + ")" : *p);
-  }
-  if (auto store = dyn_cast<spirv::StoreOp>(op)) {
-    FailureOr<std::string> p = place(store.getPtr());
-    FailureOr<std::string> v = value(store.getValue());
-    if (failed(p) || failed(v))
-      return failure();
-    if (isAtomicPlace(store.getPtr()))
-      line("atomicStore(&" + *p + ", " + *v + ");");
-    else
-      line(*p + " = " + *v + ";");
-    return success();
-  }
-  if (auto add = dyn_cast<spirv::AtomicIAddOp>(op)) {
-    FailureOr<std::string> p = place(add.getPointer());
-    FailureOr<std::string> v = value(add.getValue());
-    if (failed(p) || failed(v))
-      return failure();
-    if (!isAtomicPlace(add.getPointer()))
-      return op.emitError("the webgpu target cannot find the atomic variable of this atomic add");
-    return declare(add.getResult(), &op, "atomicAdd(&" + *p + ", " + *v + ")");
-  }
-  if (auto barrier = dyn_cast<spirv::ControlBarrierOp>(op)) {
-    if (barrier.getExecutionScope() != spirv::Scope::Workgroup)
-      return op.emitError("the webgpu target only takes workgroup-scope control barriers");
-    if (spirv::bitEnumContainsAny(barrier.getMemorySemantics(), spirv::MemorySemantics::UniformMemory))
-      line("storageBarrier();");
-    line("workgroupBarrier();");
-    return success();
-  }
-  if (isa<spirv::ReturnOp>(op)) {
-    line("return;");
-    return success();
-  }
   if (isa<spirv::UndefOp>(op))
     return declare(op.getResult(0), &op, typeOf(op.getResult(0).getType()) + "()");
 

@@ -103,28 +103,8 @@ std::optional<BuiltinInfo> builtinInfo(llvm::StringRef spirvName) {
 
 } // namespace
 
-LogicalResult Printer::run() {
-  // The entry point.
-  spirv::EntryPointOp entry;
-  for (auto ep : module.getOps<spirv::EntryPointOp>()) {
-    if (entry)
-      return ep.emitError("the webgpu target expects one entry point per module");
-    entry = ep;
-  }
-  if (!entry || entry.getExecutionModel() != spirv::ExecutionModel::GLCompute)
-    return module.emitError("the webgpu target expects one GLCompute entry point");
-  auto fn = module.lookupSymbol<spirv::FuncOp>(entry.getFn());
-  if (!fn)
-    return entry.emitError("the entry point's function is missing");
-  for (auto other : module.getOps<spirv::FuncOp>())
-    if (other != fn)
-      return other.emitError("the webgpu target prints modules of one function (the kernel) only");
-  // The generated module-scope names first, so that user names yield to them.
-  for (const char *generated : {"TilecParams", "tilec_params", "tilec_uniform"})
-    moduleNames.insert(generated);
-  out.entryPoint = uniqueName(identifier(r.kernelName));
-
-  // 1. Globals. Which variables atomics touch (their elements become atomic<i32>).
+LogicalResult Printer::declareGlobals(spirv::FuncOp fn, llvm::raw_ostream &decls, uint64_t &workgroupBytes) {
+  // Which variables atomics touch (their elements become atomic<i32>).
   llvm::StringSet<> atomicVars;
   WalkResult atomics = fn.walk([&](Operation *op) -> WalkResult {
     if (!isa<spirv::AtomicIAddOp>(op) && !op->getName().getStringRef().starts_with("spirv.Atomic"))
@@ -147,14 +127,10 @@ LogicalResult Printer::run() {
   if (atomics.wasInterrupted())
     return failure();
 
-  std::string declText;
-  llvm::raw_string_ostream decls(declText);
   out.uniformBinding = static_cast<uint32_t>(r.bindings.size());
   out.bufferUsed.assign(r.bindings.size(), false);
   out.bufferAtomic.assign(r.bindings.size(), false);
   unsigned workgroupVars = 0;
-  // Workgroup storage as WebGPU counts it: each variable rounded up to 16 bytes.
-  uint64_t workgroupBytes = 0;
   for (auto var : module.getOps<spirv::GlobalVariableOp>()) {
     Global g;
     auto ptrType = cast<spirv::PointerType>(var.getType());
@@ -216,6 +192,37 @@ LogicalResult Printer::run() {
     }
     globals[var.getSymName()] = g;
   }
+  return success();
+}
+
+LogicalResult Printer::run() {
+  // The entry point.
+  spirv::EntryPointOp entry;
+  for (auto ep : module.getOps<spirv::EntryPointOp>()) {
+    if (entry)
+      return ep.emitError("the webgpu target expects one entry point per module");
+    entry = ep;
+  }
+  if (!entry || entry.getExecutionModel() != spirv::ExecutionModel::GLCompute)
+    return module.emitError("the webgpu target expects one GLCompute entry point");
+  auto fn = module.lookupSymbol<spirv::FuncOp>(entry.getFn());
+  if (!fn)
+    return entry.emitError("the entry point's function is missing");
+  for (auto other : module.getOps<spirv::FuncOp>())
+    if (other != fn)
+      return other.emitError("the webgpu target prints modules of one function (the kernel) only");
+  // The generated module-scope names first, so that user names yield to them.
+  for (const char *generated : {"TilecParams", "tilec_params", "tilec_uniform"})
+    moduleNames.insert(generated);
+  out.entryPoint = uniqueName(identifier(r.kernelName));
+
+  // 1. Globals.
+  std::string declText;
+  llvm::raw_string_ostream decls(declText);
+  // Workgroup storage as WebGPU counts it: each variable rounded up to 16 bytes.
+  uint64_t workgroupBytes = 0;
+  if (failed(declareGlobals(fn, decls, workgroupBytes)))
+    return failure();
 
   // 2-3. The function body, after the uniformity analysis its barriers need.
   analyzeUniformity(fn);

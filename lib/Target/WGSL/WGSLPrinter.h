@@ -46,6 +46,11 @@ public:
   LogicalResult run();
 
 private:
+  /// The module's global variables as WGSL declarations (buffers, the uniform block of
+  /// the push constants, workgroup variables) into `decls`, built-in values as entry
+  /// parameters; adds the workgroup variables' WebGPU-counted bytes to `workgroupBytes`.
+  LogicalResult declareGlobals(spirv::FuncOp fn, llvm::raw_ostream &decls, uint64_t &workgroupBytes);
+
   // Types and literals.
   FailureOr<std::string> typeName(Type t, Operation *where, bool atomic = false);
   /// The single-member structs the SPIR-V conversion wraps arrays in print as their member.
@@ -64,6 +69,13 @@ private:
   std::string fresh(char prefix) { return std::string(1, prefix) + std::to_string(counter++); }
   LogicalResult declare(Value v, Operation *op, const llvm::Twine &expr);
   LogicalResult printOp(Operation &op);
+  /// A constant the use sites cannot print inline (an infinity or a NaN): a `let` of its bits.
+  LogicalResult printConstant(spirv::ConstantOp cst);
+  /// Variables, loads, stores, atomics, barriers and returns; false when `op` is none of
+  /// them (then `result` is untouched).
+  bool printMemoryOp(Operation &op, LogicalResult &result);
+  /// An op with one result printed as a WGSL expression of its operands.
+  LogicalResult printValueOp(Operation &op);
   LogicalResult printShift(Operation &op, const std::string &x, const std::string &amount);
   LogicalResult printBlockOps(Block &block);
   LogicalResult assignArgs(Block *target, OperandRange args, Operation *where);
