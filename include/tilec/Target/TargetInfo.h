@@ -79,6 +79,9 @@ public:
   virtual int64_t getMaxSharedMemoryBytes() const = 0;
   /// Whether warp shuffles (butterfly exchange within a warp) exist.
   virtual bool hasWarpShuffle() const = 0;
+  /// The lanes one butterfly exchange spans: the warp where shuffles exist,
+  /// else one (every exchange goes through shared memory).
+  int64_t getShuffleLanes() const { return hasWarpShuffle() ? getWarpSize() : 1; }
   /// The widest single global/shared access one thread can make (bytes).
   virtual int64_t getMaxVectorBytes() const = 0;
   /// The warp-level matrix instruction shapes for operands of type `ab`

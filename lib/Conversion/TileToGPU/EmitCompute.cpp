@@ -243,7 +243,7 @@ static Value shuffleXor(KernelEmitter &e, Value v, int64_t offset) {
   Type wide = bits >= 32 ? t : (isa<FloatType>(t) ? (Type)b.getF32Type() : (Type)b.getI32Type());
   Value w = e.convert(v, wide);
   // Over 32 lanes: the SPIR-V targets narrow the width to their subgroup
-  // (VulkanLegalizeSubgroupOps), the lane digits stay below getWarpSize().
+  // (VulkanLegalizeSubgroupOps); the lane digits stay below getShuffleLanes().
   Value r = e.target.emitShuffleXor(b, e.loc, w, offset, 32);
   return e.convert(r, t);
 }
@@ -415,7 +415,7 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
     if (f.count == 1)
       continue;
     int64_t k = 1;
-    for (; k < f.count && f.stride * k < target.getWarpSize(); k *= 2)
+    for (; k < f.count && f.stride * k < target.getShuffleLanes(); k *= 2)
       for (Value &p : part)
         p = combine(kind, p, shuffleXor(*this, p, f.stride * k));
     if (k < f.count)

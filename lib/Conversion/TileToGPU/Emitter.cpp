@@ -510,7 +510,7 @@ LogicalResult KernelEmitter::run() {
     int64_t dstRegs = src->second.project(kept).numRegs;
     bool crossWarp = false;
     for (const LayoutField &f : src->second.threadFields(r.getDim()))
-      crossWarp |= f.count > 1 && f.stride * f.count > target.getWarpSize();
+      crossWarp |= f.count > 1 && f.stride * f.count > target.getShuffleLanes();
     unsigned bits = std::max(32u, r.getDst().getType().getElementType().getIntOrFloatBitWidth());
     if (crossWarp)
       reduceScratchBytes = std::max<int64_t>(reduceScratchBytes, numThreads * dstRegs * bits / 8);

@@ -24,7 +24,8 @@ public:
   int64_t getWarpSize() const override { return options.subgroupSize; }
   int64_t getMaxThreadsPerBlock() const override { return options.maxWorkgroupInvocations; }
   int64_t getMaxSharedMemoryBytes() const override { return options.maxSharedMemoryBytes; }
-  bool hasWarpShuffle() const override { return true; }
+  /// Subgroup shuffles where a subgroup has more than one invocation.
+  bool hasWarpShuffle() const override { return options.subgroupSize > 1; }
   int64_t getMaxVectorBytes() const override { return 4; }
   llvm::SmallVector<MatrixShape> getMatrixShapes(mlir::Type, mlir::Type) const override { return {}; }
   bool hasMatrixLoad(unsigned) const override { return false; }
