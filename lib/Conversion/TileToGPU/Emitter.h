@@ -9,9 +9,8 @@
 #ifndef TILEC_LIB_CONVERSION_TILETOGPU_EMITTER_H
 #define TILEC_LIB_CONVERSION_TILETOGPU_EMITTER_H
 
-#include "FragmentLayout.h"
-
 #include "tilec/Conversion/TileToGPU/SharedSwizzle.h"
+#include "tilec/Dialect/Tile/IR/FragmentLayout.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Target/TargetInfo.h"
 
@@ -26,6 +25,9 @@
 #include <functional>
 
 namespace tilec::gpu_lowering {
+
+using tile::FragmentLayout;
+using tile::LayoutField;
 
 /// A shared buffer: a flat view of `stages * numel` elements in workgroup
 /// memory; stage s of a multi-buffered buffer starts at element s * numel.

@@ -762,7 +762,7 @@ tile.kernel @k() {
     %c0 = arith.constant 0 : index
     %s = tile.alloc : memref<4x4xf32, #tile.scope<shared>>
     // expected-error@+1 {{'tile.annotate_layout' op a fragment layout applies to fragment buffers, got 'memref<4x4xf32, #tile.scope<shared>>'}}
-    tile.annotate_layout %s : memref<4x4xf32, #tile.scope<shared>> with #tile.fragment_layout<thread_shape = [2, 2], value_shape = [2, 2]>
+    tile.annotate_layout %s : memref<4x4xf32, #tile.scope<shared>> with #tile.fragment_layout<shape = [4, 4], threads = 128, regs = 4, dims = [[thread(1, 2, 2), reg(2, 2, 1)], [thread(2, 2, 2), reg(1, 2, 1)]]>
   }
   tile.return
 }
@@ -774,8 +774,8 @@ tile.kernel @k() {
   tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
     %c0 = arith.constant 0 : index
     %f = tile.alloc : memref<4x4xf32, #tile.scope<fragment>>
-    // expected-error@+1 {{'tile.annotate_layout' op fragment layout of rank 1 does not match buffer 'memref<4x4xf32, #tile.scope<fragment>>'}}
-    tile.annotate_layout %f : memref<4x4xf32, #tile.scope<fragment>> with #tile.fragment_layout<thread_shape = [4], value_shape = [4]>
+    // expected-error@+1 {{'tile.annotate_layout' op fragment layout of shape [16] does not match buffer 'memref<4x4xf32, #tile.scope<fragment>>'}}
+    tile.annotate_layout %f : memref<4x4xf32, #tile.scope<fragment>> with #tile.fragment_layout<shape = [16], threads = 128, regs = 1, dims = [[thread(1, 16, 1)]]>
   }
   tile.return
 }
@@ -787,13 +787,23 @@ tile.kernel @k() {
 
 // -----
 
-// expected-error@+1 {{fragment layout thread_shape has 2 entries but value_shape has 1}}
-#bad = #tile.fragment_layout<thread_shape = [2, 2], value_shape = [4]>
+// expected-error@+1 {{fragment layout has 2 extents but 1 dims}}
+#bad = #tile.fragment_layout<shape = [2, 2], threads = 4, regs = 1, dims = [[thread(1, 2, 1)]]>
 
 // -----
 
-// expected-error@+1 {{fragment layout entries must be positive}}
-#bad = #tile.fragment_layout<thread_shape = [0], value_shape = [4]>
+// expected-error@+1 {{fragment layout extents must be positive}}
+#bad = #tile.fragment_layout<shape = [0], threads = 1, regs = 1, dims = [[]]>
+
+// -----
+
+// expected-error@+1 {{fragment layout field thread(4, 8, 1) reads past threads = 16}}
+#bad = #tile.fragment_layout<shape = [8], threads = 16, regs = 1, dims = [[thread(4, 8, 1)]]>
+
+// -----
+
+// expected-error@+1 {{fragment layout reaches index 15 of dimension 0 of extent 8}}
+#bad = #tile.fragment_layout<shape = [8], threads = 16, regs = 1, dims = [[thread(1, 16, 1)]]>
 
 
 // -----

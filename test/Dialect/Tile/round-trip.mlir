@@ -266,7 +266,7 @@ tile.kernel @loops(%N: index {tile.dynamic}) {
 // CHECK: tile.annotate_layout %[[S]] : memref<64x64xf16, #tile.scope<shared>> with #tile.swizzled<bytes = 32>
 // CHECK: tile.annotate_layout %[[S]] : memref<64x64xf16, #tile.scope<shared>> with #tile.swizzled<bytes = 64>
 // CHECK: tile.annotate_layout %[[S]] : memref<64x64xf16, #tile.scope<shared>> with #tile.swizzled<bytes = 128>
-// CHECK: tile.annotate_layout %[[F]] : memref<64x64xf32, #tile.scope<fragment>> with #tile.fragment_layout<thread_shape = [16, 8], value_shape = [4, 8]>
+// CHECK: tile.annotate_layout %[[F]] : memref<64x64xf32, #tile.scope<fragment>> with #tile.fragment_layout<shape = [64, 64], threads = 128, regs = 32, dims = {{\[\[}}thread(16, 8, 1), reg(4, 8, 8)], [reg(1, 4, 1), thread(1, 16, 4)]]>
 tile.kernel @layouts() {
   %c1 = arith.constant 1 : index
   tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
@@ -275,7 +275,7 @@ tile.kernel @layouts() {
     tile.annotate_layout %s : memref<64x64xf16, #tile.scope<shared>> with #tile.swizzled<bytes = 32>
     tile.annotate_layout %s : memref<64x64xf16, #tile.scope<shared>> with #tile.swizzled<bytes = 64>
     tile.annotate_layout %s : memref<64x64xf16, #tile.scope<shared>> with #tile.swizzled<bytes = 128>
-    tile.annotate_layout %f : memref<64x64xf32, #tile.scope<fragment>> with #tile.fragment_layout<thread_shape = [16, 8], value_shape = [4, 8]>
+    tile.annotate_layout %f : memref<64x64xf32, #tile.scope<fragment>> with #tile.fragment_layout<shape = [64, 64], threads = 128, regs = 32, dims = [[thread(16, 8, 1), reg(4, 8, 8)], [reg(1, 4, 1), thread(1, 16, 4)]]>
   }
   tile.return
 }

@@ -87,45 +87,128 @@ SwizzledAttr::verifyBuffer(MemRefType type,
 // FragmentLayoutAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-FragmentLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           ArrayRef<int64_t> threadShape,
-                           ArrayRef<int64_t> valueShape) {
-  if (threadShape.empty())
+LogicalResult FragmentLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
+                                         int64_t numThreads, int64_t numRegs, ArrayRef<DimLayoutField> fields) {
+  if (shape.empty())
     return emitError() << "fragment layout needs at least one dimension";
-  if (threadShape.size() != valueShape.size())
-    return emitError() << "fragment layout thread_shape has "
-                       << threadShape.size() << " entries but value_shape has "
-                       << valueShape.size();
-  auto nonPositive = [](int64_t v) { return v <= 0; };
-  if (llvm::any_of(threadShape, nonPositive) ||
-      llvm::any_of(valueShape, nonPositive))
-    return emitError() << "fragment layout entries must be positive";
+  if (llvm::any_of(shape, [](int64_t e) { return e <= 0; }))
+    return emitError() << "fragment layout extents must be positive";
+  if (numThreads <= 0 || numRegs <= 0)
+    return emitError() << "fragment layout needs threads > 0 and regs > 0, got threads = " << numThreads
+                       << ", regs = " << numRegs;
+  llvm::SmallVector<int64_t> reach(shape.size(), 0);
+  for (const DimLayoutField &df : fields) {
+    const LayoutField &f = df.field;
+    if (df.dim >= shape.size())
+      return emitError() << "fragment layout field of dimension " << df.dim << " in a layout of rank "
+                         << shape.size();
+    if (f.stride <= 0 || f.count <= 0 || f.scale < 0)
+      return emitError() << "fragment layout fields need stride > 0, count > 0 and scale >= 0";
+    int64_t limit = f.onThread ? numThreads : numRegs;
+    if (f.stride * f.count > limit)
+      return emitError() << "fragment layout field " << (f.onThread ? "thread" : "reg") << "(" << f.stride << ", "
+                         << f.count << ", " << f.scale << ") reads past " << (f.onThread ? "threads" : "regs")
+                         << " = " << limit;
+    reach[df.dim] += (f.count - 1) * f.scale;
+  }
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (reach[d] >= shape[d])
+      return emitError() << "fragment layout reaches index " << reach[d] << " of dimension " << d << " of extent "
+                         << shape[d];
   return success();
 }
 
-int64_t FragmentLayoutAttr::getNumThreads() const {
-  int64_t n = 1;
-  for (int64_t t : getThreadShape())
-    n *= t;
-  return n;
+FragmentLayout FragmentLayoutAttr::getLayout() const {
+  return FragmentLayout::fromFlatFields(getShape(), getNumThreads(), getNumRegs(), getFields());
 }
 
-int64_t FragmentLayoutAttr::getRank() const {
-  return static_cast<int64_t>(getThreadShape().size());
+/// Parses `thread(stride, count, scale)` or `reg(stride, count, scale)`.
+static ParseResult parseLayoutField(AsmParser &parser, LayoutField &f) {
+  StringRef kind;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseKeyword(&kind))
+    return failure();
+  if (kind != "thread" && kind != "reg")
+    return parser.emitError(at, "expected 'thread' or 'reg', got '") << kind << "'";
+  f.onThread = kind == "thread";
+  return failure(parser.parseLParen() || parser.parseInteger(f.stride) || parser.parseComma() ||
+                 parser.parseInteger(f.count) || parser.parseComma() || parser.parseInteger(f.scale) ||
+                 parser.parseRParen());
 }
+
+Attribute FragmentLayoutAttr::parse(AsmParser &parser, Type) {
+  llvm::SmallVector<int64_t> shape;
+  int64_t threads = 0, regs = 0;
+  llvm::SmallVector<DimLayoutField> fields;
+  SMLoc at = parser.getCurrentLocation();
+  auto parseExtent = [&]() -> ParseResult { return parser.parseInteger(shape.emplace_back()); };
+  unsigned dim = 0;
+  auto parseDim = [&]() -> ParseResult {
+    auto parseField = [&]() -> ParseResult {
+      DimLayoutField df;
+      df.dim = dim;
+      if (parseLayoutField(parser, df.field))
+        return failure();
+      fields.push_back(df);
+      return success();
+    };
+    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseField))
+      return failure();
+    ++dim;
+    return success();
+  };
+  if (parser.parseLess() || parser.parseKeyword("shape") || parser.parseEqual() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseExtent) || parser.parseComma() ||
+      parser.parseKeyword("threads") || parser.parseEqual() || parser.parseInteger(threads) ||
+      parser.parseComma() || parser.parseKeyword("regs") || parser.parseEqual() || parser.parseInteger(regs) ||
+      parser.parseComma() || parser.parseKeyword("dims") || parser.parseEqual() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseDim) || parser.parseGreater())
+    return {};
+  if (dim != shape.size()) {
+    parser.emitError(at) << "fragment layout has " << shape.size() << " extents but " << dim << " dims";
+    return {};
+  }
+  return getChecked([&] { return parser.emitError(at); }, parser.getContext(), shape, threads, regs, fields);
+}
+
+void FragmentLayoutAttr::print(AsmPrinter &printer) const {
+  FragmentLayout l = getLayout();
+  printer << "<shape = [";
+  llvm::interleaveComma(l.shape, printer);
+  printer << "], threads = " << l.numThreads << ", regs = " << l.numRegs << ", dims = [";
+  llvm::interleaveComma(l.dims, printer, [&](const llvm::SmallVector<LayoutField> &fs) {
+    printer << "[";
+    llvm::interleaveComma(fs, printer, [&](const LayoutField &f) {
+      printer << (f.onThread ? "thread(" : "reg(") << f.stride << ", " << f.count << ", " << f.scale << ")";
+    });
+    printer << "]";
+  });
+  printer << "]>";
+}
+
+int64_t FragmentLayoutAttr::getRank() const { return static_cast<int64_t>(getShape().size()); }
 
 bool FragmentLayoutAttr::isSwizzled() const { return false; }
 
 Scope FragmentLayoutAttr::getScope() const { return Scope::Fragment; }
 
-LogicalResult FragmentLayoutAttr::verifyBuffer(
-    MemRefType type, function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult FragmentLayoutAttr::verifyBuffer(MemRefType type, function_ref<InFlightDiagnostic()> emitError) const {
   if (getBufferScope(type) != Scope::Fragment)
-    return emitError() << "a fragment layout applies to fragment buffers, got "
-                       << type;
-  if (type.getRank() != getRank())
-    return emitError() << "fragment layout of rank " << getRank()
-                       << " does not match buffer " << type;
+    return emitError() << "a fragment layout applies to fragment buffers, got " << type;
+  if (type.getShape() != getShape())
+    return emitError() << "fragment layout of shape [" << getShape() << "] does not match buffer " << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GemmPlanAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t warpsM, int64_t warpsN,
+                                   bool aInRegisters) {
+  if (warpsM <= 0 || warpsN <= 0)
+    return emitError() << "gemm plan needs warps_m > 0 and warps_n > 0";
+  if (aInRegisters && warpsN != 1)
+    return emitError() << "a gemm plan with A in registers splits N over one warp, got warps_n = " << warpsN;
   return success();
 }

@@ -122,3 +122,30 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
   return op->emitError() << "unknown tile argument attribute '" << name
                          << "' on argument #" << argIndex;
 }
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
+  StringAttr name = attribute.getName();
+  if (name == getLayoutAttrHelper().getName()) {
+    auto layout = dyn_cast<FragmentLayoutAttr>(attribute.getValue());
+    if (!layout)
+      return op->emitError() << "'" << name << "' must be a #tile.fragment_layout";
+    auto emitError = [&] { return op->emitError(); };
+    if (auto alloc = dyn_cast<AllocOp>(op))
+      return layout.verifyBuffer(alloc.getType(), emitError);
+    if (auto loop = dyn_cast<ParallelOp>(op)) {
+      if (loop.getExtents() != layout.getShape())
+        return op->emitError() << "iteration layout of shape [" << layout.getShape()
+                               << "] does not match the loop's extents [" << loop.getExtents() << "]";
+      return success();
+    }
+    return op->emitError() << "'" << name << "' applies to tile.alloc and tile.parallel";
+  }
+  if (name == getGemmPlanAttrHelper().getName()) {
+    if (!isa<GemmPlanAttr>(attribute.getValue()))
+      return op->emitError() << "'" << name << "' must be a #tile.gemm_plan";
+    if (!isa<GemmOp>(op))
+      return op->emitError() << "'" << name << "' applies to tile.gemm";
+    return success();
+  }
+  return success();
+}

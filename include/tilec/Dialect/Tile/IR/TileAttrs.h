@@ -16,6 +16,8 @@
 
 #include <optional>
 
+#include "tilec/Dialect/Tile/IR/FragmentLayout.h"
+
 #include "tilec/Dialect/Tile/IR/TileEnums.h.inc"
 
 namespace tilec::tile {

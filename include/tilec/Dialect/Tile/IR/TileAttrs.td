@@ -113,28 +113,64 @@ def Tile_FragmentLayoutAttr : Tile_Attr<"FragmentLayout", "fragment_layout", [
     DeclareAttrInterfaceMethods<TileLayoutAttrInterface>]> {
   let summary = "element -> (thread, register) mapping of a fragment";
   let description = [{
-    A blocked mapping of a fragment buffer onto the threads of a block:
-    dimension `d` of the buffer is split into `thread_shape[d]` groups of
-    threads, each holding `value_shape[d]` consecutive elements in registers.
-    The parameters are placeholders that layout inference will fill and
-    refine; the rank is the number of entries.
+    Which thread holds which element of a fragment (or of a `T.Parallel`
+    iteration space), and in which of its `regs` registers. Each dimension's
+    index is a sum of mixed-radix digits of the thread id `t` (in
+    `[0, threads)`) or of the register number `r` (in `[0, regs)`):
+
+        index[d] = sum of ((x / stride) % count) * scale
+
+    over the fields of dimension `d`, written `thread(stride, count, scale)`
+    (x = t) or `reg(stride, count, scale)` (x = r). Thread digits no field
+    reads replicate the fragment: those threads hold the same elements.
+
+    The mma.sync m16n8 accumulator of a 16 x 8 tile on one warp:
 
     ```mlir
-    #tile.fragment_layout<thread_shape = [32, 4], value_shape = [4, 32]>
+    #tile.fragment_layout<shape = [16, 8], threads = 32, regs = 4,
+        dims = [[thread(4, 8, 1), reg(2, 2, 8)], [reg(1, 2, 1), thread(1, 4, 2)]]>
     ```
+
+    Layout inference (`tile-infer-layouts`) writes one on every fragment
+    allocation; `tile.annotate_layout` pins one.
   }];
   let parameters = (ins
-    ArrayRefParameter<"int64_t", "threads per dimension">:$thread_shape,
-    ArrayRefParameter<"int64_t", "registers per thread per dimension">:$value_shape);
-  let assemblyFormat = [{
-    `<` `thread_shape` `=` `[` $thread_shape `]` `,`
-        `value_shape` `=` `[` $value_shape `]` `>`
-  }];
+    ArrayRefParameter<"int64_t", "extent of every dimension">:$shape,
+    "int64_t":$numThreads,
+    "int64_t":$numRegs,
+    ArrayRefParameter<"::tilec::tile::DimLayoutField", "the fields, in dimension order">:$fields);
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "const ::tilec::tile::FragmentLayout &":$layout), [{
+      auto fields = layout.flatFields();
+      return $_get($_ctxt, layout.shape, layout.numThreads, layout.numRegs, fields);
+    }]>
+  ];
   let extraClassDeclaration = [{
-    /// Number of threads the layout spreads the fragment over.
-    int64_t getNumThreads() const;
+    /// The layout as the algebra of FragmentLayout.h works on it.
+    ::tilec::tile::FragmentLayout getLayout() const;
   }];
+}
+
+/// `#tile.gemm_plan<...>`: how tile-infer-layouts decided a tile.gemm runs.
+def Tile_GemmPlanAttr : Tile_Attr<"GemmPlan", "gemm_plan"> {
+  let summary = "warp-level matrix instruction plan of a tile.gemm";
+  let description = [{
+    The gemm runs on the target's warp-level matrix instruction, its M x N
+    tile split over `warps_m` x `warps_n` warps; the accumulator has the
+    instruction's accumulator layout. `a_in_registers`: A is a fragment held
+    in the accumulator layout of an M x K tile over `warps_m` x 1 warps, whose
+    registers are the instruction's A operands. A gemm without this attribute
+    runs element by element.
+
+    ```mlir
+    #tile.gemm_plan<warps_m = 2, warps_n = 2, a_in_registers = false>
+    ```
+  }];
+  let parameters = (ins "int64_t":$warps_m, "int64_t":$warps_n, "bool":$a_in_registers);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // TILEC_DIALECT_TILE_IR_TILEATTRS_TD

@@ -11,9 +11,10 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/DialectRegistry.h"
 
+#include "tilec/Dialect/Tile/IR/TileAttrs.h"
+
 #include "tilec/Dialect/Tile/IR/TileDialect.h.inc"
 
-#include "tilec/Dialect/Tile/IR/TileAttrs.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 namespace tilec::tile {

@@ -33,9 +33,21 @@ def Tile_Dialect : Dialect {
     - `tile.dtype = "float16"`: the source dtype spelling (records e.g.
       unsignedness, which signless IR types do not carry);
     - `tile.dynamic`: marks an `index` argument as a runtime dimension.
+
+    Operation attributes the planning passes write (typed, through the
+    dialect's attribute helpers):
+    - `tile.layout = #tile.fragment_layout<...>` on fragment allocations and
+      on `tile.parallel` loops that no fragment drives (tile-infer-layouts);
+    - `tile.gemm_plan = #tile.gemm_plan<...>` on gemms that run on warp-level
+      matrix instructions (tile-infer-layouts).
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasOperationAttrVerify = 1;
+  let discardableAttrs = (ins
+    "::tilec::tile::FragmentLayoutAttr":$layout,
+    "::tilec::tile::GemmPlanAttr":$gemm_plan
+  );
   let extraClassDeclaration = [{
     /// Names of the kernel argument attributes.
     static constexpr ::llvm::StringLiteral kArgNameAttrName = "tile.name";

@@ -5,19 +5,21 @@
 // field reading a mixed-radix digit of the thread id or of the register
 // number:  index[d] = sum over fields f of ((x_f / f.stride) % f.count) * f.scale
 // with x_f the thread id or the register number. Thread bits no field reads
-// replicate the fragment (those threads hold the same elements).
+// replicate the fragment (those threads hold the same elements). This is the
+// content of `#tile.fragment_layout` (FragmentLayoutAttr::getLayout).
 //
 //===----------------------------------------------------------------------===//
-#ifndef TILEC_LIB_CONVERSION_TILETOGPU_FRAGMENTLAYOUT_H
-#define TILEC_LIB_CONVERSION_TILETOGPU_FRAGMENTLAYOUT_H
+#ifndef TILEC_DIALECT_TILE_IR_FRAGMENTLAYOUT_H
+#define TILEC_DIALECT_TILE_IR_FRAGMENTLAYOUT_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 #include <string>
 
-namespace tilec::gpu_lowering {
+namespace tilec::tile {
 
 /// One mixed-radix digit of the thread id or the register number.
 struct LayoutField {
@@ -30,6 +32,18 @@ struct LayoutField {
   }
 };
 
+/// A field together with the buffer dimension it contributes to: the flat
+/// storage of `#tile.fragment_layout`.
+struct DimLayoutField {
+  unsigned dim = 0;
+  LayoutField field;
+  bool operator==(const DimLayoutField &o) const { return dim == o.dim && field == o.field; }
+};
+
+inline llvm::hash_code hash_value(const DimLayoutField &f) {
+  return llvm::hash_combine(f.dim, f.field.onThread, f.field.stride, f.field.count, f.field.scale);
+}
+
 /// The layout of one fragment (or of a T.Parallel iteration space).
 struct FragmentLayout {
   llvm::SmallVector<int64_t> shape;
@@ -39,6 +53,12 @@ struct FragmentLayout {
 
   bool operator==(const FragmentLayout &o) const;
   bool operator!=(const FragmentLayout &o) const { return !(*this == o); }
+
+  /// The fields of every dimension, flattened in dimension order.
+  llvm::SmallVector<DimLayoutField> flatFields() const;
+  /// The layout of `shape` whose dimensions have the fields `fields`.
+  static FragmentLayout fromFlatFields(llvm::ArrayRef<int64_t> shape, int64_t numThreads, int64_t numRegs,
+                                       llvm::ArrayRef<DimLayoutField> fields);
 
   /// The register part of every dimension's index for register `reg`.
   llvm::SmallVector<int64_t> regIndex(int64_t reg) const;
@@ -77,6 +97,6 @@ struct FragmentLayout {
   static FragmentLayout mmaAccumulator(int64_t m, int64_t n, int64_t warpsM, int64_t warpsN);
 };
 
-} // namespace tilec::gpu_lowering
+} // namespace tilec::tile
 
-#endif // TILEC_LIB_CONVERSION_TILETOGPU_FRAGMENTLAYOUT_H
+#endif // TILEC_DIALECT_TILE_IR_FRAGMENTLAYOUT_H

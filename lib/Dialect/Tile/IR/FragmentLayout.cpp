@@ -3,14 +3,35 @@
 // Construction, projection and queries of fragment layouts.
 //
 //===----------------------------------------------------------------------===//
-#include "FragmentLayout.h"
+#include "tilec/Dialect/Tile/IR/FragmentLayout.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <numeric>
 
-using namespace tilec::gpu_lowering;
+using namespace tilec::tile;
+
+llvm::SmallVector<DimLayoutField> FragmentLayout::flatFields() const {
+  llvm::SmallVector<DimLayoutField> out;
+  for (unsigned d = 0; d < dims.size(); ++d)
+    for (const LayoutField &f : dims[d])
+      out.push_back({d, f});
+  return out;
+}
+
+FragmentLayout FragmentLayout::fromFlatFields(llvm::ArrayRef<int64_t> shape, int64_t numThreads, int64_t numRegs,
+                                              llvm::ArrayRef<DimLayoutField> fields) {
+  FragmentLayout l;
+  l.shape.assign(shape.begin(), shape.end());
+  l.numThreads = numThreads;
+  l.numRegs = numRegs;
+  l.dims.resize(shape.size());
+  for (const DimLayoutField &f : fields)
+    if (f.dim < l.dims.size())
+      l.dims[f.dim].push_back(f.field);
+  return l;
+}
 
 bool FragmentLayout::operator==(const FragmentLayout &o) const {
   return shape == o.shape && dims == o.dims && numThreads == o.numThreads && numRegs == o.numRegs;
