@@ -8,6 +8,7 @@
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Conversion/TileToGPU/Passes.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Target/CUDA/CUDATargetInfo.h"
 #include "tilec/Target/Metal/MetalTargetInfo.h"
 #include "tilec/Target/SPIRV/Passes.h"
@@ -40,6 +41,7 @@ int main(int argc, char **argv) {
   tilec::registerVulkanTargetInfo();
   tilec::registerMetalTargetInfo();
   tilec::registerWebGPUTargetInfo();
+  tilec::tile::registerTilePasses();
 
   mlir::DialectRegistry registry;
   tilec::tile::registerTileDialect(registry);

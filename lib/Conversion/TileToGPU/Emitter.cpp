@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -27,6 +29,27 @@ KernelEmitter::KernelEmitter(tile::KernelOp kernel, tile::LaunchOp launch, gpu::
       launch(launch), func(func) {
   for (int64_t t : launch.getThreads())
     numThreads *= t;
+}
+
+LayoutPlan tilec::gpu_lowering::readLayoutPlan(tile::LaunchOp launch) {
+  LayoutPlan plan;
+  auto *dialect = launch->getContext()->getLoadedDialect<tile::TileDialect>();
+  auto layoutAttr = dialect->getLayoutAttrHelper();
+  auto planAttr = dialect->getGemmPlanAttrHelper();
+  launch.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<tile::AllocOp>(op)) {
+      if (tile::FragmentLayoutAttr l = layoutAttr.getAttr(op))
+        plan.fragments[alloc.getResult()] = l.getLayout();
+    } else if (isa<tile::ParallelOp>(op)) {
+      if (tile::FragmentLayoutAttr l = layoutAttr.getAttr(op))
+        plan.parallels[op] = l.getLayout();
+    } else if (isa<tile::GemmOp>(op)) {
+      if (tile::GemmPlanAttr g = planAttr.getAttr(op))
+        plan.gemms[op] = GemmPlan{true, g.getWarpsM(), g.getWarpsN(), g.getAInRegisters()};
+    }
+  });
+  plan.threadVariant = tile::threadVariantValues(launch);
+  return plan;
 }
 
 //===----------------------------------------------------------------------===//
@@ -383,7 +406,7 @@ LogicalResult KernelEmitter::planBuffers() {
     case tile::Scope::Fragment: {
       auto it = plan.fragments.find(alloc.getResult());
       if (it == plan.fragments.end())
-        return alloc.emitOpError("has no inferred fragment layout");
+        return alloc.emitOpError("has no fragment layout (tile-infer-layouts writes one)");
       Fragment f;
       f.layout = it->second;
       f.elementType = elem;

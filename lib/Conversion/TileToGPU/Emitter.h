@@ -91,7 +91,8 @@ struct StagedCopies {
 };
 StagedCopies stagedCopies(tile::ForOp loop);
 
-/// The result of layout inference for one launch.
+/// The plans of one launch as tile-infer-layouts wrote them (tile.layout,
+/// tile.gemm_plan), decoded once for the emission.
 struct LayoutPlan {
   llvm::DenseMap<mlir::Value, FragmentLayout> fragments;
   llvm::DenseMap<mlir::Operation *, GemmPlan> gemms;
@@ -102,9 +103,8 @@ struct LayoutPlan {
   llvm::DenseSet<mlir::Value> threadVariant;
 };
 
-/// Chooses gemm plans and fragment layouts for every fragment of `launch`.
-mlir::LogicalResult inferLayouts(tile::LaunchOp launch, int64_t threads, const TargetInfo &target,
-                                 LayoutPlan &plan);
+/// Reads the layout and gemm plan attributes of `launch`.
+LayoutPlan readLayoutPlan(tile::LaunchOp launch);
 
 /// Emits the body of one kernel.
 class KernelEmitter {

@@ -3,7 +3,8 @@
 // 1. Per tile.kernel: outline the grid computation (the ops before the
 //    launch) into a host function, create the gpu.func with the kernel's
 //    arguments in global memory.
-// 2. Infer layouts, then let KernelEmitter write the thread-level body; with
+// 2. Plan (tile-infer-layouts: layout and gemm plan attributes), then let
+//    KernelEmitter write the thread-level body from those attributes; with
 //    narrow-type emulation, make fp8 values and packed tensors bytes.
 // 3. Erase the tile.kernel.
 //
@@ -14,6 +15,7 @@
 #include "Emitter.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
@@ -122,11 +124,10 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
     return success();
   }
 
-  // 2. Layouts and the body.
-  gpu_lowering::LayoutPlan plan;
-  if (failed(gpu_lowering::inferLayouts(launch, threads, target, plan)))
+  // 2. The plans (tile-infer-layouts), then the body, which reads them.
+  if (failed(tile::inferLayouts(launch, target)))
     return failure();
-  gpu_lowering::KernelEmitter emitter(kernel, launch, func, target, std::move(plan));
+  gpu_lowering::KernelEmitter emitter(kernel, launch, func, target, gpu_lowering::readLayoutPlan(launch));
   if (failed(emitter.run()))
     return failure();
   func->setAttr("tilec.shared_bytes", IntegerAttr::get(IntegerType::get(ctx, 64), emitter.getSharedBytes()));

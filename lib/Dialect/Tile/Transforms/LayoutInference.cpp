@@ -1,0 +1,575 @@
+//===- LayoutInference.cpp - Fragment layouts and gemm plans --------------===//
+//
+// The tile-infer-layouts planning, written as tile.layout / tile.gemm_plan
+// attributes; tile.annotate_layout and existing tile.layout attributes pin
+// a fragment's layout first.
+// 1. Gemms: mma.sync m16n8k16 when A and B are f16/bf16 shared tiles and the
+//    warp split divides the tile; the accumulator takes the mma layout.
+// 2. Propagate until nothing changes: a T.Parallel whose iteration space is
+//    a placed fragment's (accessed at exactly its induction variables) gives
+//    every fragment it accesses at a subset of them the projection of that
+//    layout; a reduction gives its destination the projection of its source;
+//    a fragment-to-fragment copy gives the same layout.
+// 3. When stuck, place the unplaced fragment (or driverless T.Parallel) of
+//    highest rank, then most elements, with the canonical blocked layout,
+//    and go back to 2.
+// Thread-private state (local buffers, vars) follows the host's single run
+// of the body, where T.get_thread_binding is 0: a driverless T.Parallel that
+// writes such state, or reads state derived from the thread index, runs
+// every iteration on every thread (replicated layout), so each thread's
+// copy is complete and thread 0 alone writes shared and global memory.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+/// One fragment access inside a T.Parallel: which induction variable each
+/// index is (-1 when the index is something else).
+struct Access {
+  Value buffer;
+  llvm::SmallVector<int> dims;
+  llvm::SmallVector<bool> constant; ///< the index is a compile-time constant
+};
+struct ParallelInfo {
+  tile::ParallelOp op;
+  llvm::SmallVector<Access> accesses;
+};
+} // namespace
+
+/// The most iterations a T.Parallel that every thread runs whole may have
+/// (its body is unrolled once per iteration).
+static constexpr int64_t kMaxReplicatedIterations = 1024;
+
+static bool isFragment(Value v) { return tile::isBufferInScope(v.getType(), tile::Scope::Fragment); }
+
+static bool isIdentity(const Access &a, ArrayRef<int64_t> extents) {
+  auto type = cast<MemRefType>(a.buffer.getType());
+  if (type.getShape() != extents)
+    return false;
+  for (unsigned i = 0; i < a.dims.size(); ++i)
+    if (a.dims[i] != (int)i)
+      return false;
+  return true;
+}
+
+/// Whether every index is a constant or an induction variable, the latter
+/// increasing, with at least one constant.
+static bool isConstantAndIncreasing(const Access &a) {
+  int last = -1;
+  bool anyConstant = false;
+  for (unsigned i = 0; i < a.dims.size(); ++i) {
+    if (a.constant[i]) {
+      anyConstant = true;
+      continue;
+    }
+    if (a.dims[i] <= last)
+      return false;
+    last = a.dims[i];
+  }
+  return anyConstant;
+}
+
+/// `sub` (the layout of the induction-variable dimensions of `a`) with the
+/// constant-index dimensions of `a` added as register-only dimensions.
+static FragmentLayout extendWithConstantDims(const FragmentLayout &sub, const Access &a, ArrayRef<int64_t> shape) {
+  FragmentLayout l;
+  l.numThreads = sub.numThreads;
+  l.numRegs = sub.numRegs;
+  unsigned next = 0;
+  for (unsigned i = 0; i < a.dims.size(); ++i) {
+    l.shape.push_back(shape[i]);
+    if (!a.constant[i]) {
+      l.dims.push_back(sub.dims[next++]);
+      continue;
+    }
+    l.dims.push_back({});
+    if (shape[i] > 1)
+      l.dims.back().push_back({false, l.numRegs, shape[i], 1});
+    l.numRegs *= shape[i];
+  }
+  return l;
+}
+
+static bool isIncreasingSubset(const Access &a) {
+  for (unsigned i = 0; i < a.dims.size(); ++i)
+    if (a.dims[i] < 0 || (i && a.dims[i] <= a.dims[i - 1]))
+      return false;
+  return true;
+}
+
+static bool isLocal(Value v) { return tile::isBufferInScope(v.getType(), tile::Scope::Local); }
+
+/// To a fixed point.
+llvm::DenseSet<Value> tilec::tile::threadVariantValues(tile::LaunchOp launch) {
+  llvm::DenseSet<Value> variant;
+  auto isVariant = [&](Value v) { return variant.contains(v); };
+  // Whether an enclosing op (up to the launch) has a variant operand, i.e.
+  // whether `op` runs under thread-dependent control.
+  auto underVariantControl = [&](Operation *op) {
+    for (Operation *p = op->getParentOp(); p && p != launch.getOperation(); p = p->getParentOp())
+      if (!isa<tile::ParallelOp>(p) && llvm::any_of(p->getOperands(), isVariant))
+        return true;
+    return false;
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    auto mark = [&](Value v) { changed |= variant.insert(v).second; };
+    launch.walk([&](Operation *op) {
+      if (isa<tile::ThreadIdOp>(op)) {
+        mark(op->getResult(0));
+        return;
+      }
+      bool in = llvm::any_of(op->getOperands(), isVariant) || underVariantControl(op);
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        in |= isVariant(load.getMemRef());
+      if (!in)
+        return;
+      if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        if (isLocal(store.getMemRef()))
+          mark(store.getMemRef());
+        return;
+      }
+      if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+        if (isLocal(copy.getDst()))
+          mark(copy.getDst());
+        return;
+      }
+      for (Value r : op->getResults())
+        mark(r);
+      // Yields carry variance to the results of their parent.
+      if (op->hasTrait<OpTrait::IsTerminator>() && op->getParentOp() != launch.getOperation())
+        for (Value r : op->getParentOp()->getResults())
+          mark(r);
+    });
+  }
+  return variant;
+}
+
+/// Picks the warp split of an mma gemm for `policy`.
+static bool chooseWarps(int64_t m, int64_t n, int64_t warps, tile::GemmPolicy policy, int64_t &wm, int64_t &wn) {
+  auto fits = [&](int64_t a, int64_t b) { return a * b == warps && m % (16 * a) == 0 && n % (8 * b) == 0; };
+  if (policy == tile::GemmPolicy::FullRow && fits(warps, 1)) {
+    wm = warps, wn = 1;
+    return true;
+  }
+  if (policy == tile::GemmPolicy::FullCol && fits(1, warps)) {
+    wm = 1, wn = warps;
+    return true;
+  }
+  double best = 1e30;
+  bool found = false;
+  for (int64_t a = 1; a <= warps; a *= 2) {
+    int64_t c = warps / a;
+    if (!fits(a, c))
+      continue;
+    double ratio = std::abs(std::log(double(m / a) / double(n / c)));
+    if (ratio < best)
+      best = ratio, wm = a, wn = c, found = true;
+  }
+  return found;
+}
+
+/// The canonical layout of a fragment, except that one reduced along its
+/// innermost dimension gives the outer dimensions as many warps as they can
+/// take (whole rows per warp when there are enough rows): its reductions then
+/// need fewer shuffles and, with a row per warp, no shared memory or barrier.
+static FragmentLayout placeFragment(Value frag, ArrayRef<int64_t> shape, int64_t threads, int64_t vector,
+                                    int64_t warp) {
+  FragmentLayout plain = FragmentLayout::canonical(shape, threads, vector);
+  bool rowReduced = shape.size() >= 2 && llvm::any_of(frag.getUsers(), [&](Operation *u) {
+    auto r = dyn_cast<tile::ReduceOp>(u);
+    return r && r.getSrc() == frag && r.getDim() == (int64_t)shape.size() - 1;
+  });
+  if (!rowReduced || warp <= 0 || threads % warp != 0)
+    return plain;
+  int64_t outer = 1;
+  for (unsigned d = 0; d + 1 < shape.size(); ++d) {
+    int64_t e = std::max<int64_t>(shape[d], 1);
+    while (e % 2 == 0)
+      outer *= 2, e /= 2;
+  }
+  int64_t cap = std::max(warp, threads / std::min(outer, threads / warp));
+  FragmentLayout capped = FragmentLayout::canonical(shape, threads, vector, cap);
+  // Only when every thread still holds distinct elements and the rows'
+  // threads shrank.
+  if (capped.distinctThreads() != plain.distinctThreads() || capped == plain)
+    return plain;
+  return capped;
+}
+
+namespace {
+/// How one tile.gemm runs (written as #tile.gemm_plan when `mma`).
+struct GemmChoice {
+  bool mma = false;
+  int64_t warpsM = 1, warpsN = 1;
+  bool aRegs = false;
+};
+
+/// The inference of one launch: the decisions in maps, written as attributes
+/// at the end.
+class LayoutSolver {
+public:
+  LayoutSolver(LaunchOp launch, const TargetInfo &target) : launch(launch), target(target) {
+    for (int64_t t : launch.getThreads())
+      threads *= t;
+  }
+  LogicalResult run();
+
+private:
+  LogicalResult pinLayouts();
+  void noteVectors();
+  LogicalResult planGemms();
+  LogicalResult planGemm(GemmOp g);
+  void collectParallels();
+  LogicalResult planThreadPrivateLoops();
+  bool propagateThroughLoops();
+  bool propagateThroughReducesAndCopies();
+  /// Places the largest unplaced fragment or driverless loop; false when
+  /// nothing is left.
+  bool placeNext();
+  const FragmentLayout *driverOf(ParallelInfo &p);
+  static bool hasFullFragment(ParallelInfo &p);
+  void writeAttributes();
+
+  LaunchOp launch;
+  const TargetInfo &target;
+  int64_t threads = 1;
+  llvm::SmallVector<Value> frags;
+  llvm::DenseMap<Value, int64_t> vecOf;
+  llvm::DenseMap<Value, FragmentLayout> fragments;
+  llvm::DenseMap<Operation *, GemmChoice> gemms;
+  /// Iteration layouts of T.Parallel loops that no fragment drives.
+  llvm::DenseMap<Operation *, FragmentLayout> parallels;
+  llvm::SmallVector<ParallelInfo> loops;
+  llvm::DenseSet<Value> constantIndexed;
+};
+} // namespace
+
+LogicalResult LayoutSolver::pinLayouts() {
+  auto helper = launch->getContext()->getLoadedDialect<TileDialect>()->getLayoutAttrHelper();
+  auto pin = [&](Operation *at, Value frag, FragmentLayoutAttr attr) -> LogicalResult {
+    FragmentLayout l = attr.getLayout();
+    if (l.numThreads != threads)
+      return at->emitOpError("pins a fragment layout over ") << l.numThreads << " threads in a block of " << threads;
+    auto [it, inserted] = fragments.try_emplace(frag, l);
+    if (!inserted && it->second != l)
+      return at->emitOpError("pins a fragment layout that conflicts with an earlier one of the same buffer");
+    return success();
+  };
+  WalkResult walk = launch.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<AllocOp>(op); alloc && alloc.getScope() == Scope::Fragment)
+      if (FragmentLayoutAttr attr = helper.getAttr(op); attr && failed(pin(op, alloc.getResult(), attr)))
+        return WalkResult::interrupt();
+    if (auto ann = dyn_cast<AnnotateLayoutOp>(op))
+      if (auto attr = dyn_cast<FragmentLayoutAttr>(ann.getLayout()); attr && failed(pin(op, ann.getBuffer(), attr)))
+        return WalkResult::interrupt();
+    if (auto loop = dyn_cast<ParallelOp>(op))
+      if (FragmentLayoutAttr attr = helper.getAttr(op))
+        parallels[op] = attr.getLayout();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+void LayoutSolver::noteVectors() {
+  launch.walk([&](AllocOp a) {
+    if (a.getScope() == Scope::Fragment) {
+      frags.push_back(a.getResult());
+      unsigned bits = a.getType().getElementType().getIntOrFloatBitWidth();
+      vecOf[a.getResult()] = std::max<int64_t>(1, std::min<int64_t>(4, 128 / std::max(8u, bits)));
+    }
+  });
+  // Fragments copied from/to global memory take that tensor's 16-byte vector.
+  launch.walk([&](CopyOp c) {
+    auto note = [&](Value frag, Value other) {
+      if (isFragment(frag) && isBufferInScope(other.getType(), Scope::Global)) {
+        unsigned bits = cast<MemRefType>(other.getType()).getElementType().getIntOrFloatBitWidth();
+        vecOf[frag] = std::max<int64_t>(vecOf[frag], 128 / std::max(8u, bits));
+      }
+    };
+    note(c.getDst(), c.getSrc());
+    note(c.getSrc(), c.getDst());
+  });
+}
+
+LogicalResult LayoutSolver::planGemm(GemmOp g) {
+  GemmChoice gp;
+  int64_t warps = threads / target.getWarpSize();
+  auto at = cast<MemRefType>(g.getA().getType()), bt = cast<MemRefType>(g.getB().getType()),
+       ct = cast<MemRefType>(g.getC().getType());
+  Type ab = at.getElementType();
+  int64_t m = ct.getDimSize(0), n = ct.getDimSize(1);
+  int64_t k = g.getTransposeA() ? at.getDimSize(0) : at.getDimSize(1);
+  auto shapes = target.getMatrixShapes(ab, ct.getElementType());
+  bool sharedB = isBufferInScope(bt, Scope::Shared);
+  bool sharedA = isBufferInScope(at, Scope::Shared);
+  // A in registers: a fragment (not transposed) that each warp holds whole
+  // for its rows, in the accumulator layout of an M x K mma tile.
+  bool fragA = isFragment(g.getA()) && !g.getTransposeA();
+  if (threads % target.getWarpSize() == 0 && sharedB && (sharedA || fragA) && ab == bt.getElementType() &&
+      (ab.isF16() || ab.isBF16()) && !shapes.empty() && shapes[0].k == 16 && k % 16 == 0 && target.hasMatrixLoad(16))
+    gp.mma = chooseWarps(m, n, warps, g.getPolicy(), gp.warpsM, gp.warpsN);
+  if (gp.mma && fragA) {
+    FragmentLayout la = FragmentLayout::mmaAccumulator(m, k, gp.warpsM, 1);
+    auto it = fragments.find(g.getA());
+    gp.aRegs = gp.warpsN == 1 && (it == fragments.end() || it->second == la);
+    gp.mma = gp.aRegs;
+    if (gp.aRegs)
+      fragments[g.getA()] = la;
+  }
+  gemms[g] = gp;
+  if (!gp.mma)
+    return success();
+  FragmentLayout l = FragmentLayout::mmaAccumulator(m, n, gp.warpsM, gp.warpsN);
+  auto it = fragments.find(g.getC());
+  if (it != fragments.end() && it->second != l)
+    return g.emitError("the accumulator of this gemm already has another layout (an earlier gemm splits it "
+                       "differently, or an annotation pins another)");
+  fragments[g.getC()] = l;
+  return success();
+}
+
+LogicalResult LayoutSolver::planGemms() {
+  WalkResult walk = launch.walk([&](GemmOp g) {
+    return failed(planGemm(g)) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+void LayoutSolver::collectParallels() {
+  launch.walk([&](ParallelOp p) {
+    ParallelInfo info{p, {}};
+    auto ivs = p.getInductionVars();
+    p.getBody().walk([&](Operation *op) {
+      Value buf;
+      ValueRange idx;
+      if (auto l = dyn_cast<memref::LoadOp>(op))
+        buf = l.getMemRef(), idx = l.getIndices();
+      else if (auto s = dyn_cast<memref::StoreOp>(op))
+        buf = s.getMemRef(), idx = s.getIndices();
+      if (!buf || !isFragment(buf))
+        return;
+      Access a{buf, {}, {}};
+      for (Value i : idx) {
+        int which = -1;
+        for (unsigned k = 0; k < ivs.size(); ++k)
+          if (ivs[k] == i)
+            which = k;
+        a.dims.push_back(which);
+        a.constant.push_back(which < 0 && getConstantIntValue(i).has_value());
+      }
+      info.accesses.push_back(a);
+    });
+    loops.push_back(info);
+  });
+  for (ParallelInfo &p : loops)
+    for (Access &a : p.accesses)
+      if (isConstantAndIncreasing(a))
+        constantIndexed.insert(a.buffer);
+}
+
+const FragmentLayout *LayoutSolver::driverOf(ParallelInfo &p) {
+  auto it = parallels.find(p.op);
+  if (it != parallels.end())
+    return &it->second;
+  for (Access &a : p.accesses)
+    if (isIdentity(a, p.op.getExtents()) && fragments.count(a.buffer))
+      return &fragments.find(a.buffer)->second;
+  return nullptr;
+}
+
+bool LayoutSolver::hasFullFragment(ParallelInfo &p) {
+  return llvm::any_of(p.accesses, [&](Access &a) { return isIdentity(a, p.op.getExtents()); });
+}
+
+/// Loops over thread-private state: replicated, or a diagnostic when a
+/// fragment drives them (its elements live on different threads).
+LogicalResult LayoutSolver::planThreadPrivateLoops() {
+  llvm::DenseSet<Value> variant = threadVariantValues(launch);
+  for (ParallelInfo &p : loops) {
+    bool writesLocal = false, readsVariant = false;
+    Operation *variantOp = nullptr;
+    p.op.getBody().walk([&](Operation *op) {
+      if (auto s = dyn_cast<memref::StoreOp>(op))
+        writesLocal |= isLocal(s.getMemRef());
+      if (auto l = dyn_cast<memref::LoadOp>(op); l && variant.contains(l.getMemRef()))
+        readsVariant = true, variantOp = op;
+      if (isa<ThreadIdOp>(op))
+        readsVariant = true, variantOp = op;
+    });
+    if (!writesLocal && !readsVariant)
+      continue;
+    if (hasFullFragment(p)) {
+      if (readsVariant)
+        return emitError(variantOp->getLoc(), "value derived from T.get_thread_binding used in a T.Parallel over a "
+                                              "fragment; the fragment's elements live on different threads, so the "
+                                              "GPU lowering cannot give them thread 0's value (the host target's "
+                                              "thread index)");
+      continue;
+    }
+    FragmentLayout l = FragmentLayout::canonical(p.op.getExtents(), 1, 1);
+    l.numThreads = threads;
+    if (l.numRegs > kMaxReplicatedIterations)
+      return p.op.emitOpError("runs ") << l.numRegs
+                                       << " iterations over thread-private state (local buffers or "
+                                          "T.get_thread_binding); the GPU lowering runs such loops whole on every "
+                                          "thread, at most "
+                                       << kMaxReplicatedIterations;
+    parallels[p.op] = l;
+  }
+  return success();
+}
+
+bool LayoutSolver::propagateThroughLoops() {
+  bool changed = false;
+  for (ParallelInfo &p : loops) {
+    const FragmentLayout *d = driverOf(p);
+    if (!d)
+      continue;
+    FragmentLayout driver = *d;
+    for (Access &a : p.accesses) {
+      if (fragments.count(a.buffer))
+        continue;
+      auto shape = cast<MemRefType>(a.buffer.getType()).getShape();
+      if (isConstantAndIncreasing(a)) {
+        // y[c, i]: the loop's layout on i, every c in registers.
+        llvm::SmallVector<unsigned> kept;
+        llvm::SmallVector<int64_t> subShape;
+        for (unsigned i = 0; i < a.dims.size(); ++i)
+          if (!a.constant[i])
+            kept.push_back(a.dims[i]), subShape.push_back(shape[i]);
+        FragmentLayout sub = driver.project(kept);
+        if (sub.shape != subShape)
+          continue;
+        fragments[a.buffer] = extendWithConstantDims(sub, a, shape);
+        changed = true;
+        continue;
+      }
+      if (!isIncreasingSubset(a))
+        continue;
+      llvm::SmallVector<unsigned> kept(a.dims.begin(), a.dims.end());
+      FragmentLayout l = driver.project(kept);
+      if (l.shape != llvm::to_vector(shape))
+        continue;
+      fragments[a.buffer] = l;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+bool LayoutSolver::propagateThroughReducesAndCopies() {
+  bool changed = false;
+  launch.walk([&](ReduceOp r) {
+    if (!isFragment(r.getDst()) || !isFragment(r.getSrc()) || fragments.count(r.getDst()))
+      return;
+    auto it = fragments.find(r.getSrc());
+    if (it == fragments.end())
+      return;
+    llvm::SmallVector<unsigned> kept;
+    for (unsigned d = 0; d < it->second.shape.size(); ++d)
+      if ((int64_t)d != r.getDim())
+        kept.push_back(d);
+    fragments[r.getDst()] = it->second.project(kept);
+    changed = true;
+  });
+  launch.walk([&](CopyOp c) {
+    if (!isFragment(c.getSrc()) || !isFragment(c.getDst()) ||
+        c.getSrc().getType().getShape() != c.getDst().getType().getShape())
+      return;
+    bool hs = fragments.count(c.getSrc()), hd = fragments.count(c.getDst());
+    if (hs && !hd)
+      fragments[c.getDst()] = fragments.find(c.getSrc())->second, changed = true;
+    else if (hd && !hs)
+      fragments[c.getSrc()] = fragments.find(c.getDst())->second, changed = true;
+  });
+  return changed;
+}
+
+bool LayoutSolver::placeNext() {
+  Value best;
+  ParallelInfo *bestLoop = nullptr;
+  int64_t bestRank = -1, bestNumel = -1;
+  // Fragments indexed with constants in some T.Parallel come last: the loops
+  // that index them take their layouts from the other fragments.
+  for (bool deferred : {false, true}) {
+    for (Value f : frags) {
+      if (fragments.count(f) || constantIndexed.contains(f) != deferred)
+        continue;
+      auto t = cast<MemRefType>(f.getType());
+      if (t.getRank() > bestRank || (t.getRank() == bestRank && t.getNumElements() > bestNumel))
+        best = f, bestRank = t.getRank(), bestNumel = t.getNumElements();
+    }
+    if (best)
+      break;
+  }
+  for (ParallelInfo &p : loops) {
+    if (driverOf(p) || hasFullFragment(p))
+      continue;
+    int64_t rank = p.op.getExtents().size();
+    if (rank > bestRank)
+      bestLoop = &p, best = Value(), bestRank = rank;
+  }
+  if (bestLoop) {
+    parallels[bestLoop->op] = FragmentLayout::canonical(bestLoop->op.getExtents(), threads, 1);
+    return true;
+  }
+  if (!best)
+    return false;
+  auto t = cast<MemRefType>(best.getType());
+  fragments[best] = placeFragment(best, t.getShape(), threads, vecOf[best], target.getWarpSize());
+  return true;
+}
+
+void LayoutSolver::writeAttributes() {
+  MLIRContext *ctx = launch->getContext();
+  auto *dialect = ctx->getLoadedDialect<TileDialect>();
+  auto layoutAttr = dialect->getLayoutAttrHelper();
+  auto planAttr = dialect->getGemmPlanAttrHelper();
+  for (Value f : frags)
+    if (auto it = fragments.find(f); it != fragments.end())
+      layoutAttr.setAttr(f.getDefiningOp(), FragmentLayoutAttr::get(ctx, it->second));
+  for (ParallelInfo &p : loops)
+    if (auto it = parallels.find(p.op); it != parallels.end())
+      layoutAttr.setAttr(p.op, FragmentLayoutAttr::get(ctx, it->second));
+  launch.walk([&](GemmOp g) {
+    GemmChoice gp = gemms.lookup(g);
+    if (gp.mma)
+      planAttr.setAttr(g, GemmPlanAttr::get(ctx, gp.warpsM, gp.warpsN, gp.aRegs));
+    else if (planAttr.isAttrPresent(g))
+      planAttr.removeAttr(g);
+  });
+}
+
+LogicalResult LayoutSolver::run() {
+  if (failed(pinLayouts()))
+    return failure();
+  noteVectors();
+  // 1. Gemms.
+  if (failed(planGemms()))
+    return failure();
+  collectParallels();
+  if (failed(planThreadPrivateLoops()))
+    return failure();
+  // 2. Propagate until nothing changes; 3. when stuck, place one more.
+  do {
+    while (propagateThroughLoops() | propagateThroughReducesAndCopies()) {
+    }
+  } while (placeNext());
+  writeAttributes();
+  return success();
+}
+
+LogicalResult tilec::tile::inferLayouts(LaunchOp launch, const TargetInfo &target) {
+  return LayoutSolver(launch, target).run();
+}

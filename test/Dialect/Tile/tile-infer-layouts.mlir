@@ -1,0 +1,77 @@
+// tile-infer-layouts on hand-written tile IR: gemm plans and fragment layouts
+// as attributes, for a CUDA target and for Vulkan (no warp-level matrix
+// instructions), and the diagnostics of conflicting layouts.
+// RUN: tilec-opt %s --split-input-file --tile-infer-layouts=target=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: tilec-opt %s --split-input-file --tile-infer-layouts=target=vulkan | FileCheck %s --check-prefix=VK
+// RUN: tilec-opt %s --split-input-file --tile-infer-layouts=target=sm_80 --tile-infer-layouts=target=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: not tilec-opt %s --tile-infer-layouts=target=tpu 2>&1 | FileCheck %s --check-prefix=BADTARGET
+
+// A 64x64 f32 accumulator of f16 tiles over 4 warps: mma.sync m16n8k16 split
+// 2 x 2 (32 x 32 per warp: 2 m tiles, 4 n tiles, 32 registers); the row
+// maximum takes the projection on the rows (the column threads replicate).
+// SM80-LABEL: tile.kernel @gemm
+// SM80: tile.alloc {tile.layout = #tile.fragment_layout<shape = [64, 64], threads = 128, regs = 32, dims = {{\[\[}}thread(4, 8, 1), reg(2, 2, 8), reg(16, 2, 16), thread(64, 2, 32)], [reg(1, 2, 1), thread(1, 4, 2), reg(4, 4, 8), thread(32, 2, 32)]]>} : memref<64x64xf32, #tile.scope<fragment>>
+// SM80: tile.alloc {tile.layout = #tile.fragment_layout<shape = [64], threads = 128, regs = 4, dims = {{\[\[}}thread(4, 8, 1), reg(1, 2, 8), reg(2, 2, 16), thread(64, 2, 32)]]>} : memref<64xf32, #tile.scope<fragment>>
+// SM80: tile.gemm {{.*}} {tile.gemm_plan = #tile.gemm_plan<warps_m = 2, warps_n = 2, a_in_registers = false>}
+// The loop over the accumulator takes its layout: no iteration layout of its own.
+// SM80: tile.parallel
+// SM80-NOT: tile.layout
+// SM80: tile.reduce
+
+// VK-LABEL: tile.kernel @gemm
+// No matrix instruction: the blocked layout, 4 consecutive elements of a row
+// per thread, 16 threads per row; the row maximum projects it.
+// VK: tile.alloc {tile.layout = #tile.fragment_layout<shape = [64, 64], threads = 128, regs = 32, dims = {{\[\[}}thread(16, 8, 1), reg(4, 8, 8)], [reg(1, 4, 1), thread(1, 16, 4)]]>} : memref<64x64xf32, #tile.scope<fragment>>
+// VK: tile.alloc {tile.layout = #tile.fragment_layout<shape = [64], threads = 128, regs = 8, dims = {{\[\[}}thread(16, 8, 1), reg(1, 8, 8)]]>} : memref<64xf32, #tile.scope<fragment>>
+// VK-NOT: tile.gemm_plan
+// VK: tile.reduce
+// VK-LABEL: tile.kernel @pinned
+tile.kernel @gemm(%A: memref<?x32xf16, #tile.scope<global>>, %B: memref<32x?xf16, #tile.scope<global>>) {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %c0 = arith.constant 0 : index
+    %a = tile.alloc : memref<64x32xf16, #tile.scope<shared>>
+    %b = tile.alloc : memref<32x64xf16, #tile.scope<shared>>
+    %acc = tile.alloc : memref<64x64xf32, #tile.scope<fragment>>
+    %rowmax = tile.alloc : memref<64xf32, #tile.scope<fragment>>
+    tile.copy %A[%c0, %c0] sizes [64, 32] to %a[%c0, %c0] sizes [64, 32] : memref<?x32xf16, #tile.scope<global>>, memref<64x32xf16, #tile.scope<shared>>
+    tile.copy %B[%c0, %c0] sizes [32, 64] to %b[%c0, %c0] sizes [32, 64] : memref<32x?xf16, #tile.scope<global>>, memref<32x64xf16, #tile.scope<shared>>
+    tile.gemm %a, %b, %acc : memref<64x32xf16, #tile.scope<shared>>, memref<32x64xf16, #tile.scope<shared>>, memref<64x64xf32, #tile.scope<fragment>>
+    tile.parallel (%i, %j) in [64, 64] {
+      %v = memref.load %acc[%i, %j] : memref<64x64xf32, #tile.scope<fragment>>
+      %w = arith.mulf %v, %v : f32
+      memref.store %w, %acc[%i, %j] : memref<64x64xf32, #tile.scope<fragment>>
+    }
+    tile.reduce max %acc -> %rowmax dim = 1 : memref<64x64xf32, #tile.scope<fragment>>, memref<64xf32, #tile.scope<fragment>>
+  }
+  tile.return
+}
+
+// -----
+
+// An annotation pins a fragment's layout (here: one row per thread, all 32
+// columns in registers); a copy gives it to the other fragment. A loop that
+// writes thread-private state runs whole on every thread: its iteration
+// layout replicates 8 registers on all 128 threads.
+// SM80-LABEL: tile.kernel @pinned
+// SM80: tile.alloc {tile.layout = #tile.fragment_layout<shape = [128, 32], threads = 128, regs = 32, dims = {{\[\[}}thread(1, 128, 1)], [reg(1, 32, 1)]]>} : memref<128x32xf32, #tile.scope<fragment>>
+// SM80: tile.alloc {tile.layout = #tile.fragment_layout<shape = [128, 32], threads = 128, regs = 32, dims = {{\[\[}}thread(1, 128, 1)], [reg(1, 32, 1)]]>} : memref<128x32xf16, #tile.scope<fragment>>
+// SM80: tile.parallel (%{{.*}}) in [8] attributes {tile.layout = #tile.fragment_layout<shape = [8], threads = 128, regs = 8, dims = {{\[\[}}reg(1, 8, 1)]]>}
+tile.kernel @pinned() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %c0 = arith.constant 0 : index
+    %x = tile.alloc : memref<128x32xf32, #tile.scope<fragment>>
+    %y = tile.alloc : memref<128x32xf16, #tile.scope<fragment>>
+    %l = tile.alloc : memref<8xf32, #tile.scope<local>>
+    tile.annotate_layout %x : memref<128x32xf32, #tile.scope<fragment>> with #tile.fragment_layout<shape = [128, 32], threads = 128, regs = 32, dims = [[thread(1, 128, 1)], [reg(1, 32, 1)]]>
+    tile.copy %x[%c0, %c0] sizes [128, 32] to %y[%c0, %c0] sizes [128, 32] : memref<128x32xf32, #tile.scope<fragment>>, memref<128x32xf16, #tile.scope<fragment>>
+    tile.parallel (%i) in [8] {
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %l[%i] : memref<8xf32, #tile.scope<local>>
+    }
+  }
+  tile.return
+}
+
+// BADTARGET: error: unknown target 'tpu' for the tile planning passes
