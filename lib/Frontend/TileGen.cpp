@@ -85,6 +85,17 @@ mlir::Type KernelGen::elementType(DType t) {
 }
 
 mlir::Value KernelGen::createAlloc(mlir::Location l, llvm::ArrayRef<int64_t> shape, DType dtype, tile::Scope scope) {
+  // A buffer allocated inside a loop or branch lives for the whole launch, as
+  // in tile-lang: the allocation moves to the start of the launch body (it has
+  // no operands); its uses, and T.alloc_var's initial store, stay in place.
+  mlir::OpBuilder::InsertionGuard guard(b);
+  if (launch && b.getInsertionBlock() != launch.getBodyBlock() && launch->isAncestor(b.getInsertionBlock()->getParentOp())) {
+    mlir::Block *body = launch.getBodyBlock();
+    auto it = body->begin(); // after the allocations that open the body, in source order
+    while (it != body->end() && mlir::isa<tile::AllocOp>(*it))
+      ++it;
+    b.setInsertionPoint(body, it);
+  }
   auto alloc = tile::AllocOp::create(b, l, tile::getBufferType(shape, elementType(dtype), scope));
   if (isUnsignedDType(dtype))
     alloc->setAttr(tile::TileDialect::kArgDtypeAttrName, b.getStringAttr(dtypeName(dtype)));
