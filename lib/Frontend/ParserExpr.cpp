@@ -182,25 +182,23 @@ Expr *Parser::parseExpression() {
 
 /// disjunction = conjunction { 'or' conjunction } ;
 Expr *Parser::parseDisjunction() {
-  Expr *first = parseConjunction();
-  if (!at(TokenKind::KwOr))
-    return first;
-  std::vector<Expr *> operands{first};
-  while (!poisoned && consumeIf(TokenKind::KwOr))
-    operands.push_back(parseConjunction());
-  return ctx.create<BoolOpExpr>(joinRanges(first->getRange(), operands.back()->getRange()), BoolOpKind::Or,
-                                std::move(operands));
+  return parseBoolOp(TokenKind::KwOr, BoolOpKind::Or, &Parser::parseConjunction);
 }
 
 /// conjunction = inversion { 'and' inversion } ;
 Expr *Parser::parseConjunction() {
-  Expr *first = parseInversion();
-  if (!at(TokenKind::KwAnd))
+  return parseBoolOp(TokenKind::KwAnd, BoolOpKind::And, &Parser::parseInversion);
+}
+
+/// One level of `or` / `and`: operand { keyword operand } as one BoolOpExpr.
+Expr *Parser::parseBoolOp(TokenKind keyword, BoolOpKind kind, Expr *(Parser::*operand)()) {
+  Expr *first = (this->*operand)();
+  if (!at(keyword))
     return first;
   std::vector<Expr *> operands{first};
-  while (!poisoned && consumeIf(TokenKind::KwAnd))
-    operands.push_back(parseInversion());
-  return ctx.create<BoolOpExpr>(joinRanges(first->getRange(), operands.back()->getRange()), BoolOpKind::And,
+  while (!poisoned && consumeIf(keyword))
+    operands.push_back((this->*operand)());
+  return ctx.create<BoolOpExpr>(joinRanges(first->getRange(), operands.back()->getRange()), kind,
                                 std::move(operands));
 }
 

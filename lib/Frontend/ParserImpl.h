@@ -156,6 +156,7 @@ public:
   ast::Expr *parseExpression();
   ast::Expr *parseDisjunction();
   ast::Expr *parseConjunction();
+  ast::Expr *parseBoolOp(TokenKind keyword, ast::BoolOpKind kind, ast::Expr *(Parser::*operand)());
   ast::Expr *parseInversion();
   ast::Expr *parseComparison();
   ast::Expr *parseBitOr();

@@ -261,6 +261,18 @@ Value callOne(Interpreter &in, const Value &f, std::vector<Value> args, llvm::SM
   return in.call(f, c);
 }
 
+/// list(x) / tuple(x) / set(x): the items of any iterable, or an empty one.
+Value sequenceBuiltin(const char *name, Value (*make)(std::vector<Value>)) {
+  return makeBuiltin(name, [name, make](Interpreter &in, CallArgs &a) -> Value {
+    if (!arity(in, a, name, 0, 1))
+      return Value();
+    if (a.args.empty())
+      return make({});
+    std::optional<std::vector<Value>> items = in.toList(a.args[0], a.rangeOf(0, ""));
+    return items ? make(std::move(*items)) : Value();
+  });
+}
+
 Value exceptionType(std::string name) {
   return makeBuiltin(name, [name](Interpreter &, CallArgs &a) -> Value {
     std::string text = name + "(";
@@ -466,30 +478,9 @@ void registerSequenceBuiltins(llvm::StringMap<Value> &t) {
     std::reverse(items->begin(), items->end());
     return Value::ofList(std::move(*items));
   });
-  t["list"] = makeBuiltin("list", [](Interpreter &in, CallArgs &a) -> Value {
-    if (!arity(in, a, "list", 0, 1))
-      return Value();
-    if (a.args.empty())
-      return Value::ofList({});
-    std::optional<std::vector<Value>> items = in.toList(a.args[0], a.rangeOf(0, ""));
-    return items ? Value::ofList(std::move(*items)) : Value();
-  });
-  t["tuple"] = makeBuiltin("tuple", [](Interpreter &in, CallArgs &a) -> Value {
-    if (!arity(in, a, "tuple", 0, 1))
-      return Value();
-    if (a.args.empty())
-      return Value::ofTuple({});
-    std::optional<std::vector<Value>> items = in.toList(a.args[0], a.rangeOf(0, ""));
-    return items ? Value::ofTuple(std::move(*items)) : Value();
-  });
-  t["set"] = makeBuiltin("set", [](Interpreter &in, CallArgs &a) -> Value {
-    if (!arity(in, a, "set", 0, 1))
-      return Value();
-    if (a.args.empty())
-      return Value::ofSet({});
-    std::optional<std::vector<Value>> items = in.toList(a.args[0], a.rangeOf(0, ""));
-    return items ? Value::ofSet(std::move(*items)) : Value();
-  });
+  t["list"] = sequenceBuiltin("list", Value::ofList);
+  t["tuple"] = sequenceBuiltin("tuple", Value::ofTuple);
+  t["set"] = sequenceBuiltin("set", Value::ofSet);
   t["frozenset"] = t["set"];
   t["dict"] = makeBuiltin("dict", [](Interpreter &in, CallArgs &a) -> Value {
     std::vector<std::pair<Value, Value>> items;
