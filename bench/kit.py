@@ -42,9 +42,11 @@ SUITES = {
     "fa": "FlashAttention forward vs torch SDPA (default, FlashAttention-2 and cuDNN backends)",
     "arch": "multi-architecture objects (sm_80 + sm_90a): which image the launcher runs",
     "peak": "mma.sync instruction ceiling (hand-written CUDA, nvcc) vs cuBLAS",
+    "compat": "tile-lang's own kernels (test/compat entries with a NumPy reference) on sm_90a vs the reference",
 }
 MODULE = {"examples": "examples", "bandwidth": "examples", "suite": "hostsuite", "gemm": "gemm", "fp8": "gemm",
-          "splitk": "gemm", "int8": "gemm", "fa": "fa", "arch": "arch", "peak": "arch"}
+          "splitk": "gemm", "int8": "gemm", "fa": "fa", "arch": "arch", "peak": "arch",
+          "compat": "compat"}
 # Suites run under compute-sanitizer (small shapes).
 SANITIZE = ["examples", "suite", "fa"]
 # Wall-clock limits on the device, per suite and step (seconds).
@@ -262,6 +264,8 @@ def build(args):
                 open(os.path.join(kit, "suite", what + ".cuda.err"), "w").write(err)
                 rejected.append(what)
     peak = "peak" in suites and build_peak(kit, failures)
+    if "compat" in suites:
+        build_compat(args, tilec, kit, failures)
     for f in os.listdir(kit):  # launcher headers of the -shared builds are not needed there
         if f.endswith(".h"):
             os.remove(os.path.join(kit, f))
@@ -274,7 +278,7 @@ def build(args):
                 "peak": bool(peak)}
     json.dump(manifest, open(os.path.join(kit, "kit.json"), "w"), indent=1)
     for s in suites:
-        if s not in JOBS and s not in ("suite", "peak"):
+        if s not in JOBS and s not in ("suite", "peak", "compat"):
             print(f"kit: unknown suite {s}", file=sys.stderr)
     size = subprocess.run(["du", "-sh", kit], capture_output=True, text=True).stdout.split()[0]
     print(f"kit: {len(runs) + len(suite_runs)} tilec runs in {time.time() - t0:.0f} s, {size} in {kit}; tree {head}"
@@ -284,6 +288,22 @@ def build(args):
         print(f"kit: {len(failures)} builds FAILED", file=sys.stderr)
         return 1
     return 0
+
+
+def build_compat(args, tilec, kit, failures):
+    """The compat suite: test/compat/run.py over a tile-lang checkout (--tilelang or $TILELANG_SRC),
+    host numerics here, each referenced entry's sm_90a build into kit/compat/."""
+    src = args.tilelang or os.environ.get("TILELANG_SRC")
+    if not src:
+        failures.append("compat: needs a tile-lang checkout (--tilelang DIR or TILELANG_SRC)")
+        return
+    argv = [sys.executable, os.path.join(ROOT, "test", "compat", "run.py"), "--tilelang", src, "--tilec", tilec,
+            "--targets", "host,sm_90a", "--jobs", str(args.jobs), "--gpu-kit", os.path.join(kit, "compat")]
+    p = subprocess.run(argv, capture_output=True, text=True)
+    lines = p.stdout.strip().splitlines()
+    print("compat (here): " + (lines[-1] if lines else "no output"), flush=True)
+    if p.returncode:
+        failures.append(f"FAILED: {shlex.join(argv)}\n{p.stderr[-2000:]}")
 
 
 def build_peak(kit, failures):
@@ -503,6 +523,8 @@ def main():
     p.add_argument("--small", action="store_true", help="small shapes only (what sanitize runs)")
     p.add_argument("--steps", default="check,sanitize,bench", help="what `all` runs (default: every step)")
     p.add_argument("--json", default=None)
+    p.add_argument("--tilelang", default=None, help="build: a tile-lang checkout for the compat suite "
+                   "(default $TILELANG_SRC)")
     args = p.parse_args()
     if args.cmd == "list":
         for s, what in SUITES.items():
@@ -512,8 +534,8 @@ def main():
         return compile_time(args)
     if args.suites:
         args.suites = args.suites.split(",")
-    elif args.cmd == "build":
-        args.suites = list(SUITES)
+    elif args.cmd == "build":  # compat only with a tile-lang checkout to build it from
+        args.suites = [s for s in SUITES if s != "compat" or args.tilelang or os.environ.get("TILELANG_SRC")]
     else:
         args.suites = Kit(args.kit).manifest["suites"]
     unknown = [s for s in args.suites if s not in SUITES]

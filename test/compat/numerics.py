@@ -111,72 +111,104 @@ def compare(name, dtype, got, ref, tol):
     return True, f"{name} {err:.2g}"
 
 
-def child(host_dir, entry):
+def kernel_of(header, entry):
+    """The header's declaration of the entry's kernel, or an error string."""
     import cabi
-    import refs
-    kernels = cabi.parse_header(open(os.path.join(host_dir, "k.h")).read())
+    kernels = cabi.parse_header(header)
     want = entry.get("export", entry["kernel"])
     ks = [k for k in kernels if k.name == want] or (kernels if len(kernels) == 1 else [])
     if not ks:
-        return "ERROR", f"header declares {[k.name for k in kernels]}, none is '{want}'"
-    k = ks[0]
-    ref_fn = refs.REFS.get(entry["ref"])
-    if ref_fn is None:
-        return "ERROR", f"no reference '{entry['ref']}' in refs.py"
-    p = params_of(entry)
-    rng = np.random.default_rng(entry.get("seed", 2026))
-    gens = getattr(ref_fn, "gen", {})
-    zero = set(entry.get("zero", [])) | set(getattr(ref_fn, "zero", ()))
-    inout = set(entry.get("inout", [])) | set(getattr(ref_fn, "inout", ()))
-    values, ins, stored = {}, {}, {}
-    for a in k.args:
-        if a.kind == "dim":
-            if a.name not in p:
-                return "ERROR", f"dynamic dimension '{a.name}' has no value (dims in the manifest)"
-            values[a.name] = int(p[a.name])
-        elif a.kind == "scalar":
-            values[a.name] = p.get(a.name, getattr(ref_fn, "scalars", {}).get(a.name, 1))
-            p.setdefault(a.name, values[a.name])
-        elif a.kind == "workspace":
-            size_fn = getattr(ctypes.CDLL(os.path.join(host_dir, "k.so")), k.name + "_workspace_size")
-            size_fn.restype = ctypes.c_size_t
-            dims = [ctypes.c_int64(values[b.name]) for b in k.args if b.kind == "dim"]
-            values[a.name] = np.zeros(size_fn(*dims) + 64, np.uint8)
-        elif a.kind == "tensor":
-            shape = eval_shape(a.shape, p)
-            n = int(np.prod(shape))
-            if a.written and a.name not in inout:
-                raw = np.zeros(cabi.element_count(a.dtype, n), cabi.STORAGE[a.dtype]) if a.name in zero \
-                    else poison(a.dtype, n)
+        return None, f"header declares {[k.name for k in kernels]}, none is '{want}'"
+    return ks[0], ""
+
+
+class Case:
+    """One entry's inputs, poisoned outputs and reference, ready to call on any target.
+
+    values[name]: what the launcher takes (raw element arrays for tensors and the workspace,
+    numbers otherwise); stored[name]: the raw array of each tensor, read back after the call."""
+
+    def __init__(self, k, entry, lib):
+        import cabi
+        import refs
+        self.k, self.entry, self.error = k, entry, ""
+        ref_fn = refs.REFS.get(entry["ref"])
+        if ref_fn is None:
+            self.error = f"no reference '{entry['ref']}' in refs.py"
+            return
+        p = params_of(entry)
+        rng = np.random.default_rng(entry.get("seed", 2026))
+        gens = getattr(ref_fn, "gen", {})
+        zero = set(entry.get("zero", [])) | set(getattr(ref_fn, "zero", ()))
+        inout = set(entry.get("inout", [])) | set(getattr(ref_fn, "inout", ()))
+        self.values, ins, self.stored = {}, {}, {}
+        for a in k.args:
+            if a.kind == "dim":
+                if a.name not in p:
+                    self.error = f"dynamic dimension '{a.name}' has no value (dims in the manifest)"
+                    return
+                self.values[a.name] = int(p[a.name])
+            elif a.kind == "scalar":
+                self.values[a.name] = p.get(a.name, getattr(ref_fn, "scalars", {}).get(a.name, 1))
+                p.setdefault(a.name, self.values[a.name])
+            elif a.kind == "workspace":
+                size_fn = getattr(lib, k.name + "_workspace_size")
+                size_fn.restype = ctypes.c_size_t
+                dims = [ctypes.c_int64(self.values[b.name]) for b in k.args if b.kind == "dim"]
+                self.values[a.name] = np.zeros(size_fn(*dims) + 64, np.uint8)
+            elif a.kind == "tensor":
+                shape = eval_shape(a.shape, p)
+                n = int(np.prod(shape))
+                if a.written and a.name not in inout:
+                    raw = np.zeros(cabi.element_count(a.dtype, n), cabi.STORAGE[a.dtype]) if a.name in zero \
+                        else poison(a.dtype, n)
+                else:
+                    x = gens[a.name](shape, rng, p) if a.name in gens else default_input(a.dtype, shape, rng)
+                    raw = cabi.encode(x, a.dtype)
+                self.stored[a.name] = raw
+                self.values[a.name] = raw
+                ins[a.name] = cabi.decode(raw, a.dtype, n).reshape(shape)
             else:
-                x = gens[a.name](shape, rng, p) if a.name in gens else default_input(a.dtype, shape, rng)
-                raw = cabi.encode(x, a.dtype)
-            stored[a.name] = raw
-            values[a.name] = raw
-            ins[a.name] = cabi.decode(raw, a.dtype, n).reshape(shape)
-        else:
-            return "ERROR", f"argument '{a.name}' of unknown kind in the header"
+                self.error = f"argument '{a.name}' of unknown kind in the header"
+                return
+        self.expected = ref_fn(ins, p)
+
+    def verify(self):
+        """(status, detail) of the tensors in `stored` against the reference."""
+        import cabi
+        k, entry = self.k, self.entry
+        details, ok = [], True
+        written = [a for a in k.args if a.kind == "tensor" and a.written]
+        names = {a.name for a in k.args}
+        for pos, (name, ref) in enumerate(self.expected.items()):
+            arg = next((a for a in k.args if a.name == name), None)
+            if arg is None and pos < len(written) and all(n not in names for n in self.expected):
+                arg = written[pos]  # outputs named otherwise in the header: match them by order
+                details.append(f"({name} is {arg.name})")
+            if arg is None:
+                return "ERROR", f"reference returns '{name}', the kernel has no such tensor"
+            n = int(np.prod(np.shape(ref)))
+            got = cabi.decode(self.stored[arg.name], arg.dtype, n)
+            tol = entry.get("tol", TOL.get(arg.dtype, 0))
+            good, msg = compare(name, arg.dtype, got, ref, tol)
+            ok &= good
+            details.append(msg)
+        return ("ok" if ok else "MISMATCH"), "; ".join(d for d in details if d)
+
+
+def child(host_dir, entry):
+    import cabi
+    k, err = kernel_of(open(os.path.join(host_dir, "k.h")).read(), entry)
+    if k is None:
+        return "ERROR", err
     lib = ctypes.CDLL(os.path.join(host_dir, "k.so"))
-    expected = ref_fn(ins, p)
-    status = cabi.call(lib, k, values)
+    case = Case(k, entry, lib)
+    if case.error:
+        return "ERROR", case.error
+    status = cabi.call(lib, k, case.values)
     if status != 0:
         return "ERROR", f"launcher returned {status}"
-    details, ok = [], True
-    written = [a for a in k.args if a.kind == "tensor" and a.written]
-    for pos, (name, ref) in enumerate(expected.items()):
-        arg = next((a for a in k.args if a.name == name), None)
-        if arg is None and pos < len(written) and all(n not in {a.name for a in k.args} for n in expected):
-            arg = written[pos]  # outputs named otherwise in the header: match them by order
-            details.append(f"({name} is {arg.name})")
-        if arg is None:
-            return "ERROR", f"reference returns '{name}', the kernel has no such tensor"
-        n = int(np.prod(np.shape(ref)))
-        got = cabi.decode(stored[arg.name], arg.dtype, n)
-        tol = entry.get("tol", TOL.get(arg.dtype, 0))
-        good, msg = compare(name, arg.dtype, got, ref, tol)
-        ok &= good
-        details.append(msg)
-    return ("ok" if ok else "MISMATCH"), "; ".join(d for d in details if d)
+    return case.verify()
 
 
 if __name__ == "__main__":

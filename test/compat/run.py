@@ -19,6 +19,7 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,7 +45,7 @@ import strip  # noqa: E402
 
 TARGET_FLAGS = {
     "host": (["-target=host", "-shared"], "k.so"),
-    "sm_90a": (["-target=sm_90a"], "k.o"),
+    "sm_90a": (["-target=sm_90a", "-shared"], "k.so"),
     "vulkan": (["-target=vulkan"], "k.spv"),
 }
 COMPILE_TIMEOUT = 180
@@ -121,8 +122,8 @@ def run_entry(e, args, caps, workroot):
             if ok:
                 r["targets"][target] = mode
                 r.setdefault("cmds", {})[target] = " ".join(cmd)
-                if target == "host":
-                    r["host_dir"] = tdir
+                if target in ("host", "sm_90a"):
+                    r[target + "_dir"] = tdir
                 break
         if not ok:
             r["targets"][target] = None
@@ -141,7 +142,20 @@ def run_entry(e, args, caps, workroot):
         r["numerics_detail"] = detail
     elif not e.get("ref"):
         r["numerics"] = "no-ref"
+    if args.gpu_kit and e.get("ref") and "sm_90a_dir" in r:
+        bundle_for_gpu(e, r, args.gpu_kit)
     return r
+
+
+def bundle_for_gpu(e, r, kit):
+    """The entry's sm_90a shared library, its header and the entry itself (with the host
+    verdict) in kit/NAME/, for the GPU kit's `compat` suite (bench/suites/compat.py)."""
+    dst = os.path.join(kit, re.sub(r"[^\w.-]", "_", e["name"]))
+    os.makedirs(dst, exist_ok=True)
+    for f in ("k.so", "k.h"):
+        shutil.copy(os.path.join(r["sm_90a_dir"], f), os.path.join(dst, f))
+    with open(os.path.join(dst, "entry.json"), "w") as f:
+        json.dump(dict(e, host_numerics=r["numerics"], mode=r["targets"]["sm_90a"]), f, indent=1)
 
 
 def load_manifest(path):
@@ -303,6 +317,7 @@ def main():
     ap.add_argument("--triage", help="write the ranked failure causes (markdown) to this file")
     ap.add_argument("--from-json", help="print the table, summary and triage of an earlier --json run, run nothing")
     ap.add_argument("--keep", help="keep the work files in this folder")
+    ap.add_argument("--gpu-kit", help="also put each referenced entry's sm_90a build here (the GPU kit's compat suite)")
     args = ap.parse_args()
     args.targets = [t for t in args.targets.split(",") if t]
     for t in args.targets:
@@ -323,6 +338,11 @@ def main():
     if args.filter:
         entries = [e for e in entries if re.search(args.filter, e["name"])]
     caps = tilec_caps(args.tilec)
+    if args.gpu_kit:
+        if "sm_90a" not in args.targets:
+            ap.error("--gpu-kit needs the sm_90a target")
+        args.gpu_kit = os.path.abspath(args.gpu_kit)
+        os.makedirs(args.gpu_kit, exist_ok=True)
     workroot = args.keep or tempfile.mkdtemp(prefix="tilec-compat-")
     os.makedirs(workroot, exist_ok=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
