@@ -434,6 +434,13 @@ Flow detail::execStmt(Interpreter &in, const Stmt *s, Env *env, FnState &st) {
   }
   case Stmt::Kind::Unsupported: {
     auto *u = llvm::cast<UnsupportedStmt>(s);
+    if (u->getConstruct() == "class") {
+      // A class is harness code (torch modules, configs): not evaluated; its
+      // name is a harness value, an error only where a kernel needs it.
+      for (const std::string &n : u->getNames())
+        env->set(n, makeHarness(n, u->getKeywordRange()), u->getKeywordRange());
+      return Flow::Normal;
+    }
     in.error(DiagID::unsupported_construct, u->getKeywordRange(), u->getConstruct(), "");
     for (const std::string &n : u->getNames())
       env->set(n, Value(), u->getKeywordRange());
