@@ -78,6 +78,13 @@ const BuiltinParam pInfinity[] = {{"dtype", AK::DType, req()}};
 const BuiltinParam pCast[] = {{"value", AK::Scalar, req()}, {"dtype", AK::DType, req()}};
 const BuiltinParam pThreadBinding[] = {{"dim", AK::ConstInt, dInt(0)}};
 const BuiltinParam pPyConv[] = {{"x", AK::Scalar, req()}};
+// The rest of spec §5 (TileGenMath.cpp); parameter names are tile-lang's.
+const BuiltinParam pCastDT[] = {{"dtype", AK::DType, req()}, {"value", AK::Scalar, req()}};
+const BuiltinParam pReinterpret[] = {{"value", AK::Scalar, req()}, {"dtype", AK::DType, req()}};
+const BuiltinParam pClamp[] = {
+    {"dst", AK::Scalar, req()}, {"min_val", AK::Scalar, req()}, {"max_val", AK::Scalar, req()}};
+const BuiltinParam pXY[] = {{"x", AK::Scalar, req()}, {"y", AK::Scalar, req()}};
+const BuiltinParam pDp4a[] = {{"A", AK::Region, req()}, {"B", AK::Region, req()}, {"C", AK::Region, req()}};
 
 struct Row {
   BuiltinInfo info;
@@ -139,6 +146,39 @@ const Row rows[] = {
     ROW(Cast, "T.cast", Expr, pCast, true),
     ROW(ThreadBinding, "T.get_thread_binding", Expr, pThreadBinding, true),
     ROW(PyAbs, "abs", Expr, pX, false),
+    // The rest of spec §5 (TileGenMath.cpp).
+    ROW(Serial, "T.Serial", Iter, pSerial, true),
+    ROW(Unroll, "T.Unroll", Iter, pSerial, true),
+    ROW(CastDT, "T.Cast", Expr, pCastDT, true),
+    ROW(Reinterpret, "T.reinterpret", Expr, pReinterpret, true),
+    ROW(Clamp, "T.clamp", Expr, pClamp, true),
+    ROW(FloorDiv, "T.floordiv", Expr, pAB, true),
+    ROW(FloorMod, "T.floormod", Expr, pAB, true),
+    ROW(TruncDiv, "T.truncdiv", Expr, pAB, true),
+    ROW(TruncMod, "T.truncmod", Expr, pAB, true),
+    ROW(Pow, "T.pow", Expr, pXY, true),
+    ROW(ShiftLeft, "T.shift_left", Expr, pXY, true),
+    ROW(ShiftRight, "T.shift_right", Expr, pXY, true),
+    ROW(BitwiseAnd, "T.bitwise_and", Expr, pXY, true),
+    ROW(BitwiseOr, "T.bitwise_or", Expr, pXY, true),
+    ROW(BitwiseXor, "T.bitwise_xor", Expr, pXY, true),
+    ROW(BitwiseNot, "T.bitwise_not", Expr, pX, true),
+    ROW(MaxValue, "T.max_value", Expr, pInfinity, true),
+    ROW(MinValue, "T.min_value", Expr, pInfinity, true),
+    ROW(IsNan, "T.isnan", Expr, pX, true),
+    ROW(IsInf, "T.isinf", Expr, pX, true),
+    ROW(IsFinite, "T.isfinite", Expr, pX, true),
+    ROW(Ceil, "T.ceil", Expr, pX, true),
+    ROW(Floor, "T.floor", Expr, pX, true),
+    ROW(Round, "T.round", Expr, pX, true),
+    ROW(NearbyInt, "T.nearbyint", Expr, pX, true),
+    ROW(Trunc, "T.trunc", Expr, pX, true),
+    ROW(Sin, "T.sin", Expr, pX, true),
+    ROW(Cos, "T.cos", Expr, pX, true),
+    ROW(Tan, "T.tan", Expr, pX, true),
+    ROW(Log10, "T.log10", Expr, pX, true),
+    ROW(Log1p, "T.log1p", Expr, pX, true),
+    ROW(Dp4a, "T.dp4a", Stmt, pDp4a, true),
 };
 #undef ROW
 #undef VROW

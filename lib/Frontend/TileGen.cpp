@@ -329,14 +329,7 @@ void KernelGen::bindName(const NameExpr *target, TValue value, llvm::SMRange val
         diags.emit(DiagID::sema_not_scalar, valueRange, value.describe());
         return;
       }
-      TValue v = value.isConst() ? materialize(value.cst, buf->dtype, valueRange) : value;
-      if (!v.isValid())
-        return;
-      if (v.dtype != buf->dtype && !(v.dtype == DType::Index && isIntegerDType(buf->dtype))) {
-        diags.emit(DiagID::sema_dtype_mismatch, target->getRange(), "=", dtypeName(buf->dtype), dtypeName(v.dtype));
-        return;
-      }
-      v = convert(v, buf->dtype, valueRange);
+      TValue v = implicitCast(value, buf->dtype, "variable '" + name.str() + "'", valueRange);
       if (!v.isValid())
         return;
       mlir::memref::StoreOp::create(b, loc(target->getRange()), v.value, buf->value, mlir::ValueRange{});
@@ -465,11 +458,8 @@ void KernelGen::storeElement(const SubscriptExpr *target, TValue value) {
     diags.emit(DiagID::sema_not_scalar, target->getRange(), value.describe());
     return;
   }
-  TValue v = value.isConst() ? materialize(value.cst, buf->dtype, target->getRange()) : value;
-  if (!v.isValid())
-    return;
   // A store converts to the buffer's element type, as T.copy does.
-  v = convert(v, buf->dtype, target->getRange());
+  TValue v = implicitCast(value, buf->dtype, "buffer '" + buf->name + "'", target->getRange());
   if (!v.isValid())
     return;
   mlir::memref::StoreOp::create(b, loc(target->getRange()), v.value, buf->value, idx);

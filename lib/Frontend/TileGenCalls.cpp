@@ -94,6 +94,8 @@ TValue KernelGen::evalCall(const CallExpr *e) {
     }
     return convert(v, *t, e->getRange());
   }
+  if (std::optional<TValue> v = evalDTypeCall(e))
+    return *v;
   if (std::optional<TValue> v = callMetaFunction(e))
     return *v;
   const BuiltinInfo *bi = resolveCallee(e, true);
@@ -331,6 +333,8 @@ TValue KernelGen::evalExprBuiltin(const BoundCall &call) {
     return convert(x, id == BuiltinID::PyInt ? DType::Int32 : DType::Float32, range);
   }
   default:
+    if (std::optional<TValue> v = evalMathBuiltin(call))
+      return *v;
     diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name, "as a value");
     return TValue();
   }

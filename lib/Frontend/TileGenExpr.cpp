@@ -1,7 +1,7 @@
 //===- TileGenExpr.cpp - Scalar expressions of a kernel body -------------===//
 //
-// Names, constants, arithmetic with the dtype rules of spec §5 (a literal
-// adopts the other operand's dtype; two different dtypes are an error),
+// Names, constants, arithmetic with the dtype rules of spec §5 (promotion
+// in TileGenPromote.cpp),
 // Python floor division/modulo, comparisons, element loads and the scalar
 // T.* functions. Integer values carry linear forms so slice extents fold.
 //
@@ -173,41 +173,6 @@ std::optional<LinearForm> KernelGen::linOf(const TValue &v) {
   if (v.lin)
     return v.lin;
   return LinearForm::ofSymbol(symbolFor(v.value));
-}
-
-bool KernelGen::unify(TValue &lhs, TValue &rhs, llvm::StringRef opName, llvm::SMRange range) {
-  for (TValue *v : {&lhs, &rhs})
-    if (v->isBuffer() || v->kind == TValue::Kind::Layout) {
-      diags.emit(DiagID::sema_bad_operand, range, opName, v->describe());
-      return false;
-    }
-  if (lhs.isConst() && rhs.isConst()) {
-    lhs = toScalar(lhs, range);
-    rhs = toScalar(rhs, range);
-    if (!lhs.isValid() || !rhs.isValid())
-      return false;
-  }
-  if (lhs.isConst())
-    lhs = materialize(lhs.cst, rhs.dtype, range);
-  if (rhs.isConst())
-    rhs = materialize(rhs.cst, lhs.dtype, range);
-  if (!lhs.isValid() || !rhs.isValid())
-    return false;
-  if (lhs.dtype == rhs.dtype)
-    return true;
-  // Loop variables and block indices (index) act as untyped integers.
-  bool li = isIntegerDType(lhs.dtype) && lhs.dtype != DType::Bool;
-  bool ri = isIntegerDType(rhs.dtype) && rhs.dtype != DType::Bool;
-  if (lhs.dtype == DType::Index && ri) {
-    lhs = convert(lhs, rhs.dtype, range);
-    return lhs.isValid();
-  }
-  if (rhs.dtype == DType::Index && li) {
-    rhs = convert(rhs, lhs.dtype, range);
-    return rhs.isValid();
-  }
-  diags.emit(DiagID::sema_dtype_mismatch, range, opName, dtypeName(lhs.dtype), dtypeName(rhs.dtype));
-  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -638,12 +603,17 @@ TValue KernelGen::evalSelect(const Expr *condE, const Expr *thenE, const Expr *e
   bool ok = sides[0].isValid() && sides[1].isValid();
   if (ok) {
     mlir::OpBuilder::InsertionGuard guard(b);
-    // Constants take the other side's dtype; materialize them in their block.
+    // Constants take the other side's dtype (literalDType), then the two
+    // sides promote; each is materialized or converted in its own block.
+    bool bothConst = sides[0].isConst() && sides[1].isConst() && sides[0].cst.isNumber() && sides[1].cst.isNumber();
+    DType pair = bothConst ? literalPairDType(sides[0].cst, sides[1].cst) : DType::Int32;
     for (int k = 0; k < 2; ++k) {
       b.setInsertionPoint(blocks[k]->getTerminator());
       TValue &self = sides[k], &other = sides[1 - k];
-      if (self.isConst())
-        self = other.isScalar() ? materialize(self.cst, other.dtype, exprs[k]->getRange())
+      if (bothConst)
+        self = materialize(self.cst, pair, exprs[k]->getRange());
+      else if (self.isConst())
+        self = other.isScalar() ? materialize(self.cst, literalDType(self.cst, other.dtype), exprs[k]->getRange())
                                 : toScalar(self, exprs[k]->getRange());
     }
     ok = sides[0].isValid() && sides[1].isValid();
@@ -652,19 +622,12 @@ TValue KernelGen::evalSelect(const Expr *condE, const Expr *thenE, const Expr *e
         diags.emit(DiagID::sema_not_scalar, exprs[k]->getRange(), sides[k].describe());
         ok = false;
       }
-    if (ok && sides[0].dtype != sides[1].dtype) {
-      // Index mixes with integers as elsewhere.
-      for (int k = 0; k < 2 && ok; ++k)
-        if (sides[k].dtype == DType::Index && isIntegerDType(sides[1 - k].dtype) && sides[1 - k].dtype != DType::Bool) {
-          b.setInsertionPoint(blocks[k]->getTerminator());
-          sides[k] = convert(sides[k], sides[1 - k].dtype, exprs[k]->getRange());
-          ok = sides[k].isValid();
-        }
-      if (ok && sides[0].dtype != sides[1].dtype) {
-        diags.emit(DiagID::sema_dtype_mismatch, range, "if-else", dtypeName(sides[0].dtype),
-                   dtypeName(sides[1].dtype));
-        ok = false;
-      }
+    std::optional<DType> t = ok ? commonDType(sides[0], sides[1], "if-else", range) : std::nullopt;
+    ok = t.has_value();
+    for (int k = 0; ok && k < 2; ++k) {
+      b.setInsertionPoint(blocks[k]->getTerminator());
+      sides[k] = promoteTo(sides[k], *t, "if-else", exprs[k]->getRange());
+      ok = sides[k].isValid();
     }
   }
   if (!ok) {

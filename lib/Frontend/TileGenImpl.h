@@ -150,11 +150,32 @@ public:
   /// the function's closure; the value of its `return` (None without one).
   TValue inlineFunction(const meta::FunctionObj &fn, const ast::CallExpr *call);
   TValue evalExprBuiltin(const BoundCall &call);
+  // The rest of spec §5's builtins (TileGenMath.cpp).
+  /// `T.float32(x)`, `accum_dtype(x)`: nullopt when the callee is not a dtype.
+  std::optional<TValue> evalDTypeCall(const ast::CallExpr *e);
+  /// T.Cast, T.clamp, T.floordiv, ...: nullopt when `call` is none of them.
+  std::optional<TValue> evalMathBuiltin(const BoundCall &call);
+  TValue minMaxOp(bool isMin, TValue x, TValue y, llvm::StringRef name, llvm::SMRange range);
+  TValue truncDivMod(bool isMod, TValue x, TValue y, llvm::StringRef name, llvm::SMRange range);
+  void genDp4a(const BoundCall &call);
   TValue binaryOp(ast::BinaryOp op, TValue lhs, TValue rhs, llvm::SMRange opRange, llvm::SMRange range);
   /// Converts `v` to a scalar of `to` (T.cast semantics).
   TValue convert(TValue v, DType to, llvm::SMRange range);
-  /// Makes two operands agree on a dtype (literal adopts the other side).
+  /// Makes two operands agree on a dtype: a literal takes the other side's
+  /// (literalDType), then both promote (promoteDTypes) (TileGenPromote.cpp).
   bool unify(TValue &lhs, TValue &rhs, llvm::StringRef opName, llvm::SMRange range);
+  /// The dtype a number literal takes next to an operand of dtype `other`.
+  static DType literalDType(const ConstValue &c, DType other);
+  /// The dtype two literals take together (float32, else int32, or bool).
+  static DType literalPairDType(const ConstValue &a, const ConstValue &b);
+  /// The dtype two scalars promote to; nullopt after reporting that they do not.
+  std::optional<DType> commonDType(const TValue &lhs, const TValue &rhs, llvm::StringRef opName, llvm::SMRange range);
+  /// `v` converted to `to` for operator `opName`, warning where that can change it.
+  TValue promoteTo(TValue v, DType to, llvm::StringRef opName, llvm::SMRange range);
+  /// `v` (a scalar or literal) converted to the dtype of the buffer it is
+  /// stored into (`what`: "buffer 'A'"), as tile-lang's stores convert;
+  /// a float into an integer buffer warns.
+  TValue implicitCast(TValue v, DType to, llvm::StringRef what, llvm::SMRange range);
   /// A scalar from a constant of the given dtype.
   TValue materialize(const ConstValue &c, DType t, llvm::SMRange range);
   /// Materializes with a default dtype (int32, float32, bool).

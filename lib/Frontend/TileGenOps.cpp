@@ -141,11 +141,7 @@ void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
       init = eval(e);
       if (!init.isValid())
         return;
-      if (init.isScalar() && init.dtype != *t && init.dtype != DType::Index) {
-        diags.emit(DiagID::sema_dtype_mismatch, e->getRange(), "T.alloc_var", dtypeName(*t), dtypeName(init.dtype));
-        return;
-      }
-      init = convert(init, *t, e->getRange());
+      init = implicitCast(init, *t, "variable '" + name.str() + "'", e->getRange());
       if (!init.isValid())
         return;
     }

@@ -279,10 +279,21 @@ void KernelGen::genReduce(const BoundCall &call) {
                expected.empty() ? "[] (or [1])" : shapeText(expected), dst->shapeStr());
     return;
   }
+  mlir::Value srcValue = src->value;
   if (src->dtype != dst->dtype) {
-    diags.emit(DiagID::sema_dtype_mismatch, call.call->getRange(), call.info->name, dtypeName(src->dtype),
-               dtypeName(dst->dtype));
-    return;
+    // A wider destination (bfloat16 into float32): the source is converted
+    // first, as tile-lang reduces in the destination's dtype.
+    if (src->shape.empty() || llvm::any_of(src->shape, mlir::ShapedType::isDynamic) ||
+        !conversionLoss(src->dtype, dst->dtype).empty()) {
+      diags.emit(DiagID::sema_dtype_mismatch, call.call->getRange(), call.info->name, dtypeName(src->dtype),
+                 dtypeName(dst->dtype));
+      return;
+    }
+    mlir::Location l = loc(call.call->getRange());
+    tile::Scope scope = src->scope == tile::Scope::Global ? tile::Scope::Fragment : src->scope;
+    srcValue = createAlloc(l, src->shape, dst->dtype, scope);
+    llvm::SmallVector<mlir::Value, 4> zeros(src->rank(), indexConst(0, call.call->getRange()));
+    tile::CopyOp::create(b, l, src->value, zeros, src->shape, srcValue, zeros, src->shape);
   }
   tile::ReduceKind kind;
   switch (call.info->id) {
@@ -294,7 +305,7 @@ void KernelGen::genReduce(const BoundCall &call) {
   }
   mlir::Location l = loc(call.call->getRange());
   if (!unitDst) {
-    tile::ReduceOp::create(b, l, kind, src->value, dst->value, uint64_t(d), *clear);
+    tile::ReduceOp::create(b, l, kind, srcValue, dst->value, uint64_t(d), *clear);
     return;
   }
   // Normalised to the one form the lowerings know, a rank-0 destination: the
@@ -316,7 +327,7 @@ void KernelGen::genReduce(const BoundCall &call) {
   };
   if (!*clear)
     unitCopy(dst->value, scalar, true);
-  tile::ReduceOp::create(b, l, kind, src->value, scalar, uint64_t(d), *clear);
+  tile::ReduceOp::create(b, l, kind, srcValue, scalar, uint64_t(d), *clear);
   unitCopy(scalar, dst->value, false);
 }
 
@@ -369,13 +380,8 @@ void KernelGen::genAtomicAdd(const BoundCall &call) {
                v.describe());
     return;
   }
-  if (v.isScalar() && v.dtype != dst.buffer->dtype && v.dtype != DType::Index) {
-    diags.emit(DiagID::sema_dtype_mismatch, call.call->getRange(), "T.atomic_add", dtypeName(dst.buffer->dtype),
-               dtypeName(v.dtype));
-    return;
-  }
   v = v.isBuffer() ? TValue::ofScalar(loadElement(v.buffer, {}, ve->getRange()), v.buffer->dtype) : v;
-  v = convert(v, dst.buffer->dtype, ve->getRange());
+  v = implicitCast(v, dst.buffer->dtype, "buffer '" + dst.buffer->name + "'", ve->getRange());
   if (!v.isValid())
     return;
   tile::AtomicAddOp::create(b, l, dst.buffer->value, dst.offsets, v.value);
@@ -438,14 +444,9 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     TValue v = call.info->id == BuiltinID::Clear ? TValue::ofConst(ConstValue::ofInt(0)) : eval(call.get("value"));
     if (!v.isValid())
       return;
-    if (v.isScalar() && v.dtype != buf->dtype && v.dtype != DType::Index) {
-      diags.emit(DiagID::sema_dtype_mismatch, call.rangeOf("value"), call.info->name, dtypeName(buf->dtype),
-                 dtypeName(v.dtype));
-      return;
-    }
     if (v.isConst() && v.cst.getKind() == ConstValue::Kind::Float && !isFloatDType(buf->dtype))
       v = TValue::ofConst(ConstValue::ofInt(int64_t(v.cst.getFloat())));
-    v = convert(v, buf->dtype, call.rangeOf("value"));
+    v = implicitCast(v, buf->dtype, "buffer '" + buf->name + "'", call.rangeOf("value"));
     if (!v.isValid())
       return;
     tile::FillOp::create(b, l, buf->value, v.value);
@@ -493,6 +494,8 @@ void KernelGen::genTileStmt(const BoundCall &call) {
       tile::UseSwizzleOp::create(b, l, uint64_t(*panel), *order);
     return;
   }
+  case BuiltinID::Dp4a:
+    return genDp4a(call);
   default:
     diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name, "as a statement");
     return;

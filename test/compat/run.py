@@ -223,7 +223,7 @@ CAUSE_FAMILIES = [
     (r"parameter '\w+' of factory '\w+' has no default", "factory parameter without default (manifest lacks a -D)"),
     (r"function '\w+' is neither a @T.prim_func kernel nor a kernel factory",
      "function is neither a @T.prim_func kernel nor a kernel factory"),
-    (r"operands of '.+' have different dtypes", "operands of an operator have different dtypes (dtype promotion, spec §5)"),
+    (r"operands of '.+' have (different )?dtypes", "operands of an operator have different dtypes (dtype promotion, spec §5)"),
     (r"needs \d+ bytes of shared memory", "kernel needs more shared memory than the target allows"),
 ]
 

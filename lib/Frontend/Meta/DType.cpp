@@ -87,3 +87,109 @@ unsigned tilec::dtypeBits(DType t) {
   }
   return 32;
 }
+
+namespace {
+bool isIEEEFloat(DType t) { return t == DType::Float16 || t == DType::Float32 || t == DType::Float64; }
+bool isFloat8(DType t) { return t == DType::Float8E4M3 || t == DType::Float8E5M2; }
+/// Significant bits (the implicit one included) and exponent bits of a float dtype.
+unsigned significandBits(DType t) {
+  switch (t) {
+  case DType::Float16:
+    return 11;
+  case DType::BFloat16:
+    return 8;
+  case DType::Float32:
+    return 24;
+  case DType::Float64:
+    return 53;
+  case DType::Float8E4M3:
+    return 4;
+  case DType::Float8E5M2:
+    return 3;
+  default:
+    return 0;
+  }
+}
+unsigned exponentBits(DType t) {
+  switch (t) {
+  case DType::Float16:
+    return 5;
+  case DType::BFloat16:
+  case DType::Float32:
+    return 8;
+  case DType::Float64:
+    return 11;
+  case DType::Float8E4M3:
+    return 4;
+  case DType::Float8E5M2:
+    return 5;
+  default:
+    return 0;
+  }
+}
+} // namespace
+
+std::optional<DType> tilec::promoteDTypes(DType a, DType b) {
+  if (a == b)
+    return a;
+  // 1. Floats: IEEE float16/32/64 first (two of them: the wider), then
+  //    bfloat16, then float8; the other operand is converted.
+  if (isIEEEFloat(a) && isIEEEFloat(b))
+    return dtypeBits(a) >= dtypeBits(b) ? a : b;
+  for (DType t : {a, b})
+    if (isIEEEFloat(t))
+      return t;
+  for (DType t : {a, b})
+    if (t == DType::BFloat16)
+      return t;
+  if (isFloat8(a) && isFloat8(b))
+    return std::nullopt;
+  for (DType t : {a, b})
+    if (isFloat8(t))
+      return t;
+  // 2. Integers. Index (an int32 loop variable in tile-lang) with a narrower
+  //    integer or bool gives int32, with a 32- or 64-bit one that one.
+  if (a == DType::Index || b == DType::Index) {
+    DType other = a == DType::Index ? b : a;
+    return dtypeBits(other) >= 32 ? other : DType::Int32;
+  }
+  if (a == DType::Bool)
+    return b;
+  if (b == DType::Bool)
+    return a;
+  if (dtypeBits(a) != dtypeBits(b))
+    return dtypeBits(a) > dtypeBits(b) ? a : b;
+  return isUnsignedDType(a) ? a : b;
+}
+
+std::string tilec::conversionLoss(DType from, DType to) {
+  if (from == to)
+    return "";
+  std::string f = dtypeName(from).str(), t = dtypeName(to).str();
+  if (isFloatDType(to)) {
+    unsigned sig = significandBits(to);
+    if (isIntegerDType(from)) {
+      unsigned magnitude = from == DType::Index  ? 24
+                           : from == DType::Bool ? 1
+                                                 : dtypeBits(from) - (isUnsignedDType(from) ? 0 : 1);
+      if (magnitude <= sig)
+        return "";
+      return (from == DType::Index ? std::string("indices") : f + " values") + " beyond 2^" + std::to_string(sig) +
+             " are rounded";
+    }
+    if (significandBits(from) <= sig && exponentBits(from) <= exponentBits(to))
+      return "";
+    if (exponentBits(from) > exponentBits(to))
+      return f + " values outside " + t + "'s range overflow or flush to zero";
+    return f + " values are rounded to " + t + "'s " + std::to_string(sig) + " significant bits";
+  }
+  if (isFloatDType(from))
+    return "the fraction is dropped";
+  if (from == DType::Index || to == DType::Bool)
+    return "";
+  if (!isUnsignedDType(from) && isUnsignedDType(to))
+    return "negative values wrap around";
+  if (dtypeBits(to) < dtypeBits(from))
+    return "values outside " + t + "'s range wrap around";
+  return "";
+}

@@ -302,6 +302,7 @@ const char *builtinFunction(Operation &op) {
       .Case<spirv::GLFAbsOp, spirv::GLSAbsOp>([](auto) { return "abs"; })
       .Case<spirv::GLFloorOp>([](auto) { return "floor"; })
       .Case<spirv::GLCeilOp>([](auto) { return "ceil"; })
+      .Case<spirv::GLRoundEvenOp>([](auto) { return "round"; }) // WGSL's round is ties-to-even
       .Case<spirv::GLFractOp>([](auto) { return "fract"; })
       .Case<spirv::GLFSignOp, spirv::GLSSignOp>([](auto) { return "sign"; })
       .Case<spirv::GLPowOp>([](auto) { return "pow"; })

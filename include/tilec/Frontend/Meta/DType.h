@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace tilec {
 
@@ -34,6 +35,20 @@ bool isFloatDType(DType t);
 bool isIntegerDType(DType t); // includes Bool and Index
 bool isUnsignedDType(DType t);
 unsigned dtypeBits(DType t); // Index counts as 64
+
+/// The dtype two scalars of different dtypes are computed in, by tile-lang's
+/// rules (TVM's BinaryOpMatchTypes): float16/32/64 win over every other
+/// dtype (two of them: the wider); then bfloat16, then a float8 kind; an
+/// integer with a wider integer gives the wider (the same width, signed and
+/// unsigned: the unsigned); bool gives way to any integer; `Index` acts as an
+/// integer of at least 32 bits. nullopt where tile-lang has no rule (the two
+/// float8 kinds).
+std::optional<DType> promoteDTypes(DType a, DType b);
+/// Why converting a value of `from` into `to` can change it ("integers
+/// beyond 2^24 are rounded"), or "" when every value converts exactly.
+/// `Index` values (loop variables, block and thread indices) are taken to be
+/// below 2^24.
+std::string conversionLoss(DType from, DType to);
 
 } // namespace tilec
 
