@@ -285,15 +285,27 @@ void KernelGen::genReduce(const BoundCall &call) {
     // first, as tile-lang reduces in the destination's dtype.
     if (src->shape.empty() || llvm::any_of(src->shape, mlir::ShapedType::isDynamic) ||
         !conversionLoss(src->dtype, dst->dtype).empty()) {
-      diags.emit(DiagID::sema_dtype_mismatch, call.call->getRange(), call.info->name, dtypeName(src->dtype),
+      diags.emit(DiagID::sema_reduce_narrowing, call.call->getRange(), call.info->name, dtypeName(src->dtype),
                  dtypeName(dst->dtype));
       return;
     }
     mlir::Location l = loc(call.call->getRange());
     tile::Scope scope = src->scope == tile::Scope::Global ? tile::Scope::Fragment : src->scope;
-    srcValue = createAlloc(l, src->shape, dst->dtype, scope);
-    llvm::SmallVector<mlir::Value, 4> zeros(src->rank(), indexConst(0, call.call->getRange()));
-    tile::CopyOp::create(b, l, src->value, zeros, src->shape, srcValue, zeros, src->shape);
+    {
+      // Allocated at the top of the launch, as the kernel's own buffers are.
+      mlir::OpBuilder::InsertionGuard top(b);
+      b.setInsertionPointToStart(launch.getBodyBlock());
+      srcValue = createAlloc(l, src->shape, dst->dtype, scope);
+    }
+    // Element-wise, as a T.Parallel, so that layout inference gives both
+    // fragments one layout.
+    auto par = tile::ParallelOp::create(b, l, llvm::ArrayRef<int64_t>(src->shape));
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(par.getBodyBlock()->getTerminator());
+    mlir::ValueRange idx = par.getInductionVars();
+    TValue v = TValue::ofScalar(mlir::memref::LoadOp::create(b, l, src->value, idx), src->dtype);
+    v = convert(v, dst->dtype, call.call->getRange());
+    mlir::memref::StoreOp::create(b, l, v.value, srcValue, idx);
   }
   tile::ReduceKind kind;
   switch (call.info->id) {

@@ -270,13 +270,23 @@ def mha_fwd_bhsd_lse(ins, p):
 
 @ref
 def attn_bwd_preprocess_bshd(ins, p):
-    """Delta[b, h, s] = sum_d O[b, s, h, d] * dO[b, s, h, d]."""
-    return {"Delta": _bshd((ins["O"] * ins["dO"]).sum(axis=-1)[..., None])[..., 0]}
+    """Delta[b, h, s] = sum_d O[b, s, h, d] * dO[b, s, h, d]; each product is
+    rounded to O's dtype (the kernel multiplies two float16 fragments in
+    float16, then adds into its float32 accumulator)."""
+    return {"Delta": _bshd(_in_dtype(ins["O"] * ins["dO"], p).sum(axis=-1)[..., None])[..., 0]}
 
 
 @ref
 def attn_bwd_preprocess_bhsd(ins, p):
-    return {"Delta": (ins["O"] * ins["dO"]).sum(axis=-1)}
+    return {"Delta": _in_dtype(ins["O"] * ins["dO"], p).sum(axis=-1)}
+
+
+def _in_dtype(x, p):
+    """Rounds to the kernel's input dtype (float16 unless -D dtype= says bfloat16)."""
+    if "bfloat16" in str(p.get("dtype", "")):
+        import cabi
+        return cabi.quantize(x, "bfloat16")
+    return np.asarray(x, np.float16).astype(np.float64)
 
 
 # ---- the suite's self-test (selftest.toml, kernels/) ------------------------------
