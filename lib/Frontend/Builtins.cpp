@@ -33,7 +33,8 @@ const BuiltinParam pKernel[] = {{"threads", AK::Extents, dInt(128), true},
                                 {"prelude", AK::ConstStr, none(), true}};
 const BuiltinParam pAlloc[] = {{"shape", AK::Shape, req()}, {"dtype", AK::DType, req()},
                                {"scope", AK::ConstStr, none()}};
-const BuiltinParam pAllocVar[] = {{"dtype", AK::DType, req()}, {"init", AK::Scalar, none()}};
+const BuiltinParam pAllocVar[] = {
+    {"dtype", AK::DType, req()}, {"init", AK::Value, none()}, {"scope", AK::ConstStr, none()}};
 const BuiltinParam pCopy[] = {{"src", AK::Region, req()},
                               {"dst", AK::Region, req()},
                               {"coalesced_width", AK::ConstInt, none()},

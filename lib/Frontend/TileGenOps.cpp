@@ -118,6 +118,17 @@ void KernelGen::genLaunch(const BoundCall &call, const WithStmt *s) {
   popScope();
 }
 
+/// The buffer scope a tile-lang scope string names.
+static std::optional<tile::Scope> allocScope(llvm::StringRef name) {
+  if (name == "shared" || name == "shared.dyn")
+    return tile::Scope::Shared;
+  if (name == "local.fragment")
+    return tile::Scope::Fragment;
+  if (name == "local")
+    return tile::Scope::Local;
+  return std::nullopt;
+}
+
 void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
   llvm::StringRef name = target->getName();
   if (LocalVar *var = lookupLocal(name); var && var->isBound()) {
@@ -137,7 +148,23 @@ void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
     if (!t)
       return;
     TValue init;
-    if (const Expr *e = call.get("init")) {
+    // `T.alloc_var(dtype, "local.var")`: a lone string is the scope.
+    const Expr *initE = call.get("init"), *scopeE = call.get("scope");
+    if (initE && !scopeE && llvm::isa<StrLitExpr>(initE))
+      std::swap(initE, scopeE);
+    if (scopeE) {
+      TValue v = eval(scopeE);
+      if (!v.isValid())
+        return;
+      if (!v.isConst() || !v.cst.is(meta::Value::Kind::Str) ||
+          (v.cst.getStr() != "local.var" && v.cst.getStr() != "local")) {
+        diags.emit(DiagID::sema_unknown_alloc_scope, scopeE->getRange(),
+                   v.isConst() && v.cst.is(meta::Value::Kind::Str) ? v.cst.getStr().str() : v.describe(),
+                   call.info->name, "'local.var' or 'local'");
+        return;
+      }
+    }
+    if (const Expr *e = initE) {
       init = eval(e);
       if (!init.isValid())
         return;
@@ -160,12 +187,23 @@ void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
   }
   std::optional<llvm::SmallVector<int64_t, 4>> shape = shapeArg(call, "shape");
   std::optional<DType> t = dtypeArg(call, "dtype");
+  tile::Scope scope = id == BuiltinID::AllocShared     ? tile::Scope::Shared
+                      : id == BuiltinID::AllocFragment ? tile::Scope::Fragment
+                                                       : tile::Scope::Local;
+  // tile-lang's scope argument wins over the allocator's name
+  // (`T.alloc_fragment((1,), T.int32, "local")` is a per-thread array).
   if (call.get("scope"))
-    constStrArg(call, "scope");
+    if (std::optional<std::string> name = constStrArg(call, "scope")) {
+      std::optional<tile::Scope> given = allocScope(*name);
+      if (!given) {
+        diags.emit(DiagID::sema_unknown_alloc_scope, call.rangeOf("scope"), *name, call.info->name,
+                   "'shared', 'shared.dyn', 'local.fragment' or 'local'");
+        return;
+      }
+      scope = *given;
+    }
   if (argFailed || !shape || !t)
     return;
-  tile::Scope scope = id == BuiltinID::AllocShared ? tile::Scope::Shared
-                    : id == BuiltinID::AllocFragment ? tile::Scope::Fragment : tile::Scope::Local;
   BufferInfo *buf = newBuffer();
   buf->name = name.str();
   buf->dtype = *t;

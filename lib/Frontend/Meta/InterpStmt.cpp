@@ -93,6 +93,18 @@ bool detail::assignTarget(Interpreter &in, const Expr *target, const Value &v, E
                      valueRange);
       return false;
     }
+    // `M, K = A.shape` on a torch tensor: each name is a harness value of its
+    // own, an error only where it is used (spec §3).
+    if (v.is(K::Harness)) {
+      auto *h = v.as<HarnessObj>();
+      for (size_t k = 0; k < elts.size(); ++k) {
+        bool star = llvm::isa<StarredExpr>(elts[k]);
+        assignTarget(in, star ? llvm::cast<StarredExpr>(elts[k])->getValue() : elts[k],
+                     makeHarness(h->text + (star ? "[...]" : "[" + std::to_string(k) + "]"), h->origin), env,
+                     valueRange);
+      }
+      return true;
+    }
     if (!assignStarred(in, elts, v, env, valueRange)) {
       for (const Expr *e : elts) // no cascades: the names are bound, invalid
         assignTarget(in, llvm::isa<StarredExpr>(e) ? llvm::cast<StarredExpr>(e)->getValue() : e, Value(), env,
