@@ -71,8 +71,28 @@ const BuiltinParam pPipelined[] = {{"start", AK::Scalar, req()},
                                    {"order", AK::Any, none()},
                                    {"stage", AK::Any, none()},
                                    {"group", AK::Any, none()}};
-const BuiltinParam pSerial[] = {{"start", AK::Scalar, req()}, {"stop", AK::Scalar, none()},
-                                {"step", AK::ConstInt, dInt(1)}};
+const BuiltinParam pSerial[] = {{"start", AK::Scalar, req()},
+                                {"stop", AK::Scalar, none()},
+                                {"step", AK::ConstInt, dInt(1)},
+                                {"annotations", AK::Any, none(), true}};
+const BuiltinParam pRange[] = {
+    {"start", AK::Scalar, req()}, {"stop", AK::Scalar, none()}, {"step", AK::ConstInt, dInt(1)}};
+const BuiltinParam pUnroll[] = {{"start", AK::Scalar, req()},
+                                {"stop", AK::Scalar, none()},
+                                {"step", AK::ConstInt, dInt(1)},
+                                {"explicit", AK::ConstBool, dBool(false), true},
+                                {"unroll_factor", AK::ConstInt, none(), true},
+                                {"annotations", AK::Any, none(), true}};
+const BuiltinParam pVectorized[] = {
+    {"start", AK::Scalar, req()}, {"stop", AK::Scalar, none()}, {"annotations", AK::Any, none(), true}};
+const BuiltinParam pThreadBindingLoop[] = {{"start", AK::Scalar, req()},
+                                           {"stop", AK::Any, none()},
+                                           {"thread", AK::ConstStr, none()},
+                                           {"annotations", AK::Any, none(), true}};
+const BuiltinParam pPersistent[] = {{"domain", AK::Any, req()},
+                                    {"wave_size", AK::Scalar, req()},
+                                    {"index", AK::Scalar, req()},
+                                    {"group_size", AK::ConstInt, dInt(8)}};
 const BuiltinParam pIfThenElse[] = {{"cond", AK::Scalar, req()}, {"then_expr", AK::Scalar, req()},
                                     {"else_expr", AK::Scalar, req()}};
 const BuiltinParam pInfinity[] = {{"dtype", AK::DType, req()}};
@@ -131,8 +151,14 @@ const Row rows[] = {
     VROW(Parallel, "T.Parallel", Iter, {}, ConstInt, 1, true),
     ROW(Pipelined, "T.Pipelined", Iter, pPipelined, true),
     ROW(Serial, "T.serial", Iter, pSerial, true),
-    ROW(Unroll, "T.unroll", Iter, pSerial, true),
-    ROW(Range, "range", Iter, pSerial, false),
+    ROW(Serial, "T.Serial", Iter, pSerial, true),
+    ROW(Unroll, "T.unroll", Iter, pUnroll, true),
+    ROW(Unroll, "T.Unroll", Iter, pUnroll, true),
+    ROW(Range, "range", Iter, pRange, false),
+    ROW(Vectorized, "T.vectorized", Iter, pVectorized, true),
+    ROW(Vectorized, "T.Vectorized", Iter, pVectorized, true),
+    ROW(ThreadBindingLoop, "T.thread_binding", Iter, pThreadBindingLoop, true),
+    ROW(Persistent, "T.Persistent", Iter, pPersistent, true),
     ROW(Abs, "T.abs", Expr, pX, true),
     ROW(Exp, "T.exp", Expr, pX, true),
     ROW(Exp2, "T.exp2", Expr, pX, true),
@@ -148,8 +174,6 @@ const Row rows[] = {
     ROW(ThreadBinding, "T.get_thread_binding", Expr, pThreadBinding, true),
     ROW(PyAbs, "abs", Expr, pX, false),
     // The rest of spec §5 (TileGenMath.cpp).
-    ROW(Serial, "T.Serial", Iter, pSerial, true),
-    ROW(Unroll, "T.Unroll", Iter, pSerial, true),
     ROW(CastDT, "T.Cast", Expr, pCastDT, true),
     ROW(Reinterpret, "T.reinterpret", Expr, pReinterpret, true),
     ROW(Clamp, "T.clamp", Expr, pClamp, true),

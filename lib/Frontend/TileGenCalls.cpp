@@ -101,6 +101,10 @@ TValue KernelGen::evalCall(const CallExpr *e) {
   const BuiltinInfo *bi = resolveCallee(e, true);
   if (!bi)
     return TValue();
+  if (bi->id == BuiltinID::ThreadBindingLoop) { // `tx = T.thread_binding(0, 128, thread="threadIdx.x")`
+    BoundCall bound;
+    return bindCall(*bi, e, diags, bound) ? threadBindingValue(bound) : TValue();
+  }
   switch (bi->context) {
   case BuiltinContext::Module:
     diags.emit(DiagID::sema_wrong_context, e->getCallee()->getRange(), bi->name, "inside a kernel body");

@@ -210,6 +210,13 @@ public:
   void genTileStmt(const BoundCall &call);
   void genLaunch(const BoundCall &call, const ast::WithStmt *s);
   void genFor(const ast::ForStmt *s);
+  // tile-lang's other loop forms (TileGenLoops.cpp).
+  /// The index T.thread_binding names (a thread or block index).
+  TValue threadBindingValue(const BoundCall &call);
+  void genThreadBindingFor(const ast::ForStmt *s, const BoundCall &call, const ast::NameExpr *name);
+  void genPersistentFor(const ast::ForStmt *s, const BoundCall &call, llvm::ArrayRef<const ast::NameExpr *> names);
+  void genNegativeStepFor(const ast::ForStmt *s, const ast::NameExpr *name, TValue start, mlir::Value lb,
+                          mlir::Value ub, int64_t step);
   void genAlloc(const BoundCall &call, const ast::NameExpr *target);
   bool evalRegion(const ast::Expr *e, Region &out);
   void genCopy(const BoundCall &call);

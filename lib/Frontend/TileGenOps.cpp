@@ -248,6 +248,8 @@ void KernelGen::genFor(const ForStmt *s) {
     diags.emit(DiagID::sema_bad_target, s->getTarget()->getRange(), "this loop target (expected names)");
     return;
   }
+  if (bi->id == BuiltinID::Persistent)
+    return genPersistentFor(s, bound, names);
   mlir::Location l = loc(s->getRange());
   mlir::OpBuilder::InsertionGuard guard(b);
 
@@ -294,6 +296,8 @@ void KernelGen::genFor(const ForStmt *s) {
                names.size() == 1 ? "" : "s", "1 loop variable");
     return;
   }
+  if (bi->id == BuiltinID::ThreadBindingLoop)
+    return genThreadBindingFor(s, bound, names[0]);
   // Bounds: (stop) or (start, stop).
   TValue start = eval(bound.get("start"));
   TValue stop;
@@ -302,7 +306,13 @@ void KernelGen::genFor(const ForStmt *s) {
   if (!start.isValid() || (bound.get("stop") && !stop.isValid()))
     return;
   argFailed = false;
-  std::optional<int64_t> step = bi->id == BuiltinID::Pipelined ? std::optional<int64_t>(1) : constIntArg(bound, "step");
+  bool noStep = bi->id == BuiltinID::Pipelined || bi->id == BuiltinID::Vectorized;
+  std::optional<int64_t> step = noStep ? std::optional<int64_t>(1) : constIntArg(bound, "step");
+  if (bi->id == BuiltinID::Unroll) { // hints: every unroll is complete here
+    constBoolArg(bound, "explicit");
+    if (bound.get("unroll_factor"))
+      constIntArg(bound, "unroll_factor");
+  }
   std::optional<int64_t> stages;
   llvm::SmallVector<llvm::SmallVector<int64_t, 4>, 3> annotations;
   if (bi->id == BuiltinID::Pipelined) {
@@ -329,7 +339,7 @@ void KernelGen::genFor(const ForStmt *s) {
   }
   if (argFailed || !step)
     return;
-  if (*step <= 0) {
+  if (*step == 0) {
     diags.emit(DiagID::sema_positive_const, bound.rangeOf("step"), "the loop step", *step);
     return;
   }
@@ -347,6 +357,9 @@ void KernelGen::genFor(const ForStmt *s) {
   }
   if (!lb || !ub)
     return;
+  if (*step < 0)
+    return genNegativeStepFor(s, names[0], bound.get("stop") ? start : TValue::ofConst(ConstValue::ofInt(0)), lb, ub,
+                              *step);
   mlir::Value stepV = indexConst(*step, s->getIter()->getRange());
   tile::LoopKind kind = bi->id == BuiltinID::Pipelined ? tile::LoopKind::Pipelined
                       : bi->id == BuiltinID::Unroll    ? tile::LoopKind::Unroll

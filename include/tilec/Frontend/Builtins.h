@@ -61,6 +61,9 @@ enum class BuiltinID {
   Serial,
   Unroll,
   Range,
+  Vectorized,
+  ThreadBindingLoop,
+  Persistent,
   // scalar expressions
   Abs,
   Exp,

@@ -611,6 +611,16 @@ Value detail::makeTilelangModule(Interpreter &in, llvm::StringRef dotted) {
       a["make_swizzled_layout"] = makePrimitive(p);
   } else if (dotted == "tilelang.jit") {
     a["jit"] = makeJitDecorator();
+  } else if (dotted == "tilelang.carver.arch") {
+    a["driver"] = makeTilelangModule(in, "tilelang.carver.arch.driver");
+  } else if (dotted == "tilelang.carver.arch.driver") {
+    // Persistent kernels size their grid by the SM count: ahead of time that
+    // is the count of an H100/H200 SXM (docs/differences.md).
+    a["get_num_sms"] = makeBuiltin("get_num_sms", [](Interpreter &in, CallArgs &c) -> Value {
+      if (!nargs(in, c, "get_num_sms", 0, 1))
+        return Value();
+      return Value::ofInt(132);
+    });
   }
   // Anything else tilelang has (compile, testing, profiler, cache control,
   // carver...) is harness code: usable until a kernel needs its value.
