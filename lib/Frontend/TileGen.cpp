@@ -253,10 +253,37 @@ void KernelGen::genStmt(const Stmt *s) {
   case Stmt::Kind::FunctionDef:
     diags.emit(DiagID::sema_bad_stmt, llvm::cast<FunctionDefStmt>(s)->getNameRange(), "a nested function");
     return;
+  case Stmt::Kind::Assert:
+    return genAssert(llvm::cast<AssertStmt>(s));
   default: // statements of spec v1 kernel code generation does not know
     diags.emit(DiagID::not_supported_yet, s->getRange(), describe(s));
     return;
   }
+}
+
+/// `assert cond, msg` in kernel code (a macro or an inlined helper checking
+/// its arguments): checked at compile time, as tile-lang checks it while it
+/// traces; a condition on a runtime value has no compile-time truth.
+void KernelGen::genAssert(const AssertStmt *s) {
+  TValue c = eval(s->getTest());
+  if (!c.isValid())
+    return;
+  if (!c.isConst()) {
+    diags.emit(DiagID::meta_error, s->getTest()->getRange(),
+               "this assert's condition is " + c.describe() +
+                   ", not a compile-time value; an assert in kernel code checks compile-time conditions "
+                   "(use an 'if' for a runtime check)");
+    return;
+  }
+  if (c.cst.truthy())
+    return;
+  std::string msg;
+  if (s->getMsg()) {
+    TValue m = eval(s->getMsg());
+    if (m.isValid() && m.isConst())
+      msg = ": " + m.cst.toDisplay();
+  }
+  diags.emit(DiagID::meta_assert_failed, s->getRange(), msg);
 }
 
 void KernelGen::genWith(const WithStmt *s) {

@@ -310,6 +310,8 @@ TValue KernelGen::evalAttribute(const AttributeExpr *e) {
     if (e->getAttr() == "dtype")
       return TValue::ofConst(ConstValue::ofDType(buf->dtype));
   }
+  if (base.isScalar() && e->getAttr() == "dtype") // a kernel scalar's dtype is a compile-time value
+    return TValue::ofConst(ConstValue::ofDType(base.dtype == DType::Index ? DType::Int32 : base.dtype));
   static const llvm::StringRef known[] = {"shape", "dtype", "astype"};
   diags.emit(DiagID::sema_unknown_attribute, e->getAttrRange(), base.describe(), e->getAttr(),
              didYouMean(e->getAttr(), known));

@@ -113,6 +113,7 @@ public:
 
   // Statements (TileGen.cpp).
   void genBody(const ast::Body &body);
+  void genAssert(const ast::AssertStmt *s);
   void genStmt(const ast::Stmt *s);
   void genAssign(const ast::AssignStmt *s);
   void genAugAssign(const ast::AugAssignStmt *s);
@@ -149,6 +150,14 @@ public:
   /// `call`: arguments bound in a scope of its own, free names resolved in
   /// the function's closure; the value of its `return` (None without one).
   TValue inlineFunction(const meta::FunctionObj &fn, const ast::CallExpr *call);
+  /// A call's arguments, evaluated once in the caller.
+  struct CallValues {
+    std::vector<TValue> pos;
+    std::vector<std::string> kwNames;
+    std::vector<TValue> kwValues;
+  };
+  bool evalCallArgs(const ast::CallExpr *call, CallValues &cv);
+  TValue inlineFunction(const meta::FunctionObj &fn, const ast::CallExpr *call, const CallValues &cv);
   TValue evalExprBuiltin(const BoundCall &call);
   // The rest of spec §5's builtins (TileGenMath.cpp).
   /// `T.float32(x)`, `accum_dtype(x)`: nullopt when the callee is not a dtype.

@@ -75,54 +75,38 @@ std::optional<TValue> KernelGen::callMetaFunction(const CallExpr *e) {
     return inlineFunction(*callee.as<meta::FunctionObj>(), e);
   if (!callee.is(K::Function) && !callee.is(K::Builtin))
     return std::nullopt;
-  // A helper function called with kernel values runs as tile-lang runs it:
-  // traced at the call, i.e. inlined like a macro.
-  if (callee.is(K::Function)) {
-    bool allConst = true;
-    for (const Expr *a : e->getArgs()) {
-      if (llvm::isa<StarredExpr>(a))
-        continue;
-      if (auto *n = llvm::dyn_cast<NameExpr>(a)) {
-        LocalVar *var = lookupLocal(n->getName());
-        allConst &= !params.count(n->getName()) && !(var && !var->value.isConst());
-      }
-    }
-    for (const Keyword &kw : e->getKeywords())
-      if (auto *n = llvm::dyn_cast<NameExpr>(kw.value)) {
-        LocalVar *var = lookupLocal(n->getName());
-        allConst &= !params.count(n->getName()) && !(var && !var->value.isConst());
-      }
-    if (!allConst)
-      return inlineFunction(*callee.as<meta::FunctionObj>(), e);
-  }
-  // A meta function called in a kernel runs at compile time on compile-time
-  // arguments.
+  // Arguments are evaluated once, in the caller. A helper function called
+  // with a kernel value runs as tile-lang runs it: traced at the call, i.e.
+  // inlined like a macro; on compile-time arguments it runs at compile time.
+  CallValues cv;
+  if (!evalCallArgs(e, cv))
+    return TValue();
+  bool allConst = llvm::all_of(cv.pos, [](const TValue &v) { return v.isConst(); }) &&
+                  llvm::all_of(cv.kwValues, [](const TValue &v) { return v.isConst(); });
+  if (callee.is(K::Function) && !allConst)
+    return inlineFunction(*callee.as<meta::FunctionObj>(), e, cv);
   meta::CallArgs args;
   args.range = e->getRange();
   args.calleeRange = e->getCallee()->getRange();
-  for (const Expr *a : e->getArgs()) {
-    TValue v = eval(a);
-    if (!v.isValid())
-      return TValue();
-    if (!v.isConst()) {
+  for (size_t k = 0; k < cv.pos.size(); ++k) {
+    const Expr *a = e->getArgs()[k];
+    if (!cv.pos[k].isConst()) {
       diags.emit(DiagID::meta_error, a->getRange(),
-                 "'" + calleeName(e->getCallee()) + "' runs at compile time, but this argument is " + v.describe() +
-                     "; make the function a @T.macro to use kernel values in it");
+                 "'" + calleeName(e->getCallee()) + "' runs at compile time, but this argument is " +
+                     cv.pos[k].describe() + "; make the function a @T.macro to use kernel values in it");
       return TValue();
     }
-    args.args.push_back(v.cst);
+    args.args.push_back(cv.pos[k].cst);
     args.argRanges.push_back(a->getRange());
   }
-  for (const Keyword &kw : e->getKeywords()) {
-    TValue v = eval(kw.value);
-    if (!v.isValid())
-      return TValue();
-    if (!v.isConst() || kw.name.empty()) {
+  for (size_t k = 0; k < cv.kwValues.size(); ++k) {
+    const Keyword &kw = e->getKeywords()[k];
+    if (!cv.kwValues[k].isConst()) {
       diags.emit(DiagID::meta_error, kw.value->getRange(),
                  "'" + calleeName(e->getCallee()) + "' runs at compile time; this argument must be a compile-time value");
       return TValue();
     }
-    args.kwargs.emplace_back(kw.name, v.cst);
+    args.kwargs.emplace_back(kw.name, cv.kwValues[k].cst);
     args.kwRanges.push_back(kw.value->getRange());
   }
   ConstValue r = info.interp->call(callee, args);
@@ -133,34 +117,43 @@ std::optional<TValue> KernelGen::callMetaFunction(const CallExpr *e) {
   return TValue::ofConst(r);
 }
 
+bool KernelGen::evalCallArgs(const CallExpr *call, CallValues &cv) {
+  for (const Expr *a : call->getArgs()) {
+    if (llvm::isa<StarredExpr>(a)) {
+      diags.emit(DiagID::not_supported_yet, a->getRange(), "'*' unpacking in a call from kernel code");
+      return false;
+    }
+    cv.pos.push_back(eval(a));
+    if (!cv.pos.back().isValid())
+      return false;
+  }
+  for (const Keyword &kw : call->getKeywords()) {
+    if (kw.name.empty()) {
+      diags.emit(DiagID::not_supported_yet, kw.nameRange, "'**' unpacking in a call from kernel code");
+      return false;
+    }
+    cv.kwNames.push_back(kw.name);
+    cv.kwValues.push_back(eval(kw.value));
+    if (!cv.kwValues.back().isValid())
+      return false;
+  }
+  return true;
+}
+
 TValue KernelGen::inlineFunction(const meta::FunctionObj &fn, const CallExpr *call) {
+  CallValues cv;
+  if (!evalCallArgs(call, cv))
+    return TValue();
+  return inlineFunction(fn, call, cv);
+}
+
+TValue KernelGen::inlineFunction(const meta::FunctionObj &fn, const CallExpr *call, const CallValues &cv) {
   if (inlineDepth > 32) {
     diags.emit(DiagID::meta_recursion, call->getRange(), 32);
     return TValue();
   }
-  // Arguments are evaluated in the caller.
-  std::vector<TValue> pos;
-  std::vector<std::string> kwNames;
-  std::vector<TValue> kwValues;
-  for (const Expr *a : call->getArgs()) {
-    if (llvm::isa<StarredExpr>(a)) {
-      diags.emit(DiagID::not_supported_yet, a->getRange(), "'*' unpacking in a macro call");
-      return TValue();
-    }
-    pos.push_back(eval(a));
-    if (!pos.back().isValid())
-      return TValue();
-  }
-  for (const Keyword &kw : call->getKeywords()) {
-    if (kw.name.empty()) {
-      diags.emit(DiagID::not_supported_yet, kw.nameRange, "'**' unpacking in a macro call");
-      return TValue();
-    }
-    kwNames.push_back(kw.name);
-    kwValues.push_back(eval(kw.value));
-    if (!kwValues.back().isValid())
-      return TValue();
-  }
+  const std::vector<TValue> &pos = cv.pos, &kwValues = cv.kwValues;
+  const std::vector<std::string> &kwNames = cv.kwNames;
   std::optional<std::vector<meta::ParamSlot>> slots =
       info.interp->matchArgs(fn, pos.size(), kwNames, call->getRange());
   if (!slots)

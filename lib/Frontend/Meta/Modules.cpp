@@ -629,14 +629,36 @@ Value detail::makeTilelangModule(Interpreter &in, llvm::StringRef dotted) {
   return m;
 }
 
+/// tvm.tir / tvm.tirx: the TIR expression builders tile-lang's helper
+/// functions call (`tir.const(1, "uint16")`, `tir.Select`, `tir.reinterpret`)
+/// are the T primitives of the same meaning; the rest is harness code.
+static Value tirModule(llvm::StringRef name) {
+  Value m = module(name.str());
+  auto &a = mod(m).attrs;
+  static const std::pair<const char *, const char *> aliases[] = {
+      {"const", "cast"},  {"Cast", "cast"}, {"Select", "if_then_else"}, {"if_then_else", "if_then_else"},
+      {"reinterpret", "reinterpret"}, {"max_value", "max_value"}, {"min_value", "min_value"}};
+  for (auto [tirName, tName] : aliases)
+    if (const BuiltinInfo *p = lookupTBuiltin(tName))
+      a[tirName] = makePrimitive(p);
+  std::string prefix = name.str();
+  mod(m).lazy = [prefix](llvm::StringRef attr) { return makeHarness(prefix + "." + attr.str(), llvm::SMRange()); };
+  return m;
+}
+
 Value detail::makeStdModule(Interpreter &in, llvm::StringRef name) {
   if (name == "tvm") {
-    // tile-lang re-exports TVM; of it, kernel files use DataType at the meta level.
+    // tile-lang re-exports TVM; of it, kernel files use DataType at the meta
+    // level and TIR's expression builders in helper functions.
     Value m = module("tvm");
     mod(m).attrs["DataType"] = in.getTModule().as<ModuleObj>()->lazy("dtype");
+    mod(m).attrs["tir"] = tirModule("tvm.tir");
+    mod(m).attrs["tirx"] = tirModule("tvm.tirx");
     mod(m).lazy = [](llvm::StringRef attr) { return makeHarness("tvm." + attr.str(), llvm::SMRange()); };
     return m;
   }
+  if (name == "tvm.tir" || name == "tvm.tirx")
+    return tirModule(name);
   if (name == "math")
     return mathModule();
   if (name == "itertools")
