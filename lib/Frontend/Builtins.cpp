@@ -105,6 +105,9 @@ const BuiltinParam pReinterpret[] = {{"value", AK::Scalar, req()}, {"dtype", AK:
 const BuiltinParam pClamp[] = {
     {"dst", AK::Scalar, req()}, {"min_val", AK::Scalar, req()}, {"max_val", AK::Scalar, req()}};
 const BuiltinParam pXY[] = {{"x", AK::Scalar, req()}, {"y", AK::Scalar, req()}};
+const BuiltinParam pAssume[] = {{"cond", AK::Scalar, req()}};
+const BuiltinParam pLane[] = {{"warp_size", AK::ConstInt, dInt(32)}};
+const BuiltinParam pWarpGroup[] = {{"warp_size", AK::ConstInt, dInt(32)}, {"warps_per_group", AK::ConstInt, dInt(4)}};
 const BuiltinParam pDp4a[] = {{"A", AK::Region, req()}, {"B", AK::Region, req()}, {"C", AK::Region, req()}};
 
 struct Row {
@@ -204,6 +207,13 @@ const Row rows[] = {
     ROW(Log10, "T.log10", Expr, pX, true),
     ROW(Log1p, "T.log1p", Expr, pX, true),
     ROW(Dp4a, "T.dp4a", Stmt, pDp4a, true),
+    ROW(Assume, "T.assume", Stmt, pAssume, true),
+    ROW(AlignUp, "T.align_up", Expr, pAB, true),
+    ROW(LaneIdx, "T.get_lane_idx", Expr, pLane, true),
+    ROW(WarpIdx, "T.get_warp_idx", Expr, pLane, true),
+    ROW(WarpIdx, "T.get_warp_idx_sync", Expr, pLane, true),
+    ROW(WarpGroupIdx, "T.get_warp_group_idx", Expr, pWarpGroup, true),
+    ROW(BlockBinding, "T.get_block_binding", Expr, pThreadBinding, true),
 };
 #undef ROW
 #undef VROW

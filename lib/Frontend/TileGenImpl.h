@@ -167,6 +167,8 @@ public:
   TValue minMaxOp(bool isMin, TValue x, TValue y, llvm::StringRef name, llvm::SMRange range);
   TValue truncDivMod(bool isMod, TValue x, TValue y, llvm::StringRef name, llvm::SMRange range);
   void genDp4a(const BoundCall &call);
+  /// T.dp4a and T.assume.
+  void genMathStmt(const BoundCall &call);
   TValue binaryOp(ast::BinaryOp op, TValue lhs, TValue rhs, llvm::SMRange opRange, llvm::SMRange range);
   /// Converts `v` to a scalar of `to` (T.cast semantics).
   TValue convert(TValue v, DType to, llvm::SMRange range);

@@ -295,6 +295,61 @@ static TValue unaryFloat(KernelGen &g, const BoundCall &call) {
   return TValue::ofScalar(r, x.dtype);
 }
 
+/// T.get_lane_idx / T.get_warp_idx(_sync) / T.get_warp_group_idx: the calling
+/// thread's lane, warp and warp group from its linear thread index, with
+/// tile-lang's logical sizes (32 lanes a warp, 4 warps a group unless given);
+/// T.get_block_binding(dim): the block index of `dim`.
+static TValue threadHelper(KernelGen &g, const BoundCall &call) {
+  BuiltinID id = call.info->id;
+  llvm::SMRange range = call.call->getRange();
+  if (!g.launch) {
+    g.diags.emit(DiagID::sema_outside_launch, call.call->getCallee()->getRange(), call.info->name);
+    return TValue();
+  }
+  mlir::OpBuilder &b = g.b;
+  mlir::Location l = g.loc(range);
+  g.argFailed = false;
+  if (id == BuiltinID::BlockBinding) {
+    std::optional<int64_t> dim = g.constIntArg(call, "dim");
+    if (g.argFailed || !dim)
+      return TValue();
+    int64_t rank = g.launch.getBlockIndices().size();
+    if (*dim < 0 || *dim >= rank) {
+      g.diags.emit(DiagID::sema_dim_out_of_range, call.rangeOf("dim"), *dim, rank);
+      return TValue();
+    }
+    return TValue::ofScalar(g.launch.getBlockIndices()[*dim], DType::Index);
+  }
+  std::optional<int64_t> warp = g.constIntArg(call, "warp_size");
+  std::optional<int64_t> group =
+      id == BuiltinID::WarpGroupIdx ? g.constIntArg(call, "warps_per_group") : std::optional<int64_t>(1);
+  if (g.argFailed || !warp || !group)
+    return TValue();
+  for (auto [v, nm] : {std::pair{*warp, "warp_size"}, std::pair{*group, "warps_per_group"}})
+    if (v <= 0) {
+      g.diags.emit(DiagID::sema_positive_const, call.rangeOf(nm), nm, v);
+      return TValue();
+    }
+  // The linear thread index: x + y * X + z * X * Y.
+  llvm::ArrayRef<int64_t> threads = g.launch.getThreads();
+  mlir::Value lin = tile::ThreadIdOp::create(b, l, b.getIndexType(), uint64_t(0));
+  int64_t stride = threads[0];
+  for (unsigned d = 1; d < threads.size(); ++d) {
+    if (threads[d] == 1)
+      continue;
+    mlir::Value t = tile::ThreadIdOp::create(b, l, b.getIndexType(), uint64_t(d));
+    lin = arith::AddIOp::create(b, l, lin, arith::MulIOp::create(b, l, t, g.indexConst(stride, range)));
+    stride *= threads[d];
+  }
+  mlir::Value r;
+  if (id == BuiltinID::LaneIdx)
+    r = arith::RemUIOp::create(b, l, lin, g.indexConst(*warp, range));
+  else
+    r = arith::DivUIOp::create(b, l, lin, g.indexConst(*warp * *group, range));
+  // tile-lang's helpers return int32.
+  return g.convert(TValue::ofScalar(r, DType::Index), DType::Int32, range);
+}
+
 std::optional<TValue> KernelGen::evalMathBuiltin(const BoundCall &call) {
   BuiltinID id = call.info->id;
   llvm::SMRange range = call.call->getRange();
@@ -325,6 +380,32 @@ std::optional<TValue> KernelGen::evalMathBuiltin(const BoundCall &call) {
     mlir::Type to = elementType(*t);
     mlir::Value r = x.value.getType() == to ? x.value : arith::BitcastOp::create(b, l, to, x.value).getResult();
     return TValue::ofScalar(r, *t);
+  }
+  case BuiltinID::LaneIdx:
+  case BuiltinID::WarpIdx:
+  case BuiltinID::WarpGroupIdx:
+  case BuiltinID::BlockBinding:
+    return threadHelper(*this, call);
+  case BuiltinID::AlignUp: {
+    TValue x = scalarArg(*this, call, "a"), y = scalarArg(*this, call, "b");
+    if (!x.isValid() || !y.isValid())
+      return TValue();
+    if (x.isConst() && y.isConst() && x.cst.isIntLike() && y.cst.isIntLike()) {
+      if (y.cst.getInt() == 0) {
+        diags.emit(DiagID::sema_division_by_zero, call.rangeOf("b"));
+        return TValue();
+      }
+      return TValue::ofConst(ConstValue::ofInt(ceilDiv(x.cst.getInt(), y.cst.getInt()) * y.cst.getInt()));
+    }
+    if (!unify(x, y, name, range))
+      return TValue();
+    if (isFloatDType(x.dtype) || x.dtype == DType::Bool) {
+      diags.emit(DiagID::sema_wrong_arg_kind, range, "a", name, "integers", x.describe());
+      return TValue();
+    }
+    mlir::Value q = isUnsignedDType(x.dtype) ? arith::CeilDivUIOp::create(b, l, x.value, y.value).getResult()
+                                             : arith::CeilDivSIOp::create(b, l, x.value, y.value).getResult();
+    return TValue::ofScalar(arith::MulIOp::create(b, l, q, y.value), x.dtype);
   }
   case BuiltinID::Clamp: {
     TValue x = scalarArg(*this, call, "dst"), lo = scalarArg(*this, call, "min_val"),
@@ -489,4 +570,17 @@ void KernelGen::genDp4a(const BoundCall &call) {
     acc = arith::AddIOp::create(b, l, acc, arith::MulIOp::create(b, l, prods[0], prods[1]));
   }
   mlir::memref::StoreOp::create(b, l, acc, c->value, ic);
+}
+
+//===----------------------------------------------------------------------===//
+// T.assume
+//===----------------------------------------------------------------------===//
+
+void KernelGen::genMathStmt(const BoundCall &call) {
+  if (call.info->id == BuiltinID::Dp4a)
+    return genDp4a(call);
+  // T.assume(cond): a hint to tile-lang's simplifier; checked, then dropped.
+  TValue c = eval(call.get("cond"));
+  if (c.isValid() && !c.isScalar() && !c.isConst())
+    diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf("cond"), "cond", call.info->name, "a condition", c.describe());
 }

@@ -507,7 +507,8 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     return;
   }
   case BuiltinID::Dp4a:
-    return genDp4a(call);
+  case BuiltinID::Assume:
+    return genMathStmt(call);
   default:
     diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name, "as a statement");
     return;

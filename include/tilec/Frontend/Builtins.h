@@ -110,6 +110,12 @@ enum class BuiltinID {
   Log10,
   Log1p,
   Dp4a,
+  Assume,
+  AlignUp,
+  LaneIdx,
+  WarpIdx,
+  WarpGroupIdx,
+  BlockBinding,
 };
 
 /// What an argument must be; checked where the argument is evaluated.

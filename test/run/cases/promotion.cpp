@@ -45,6 +45,15 @@ def promotion(H: T.Tensor((N,), T.float16), F: T.Tensor((N,), T.float32), A: T.T
             c[0] = n
             T.dp4a(a[0], b[0], c[0])
             D[bx * 16 + tx] = c[0]
+
+@T.prim_func
+def helpers(L: T.Tensor((2, 256), T.int32), A: T.Tensor((2,), T.int32)):
+    with T.Kernel(2, threads=256) as bx:
+        tx = T.get_thread_binding()
+        lane = T.get_lane_idx() + T.get_lane_idx(16) * 1000000
+        L[T.get_block_binding(), tx] = lane + T.get_warp_idx() * 100 + T.get_warp_group_idx() * 10000
+        T.assume(tx < 256)
+        A[bx] = T.align_up(bx * 100 + 1, 64)
 */
 // Host numerics of dtype promotion and the spec §5 expression builtins.
 #include "harness.h"
@@ -120,4 +129,14 @@ TILEC_TEST(promotion) {
   }
   expectEqual("reinterpret bits", ob, rb);
   expectEqual("dp4a", d, rd);
+
+  auto lanes = zeros<int32_t>(2 * 256);
+  auto aligned = zeros<int32_t>(2);
+  expectStatus(helpers(lanes.data(), aligned.data()), TILEC_SUCCESS);
+  std::vector<int32_t> rl(2 * 256);
+  for (int b = 0; b < 2; ++b)
+    for (int t = 0; t < 256; ++t)
+      rl[b * 256 + t] = t % 32 + (t / 32) * 100 + (t / 128) * 10000 + (t % 16) * 1000000;
+  expectEqual("lane/warp/warp group helpers", lanes, rl);
+  expectEqual("align_up", aligned, std::vector<int32_t>{64, 128});
 }
