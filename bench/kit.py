@@ -484,7 +484,8 @@ def sass_report(kit):
     sm_90a GEMMs must show warpgroup MMAs (HGMMA, QGMMA for fp8, IGMMA for int8), the mma.sync
     builds HMMA. Returns (lines, failures)."""
     lines, bad = [], []
-    for f in sorted(os.listdir(os.path.join(kit.dir, "cubin"))):
+    cubins = os.path.join(kit.dir, "cubin")
+    for f in sorted(os.listdir(cubins)) if os.path.isdir(cubins) else []:
         path = os.path.join(kit.dir, "cubin", f)
         cuobjdump = cuda_tool("cuobjdump")
         sass = subprocess.run([cuobjdump, "--dump-sass", path], capture_output=True, text=True).stdout
