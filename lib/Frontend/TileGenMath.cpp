@@ -364,9 +364,17 @@ std::optional<TValue> KernelGen::evalMathBuiltin(const BoundCall &call) {
     return convert(x, *t, range);
   }
   case BuiltinID::Reinterpret: {
-    TValue x = scalarArg(*this, call, "value");
-    std::optional<DType> t = x.isValid() ? dtypeArg(call, "dtype") : std::nullopt;
-    if (!t)
+    // tile-lang also takes TVM's order, T.reinterpret(dtype, value).
+    TValue x = eval(call.get("value"));
+    std::optional<DType> t;
+    if (x.isConst() && x.cst.asDType()) {
+      t = x.cst.asDType();
+      x = scalarArg(*this, call, "dtype");
+    } else if (x.isValid()) {
+      x = x.isScalar() || x.isConst() ? x : scalarArg(*this, call, "value");
+      t = x.isValid() ? dtypeArg(call, "dtype") : std::nullopt;
+    }
+    if (!t || !x.isValid())
       return TValue();
     if (x.isConst() || x.dtype == DType::Index)
       x = convert(x, x.isConst() && x.cst.getKind() == ConstValue::Kind::Float ? DType::Float32 : DType::Int32, range);
