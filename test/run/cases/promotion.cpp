@@ -54,6 +54,18 @@ def helpers(L: T.Tensor((2, 256), T.int32), A: T.Tensor((2,), T.int32)):
         L[T.get_block_binding(), tx] = lane + T.get_warp_idx() * 100 + T.get_warp_group_idx() * 10000
         T.assume(tx < 256)
         A[bx] = T.align_up(bx * 100 + 1, 64)
+
+@T.prim_func
+def reduce_widen(X: T.Tensor((32, 128), T.bfloat16), S: T.Tensor((2, 32), T.float32)):
+    with T.Kernel(1, threads=128) as bx:
+        x = T.alloc_fragment((32, 128), T.bfloat16)
+        amax = T.alloc_fragment((32,), T.float32)
+        total = T.alloc_fragment((32,), T.float32)
+        T.copy(X[0, 0], x)
+        T.reduce_absmax(x, amax, dim=1)
+        T.reduce_sum(x, total, dim=1)
+        T.copy(amax, S[0, 0])
+        T.copy(total, S[1, 0])
 */
 // Host numerics of dtype promotion and the spec §5 expression builtins.
 #include "harness.h"
@@ -139,4 +151,18 @@ TILEC_TEST(promotion) {
       rl[b * 256 + t] = t % 32 + (t / 32) * 100 + (t / 128) * 10000 + (t % 16) * 1000000;
   expectEqual("lane/warp/warp group helpers", lanes, rl);
   expectEqual("align_up", aligned, std::vector<int32_t>{64, 128});
+
+  // bfloat16 reduced into float32: each element converted, then reduced in float32.
+  auto xb = randomBF16(32 * 128, -300, 300);
+  auto sums = zeros<float>(2 * 32);
+  expectStatus(reduce_widen(xb.data(), sums.data()), TILEC_SUCCESS);
+  std::vector<double> ramax(32, 0), rsum(32, 0);
+  for (int r = 0; r < 32; ++r)
+    for (int c = 0; c < 128; ++c) {
+      double v = bf16ToF32(xb[r * 128 + c]);
+      ramax[r] = std::fmax(ramax[r], std::fabs(v));
+      rsum[r] += v;
+    }
+  expectEqual("reduce_absmax bfloat16 -> float32", std::vector<float>(sums.begin(), sums.begin() + 32), ramax);
+  expectClose("reduce_sum bfloat16 -> float32", std::vector<float>(sums.begin() + 32, sums.end()), rsum, 1e-5, 1e-3);
 }
