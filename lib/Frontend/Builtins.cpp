@@ -58,7 +58,10 @@ const BuiltinParam pCumSum[] = {{"src", AK::Buffer, req()},
                                 {"dst", AK::Buffer, none()},
                                 {"dim", AK::ConstInt, dInt(0)},
                                 {"reverse", AK::ConstBool, dBool(false)}};
-const BuiltinParam pAtomicAdd[] = {{"dst", AK::Region, req()}, {"value", AK::Value, req()}};
+const BuiltinParam pAtomicAdd[] = {{"dst", AK::Region, req()},
+                                   {"value", AK::Value, req()},
+                                   {"memory_order", AK::ConstStr, dStr("relaxed")},
+                                   {"use_tma", AK::ConstBool, dBool(false)}};
 const BuiltinParam pPrint[] = {{"obj", AK::Value, req()}, {"msg", AK::ConstStr, dStr("")}};
 const BuiltinParam pSwizzle[] = {{"panel_size", AK::ConstInt, dInt(8)},
                                  {"order", AK::ConstStr, dStr("row")},

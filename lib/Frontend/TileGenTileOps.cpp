@@ -369,6 +369,17 @@ void KernelGen::genAtomicAdd(const BoundCall &call) {
   using S = tile::Scope;
   if (!checkScope(dst.buffer, {S::Global, S::Shared}, "T.atomic_add destination", call.rangeOf("dst")))
     return;
+  // use_tma is an engine hint (the target picks how the adds are issued;
+  // results are the same); the adds are relaxed, so only that order is taken.
+  std::optional<std::string> order = constStrArg(call, "memory_order");
+  if (!order)
+    return;
+  if (*order != "relaxed") {
+    diags.emit(DiagID::meta_error, call.rangeOf("memory_order"),
+               "memory_order='" + *order + "' is not supported: tilec's atomic adds are relaxed "
+               "(memory_order='relaxed'); order other accesses with a barrier");
+    return;
+  }
   const Expr *ve = call.get("value");
   TValue v = eval(ve);
   if (!v.isValid())
