@@ -98,7 +98,7 @@ mlir::Value KernelGen::createAlloc(mlir::Location l, llvm::ArrayRef<int64_t> sha
   }
   auto alloc = tile::AllocOp::create(b, l, tile::getBufferType(shape, elementType(dtype), scope));
   if (isUnsignedDType(dtype))
-    alloc->setAttr(tile::TileDialect::kArgDtypeAttrName, b.getStringAttr(dtypeName(dtype)));
+    tile::setDtype(alloc, b.getStringAttr(dtypeName(dtype)));
   return alloc;
 }
 
@@ -130,13 +130,7 @@ bool KernelGen::build(mlir::ModuleOp module) {
   llvm::SmallVector<mlir::Type> types;
   llvm::SmallVector<mlir::DictionaryAttr> argAttrs;
   auto attrs = [&](llvm::StringRef name, llvm::StringRef dtype, bool dynamic) {
-    llvm::SmallVector<mlir::NamedAttribute, 3> list;
-    list.push_back(b.getNamedAttr(tile::TileDialect::kArgNameAttrName, b.getStringAttr(name)));
-    if (!dtype.empty())
-      list.push_back(b.getNamedAttr(tile::TileDialect::kArgDtypeAttrName, b.getStringAttr(dtype)));
-    if (dynamic)
-      list.push_back(b.getNamedAttr(tile::TileDialect::kArgDynamicAttrName, b.getUnitAttr()));
-    return b.getDictionaryAttr(list);
+    return tile::makeArgAttrs(ctx, name, dtype, dynamic);
   };
   for (const KernelParam &p : info.params) {
     if (p.kind != KernelParam::Kind::Tensor)
@@ -149,9 +143,7 @@ bool KernelGen::build(mlir::ModuleOp module) {
     llvm::SmallVector<mlir::Attribute, 4> dimNames;
     for (const ShapeDim &d : p.shape)
       dimNames.push_back(b.getStringAttr(d.isDynamic() ? d.dynamicName : std::to_string(d.size)));
-    llvm::SmallVector<mlir::NamedAttribute, 4> list(attrs(p.name, dtypeName(p.dtype), false).getValue());
-    list.push_back(b.getNamedAttr(tile::TileDialect::kArgShapeAttrName, b.getArrayAttr(dimNames)));
-    argAttrs.push_back(b.getDictionaryAttr(list));
+    argAttrs.push_back(tile::makeArgAttrs(ctx, p.name, dtypeName(p.dtype), false, b.getArrayAttr(dimNames)));
   }
   for (const std::string &d : info.dynamicDims) {
     types.push_back(b.getIndexType());

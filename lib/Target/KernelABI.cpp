@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/KernelABI.h"
 
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Target/CWriter.h"
 
@@ -49,13 +51,13 @@ mlir::LogicalResult tilec::getKernelSignature(mlir::Operation *op, KernelSignatu
   for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
     KernelArg arg;
     mlir::Type type = fn.getArgumentTypes()[i];
-    auto nameAttr = fn.getArgAttrOfType<mlir::StringAttr>(i, "tile.name");
-    auto dtypeAttr = fn.getArgAttrOfType<mlir::StringAttr>(i, "tile.dtype");
+    mlir::StringAttr nameAttr = tile::getArgName(fn, i);
+    mlir::StringAttr dtypeAttr = tile::getArgDtype(fn, i);
     arg.name = nameAttr ? nameAttr.str() : ("arg" + llvm::Twine(i)).str();
     arg.dtype = dtypeAttr ? dtypeAttr.str() : "";
     if (auto memref = llvm::dyn_cast<mlir::MemRefType>(type)) {
       arg.kind = KernelArg::Kind::Tensor;
-      auto shapeAttr = fn.getArgAttrOfType<mlir::ArrayAttr>(i, "tile.shape");
+      mlir::ArrayAttr shapeAttr = tile::getArgShape(fn, i);
       for (int64_t d = 0; d < memref.getRank(); ++d) {
         if (shapeAttr && d < (int64_t)shapeAttr.size() && llvm::isa<mlir::StringAttr>(shapeAttr[d]))
           arg.shape.push_back(llvm::cast<mlir::StringAttr>(shapeAttr[d]).str());
@@ -65,7 +67,7 @@ mlir::LogicalResult tilec::getKernelSignature(mlir::Operation *op, KernelSignatu
           arg.shape.push_back(std::to_string(memref.getDimSize(d)));
       }
       arg.readOnly = !mayBeWritten(entry.getArgument(i));
-    } else if (fn.getArgAttr(i, "tile.dynamic")) {
+    } else if (tile::isArgDynamic(fn, i)) {
       arg.kind = KernelArg::Kind::DynamicDim;
       arg.dtype = "int64";
     } else {

@@ -5,14 +5,14 @@
 // byte layout of the TMA's SWIZZLE_32B/64B/128B modes.
 //
 //===----------------------------------------------------------------------===//
-#include "tilec/Conversion/TileToGPU/SharedSwizzle.h"
+#include "tilec/Dialect/Tile/IR/SharedSwizzle.h"
 
 #include <catch2/catch_test_macros.hpp>
 
 #include <set>
 #include <vector>
 
-using namespace tilec::gpu_lowering;
+using namespace tilec::tile;
 
 namespace {
 /// A tile of 2-byte elements: `rows` rows of `rowBytes` bytes.

@@ -304,8 +304,9 @@ static void reduceAcrossWarps(KernelEmitter &e, tile::ReduceKind kind, Type acc,
     half = 1 - e.scratchPendingHalf;
   else if (e.scratchPendingHalf != -1)
     e.barrier();
-  Value scratch = memref::ViewOp::create(b, loc, MemRefType::get({n}, st, AffineMap(), wg), e.scratchBase,
-                                         e.cIdx(e.scratchOffset + half * e.reduceScratchBytes), ValueRange{});
+  Value scratch =
+      memref::ViewOp::create(b, loc, MemRefType::get({n}, st, AffineMap(), wg), e.scratchBase,
+                             e.cIdx(e.window.getScratchOffset() + half * e.window.getReduceScratch()), ValueRange{});
   for (int64_t rp = 0; rp < outLayout.numRegs; ++rp)
     memref::StoreOp::create(b, loc, e.convert(part[rp], st), scratch, ValueRange{e.addc(e.tid, rp * e.numThreads)});
   e.barrier();

@@ -57,7 +57,7 @@ LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
   if (ss == tile::Scope::Fragment || ds == tile::Scope::Fragment) {
     auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
     scratch = memref::ViewOp::create(b, loc, MemRefType::get({numel}, et, AffineMap(), wg), scratchBase,
-                                     cIdx(scratchOffset), ValueRange{});
+                                     cIdx(window.getScratchOffset()), ValueRange{});
     gpu::BarrierOp::create(b, loc);
   }
   if (ss == tile::Scope::Fragment) {

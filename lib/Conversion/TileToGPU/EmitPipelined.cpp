@@ -1,23 +1,23 @@
 //===- EmitPipelined.cpp - T.Pipelined loops -------------------------------===//
 //
-// Pipelined loops (num_stages = S): the global -> shared copies of iteration
-// k + S - 1 are issued as the target's async copies (cp.async on CUDA) into
-// stage (k + S - 1) % S while iteration k computes on stage k % S; one commit
-// group per iteration.
+// Pipelined loops as tile-plan-pipelines planned them (tile.pipeline,
+// num_stages = S): the staged global -> shared copies of iteration k + S - 1
+// are issued as the target's async copies (cp.async on CUDA) into stage
+// (k + S - 1) % S while iteration k computes on stage k % S; one commit group
+// per iteration.
 //
-// Targets with a tensor copy engine (CUDA from compute capability 9.0): when
-// the loop ends in a matrix-instruction gemm of its staged tiles and the
-// tiles suit the TMA, one elected lane of warp 0 loads them with tensor
-// copies onto one completion barrier per stage instead (docs/cuda.md).
+// Engine `tensor` (CUDA from compute capability 9.0, a loop that ends in a
+// matrix-instruction gemm of its staged tiles, tiles that suit the TMA): one
+// elected lane of warp 0 loads them with tensor copies onto one completion
+// barrier per stage instead (docs/cuda.md).
 //
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
-
-#include <functional>
 
 using namespace mlir;
 using namespace tilec;
@@ -86,104 +86,33 @@ static Value wholeFootprintInBounds(KernelEmitter &e, tile::ForOp op, ArrayRef<t
   return all;
 }
 
-/// A staged copy the TMA can do: a whole 2-D tile of a kernel argument
-/// (static row length, rows 16-byte aligned) into a swizzled shared tile of
-/// 32-, 64- or 128-byte rows (the TMA's swizzle of that span is the same XOR
-/// of 16-byte chunks, SharedSwizzle.h) or of rows of several 128 bytes (then
-/// stored as boxes of 128-byte columns, SharedBuffer::boxCols), on 1 KB
-/// boundaries (the 128-byte pattern's repeat, a multiple of the others').
-static bool isTMATile(KernelEmitter &e, tile::CopyOp c) {
-  auto arg = dyn_cast<BlockArgument>(c.getSrc());
-  auto src = dyn_cast<MemRefType>(c.getSrc().getType());
-  if (!arg || !isa<tile::KernelOp>(arg.getOwner()->getParentOp()) || !src || src.getRank() != 2 ||
-      ShapedType::isDynamic(src.getDimSize(1)))
-    return false;
-  const SharedBuffer &sb = e.shared[c.getDst()];
-  int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
-  if (sb.shape.size() != 2 || !sb.swizzled || bytes != 2 || sb.shape[0] > 256 ||
-      (src.getDimSize(1) * bytes) % 16 != 0 || sb.byteOffset % 1024 != 0 || (sb.numel * bytes) % 1024 != 0)
-    return false;
-  for (Value o : c.getDstOffsets())
-    if (!matchPattern(o, m_Zero()))
-      return false;
-  return llvm::equal(c.getSrcSizes(), sb.shape) && llvm::equal(c.getDstSizes(), sb.shape);
-}
-
-StagedCopies tilec::gpu_lowering::stagedCopies(tile::ForOp loop) {
-  StagedCopies sc;
-  Block *body = loop.getBodyBlock();
-  for (Operation &op : *body)
-    if (auto copy = dyn_cast<tile::CopyOp>(op))
-      if (tile::isBufferInScope(copy.getSrc().getType(), tile::Scope::Global) &&
-          tile::isBufferInScope(copy.getDst().getType(), tile::Scope::Shared))
-        sc.copies.push_back(copy);
-  // Each copy is issued S - 1 iterations ahead, at the top of an iteration:
-  // what computes its offsets must be pure non-tile work of the body (cloned
-  // with it), and nothing before it in the body may touch its destination.
-  std::function<bool(Value)> clonable = [&](Value v) -> bool {
-    Operation *def = v.getDefiningOp();
-    if (!def || def->getBlock() != body)
-      return true;
-    if (sc.needed.contains(def))
-      return true;
-    if (def->getDialect()->getNamespace() == "tile" || !isPure(def) || def->getNumRegions() != 0)
-      return false;
-    for (Value o : def->getOperands())
-      if (!clonable(o))
-        return false;
-    sc.needed.insert(def);
-    return true;
-  };
-  auto touches = [](Operation &op, Value buf) {
-    WalkResult r = op.walk([&](Operation *x) {
-      return llvm::is_contained(x->getOperands(), buf) ? WalkResult::interrupt() : WalkResult::advance();
-    });
-    return r.wasInterrupted();
-  };
-  for (tile::CopyOp c : sc.copies) {
-    bool ok = llvm::all_of(c->getOperands(), clonable);
-    for (Operation &op : *body) {
-      if (!ok || &op == c.getOperation())
-        break;
-      ok = sc.needed.contains(&op) || !touches(op, c.getDst());
-    }
-    if (!ok) {
-      sc.copies.clear();
-      sc.needed.clear();
-      return sc;
-    }
-  }
-  return sc;
-}
-
 StagedLoop KernelEmitter::analyzeStagedLoop(tile::ForOp op) {
   StagedLoop sl;
-  int64_t stages = *op.getNumStages();
-  StagedCopies sc = stagedCopies(op);
-  for (tile::CopyOp c : sc.copies)
-    if (!shared.count(c.getDst()) || shared[c.getDst()].stages != stages)
-      return sl;
-  if (sc.copies.empty())
+  auto *dialect = op->getContext()->getLoadedDialect<tile::TileDialect>();
+  tile::PipelinePlanAttr pipeline = dialect->getPipelineAttrHelper().getAttr(op);
+  if (!pipeline)
     return sl;
-  sl.copies = sc.copies;
-  sl.needed = sc.needed;
-  sl.lastCopy = sc.copies.back();
-  // An mma.sync gemm of two staged buffers right after the last copy, ending
-  // the body: its next tile's first fragments are loaded during the last k
-  // step (the wait and the barrier move there from the top of the loop).
-  sl.gemm = dyn_cast_or_null<tile::GemmOp>(sl.lastCopy->getNextNode());
-  tile::GemmOp hg = sl.gemm;
-  if (hg && !(isa<tile::YieldOp>(hg->getNextNode()) && plan.gemms.count(hg) && plan.gemms[hg].mma && stages >= 2 &&
-              llvm::any_of(sl.copies, [&](tile::CopyOp c) { return c.getDst() == hg.getA(); }) &&
-              llvm::any_of(sl.copies, [&](tile::CopyOp c) { return c.getDst() == hg.getB(); })))
-    sl.gemm = nullptr;
-  // Tensor copies: the staged tiles of such a gemm can come in by TMA (one lane
-  // issues them, completion on one mbarrier per stage) instead of 16-byte
-  // cp.async by every thread: no per-thread global address arithmetic in the
-  // loop and bounds handled by the TMA (zero fill). They need the shared
-  // window's base on a 1 KB boundary (planBuffers reserves it).
-  sl.tmaCapable = sl.gemm && target.getAsyncCopyEngine() == AsyncCopyEngine::TensorBulk &&
-                  llvm::all_of(sl.copies, [&](tile::CopyOp c) { return isTMATile(*this, c); });
+  for (auto copy : op.getBodyBlock()->getOps<tile::CopyOp>())
+    if (dialect->getStagedAttrHelper().isAttrPresent(copy))
+      sl.copies.push_back(copy);
+  for (tile::CopyOp c : sl.copies)
+    if (!shared.count(c.getDst()) || shared[c.getDst()].stages != pipeline.getStages())
+      return StagedLoop();
+  if (sl.copies.empty() || !tile::collectStagedCopyDependencies(op, sl.copies, sl.needed))
+    return StagedLoop();
+  sl.lastCopy = sl.copies.back();
+  // The consumer (tile-plan-pipelines): a matrix-instruction gemm of two
+  // staged buffers right after the last copy, ending the body; its next
+  // tile's first fragments are loaded during the last k step (the wait and
+  // the barrier move there from the top of the loop).
+  if (pipeline.getHandoff())
+    sl.gemm = dyn_cast_or_null<tile::GemmOp>(sl.lastCopy->getNextNode());
+  // Tensor copies: one lane issues the staged tiles, completion on one
+  // barrier per stage, instead of 16-byte async copies by every thread: no
+  // per-thread global address arithmetic in the loop and bounds handled by
+  // the engine (zero fill); tile-plan-shared-memory put the tiles on 1 KB
+  // boundaries of an aligned window.
+  sl.tensorCopies = sl.gemm && pipeline.getEngine() == tile::CopyEngine::Tensor;
   return sl;
 }
 
@@ -296,9 +225,6 @@ LogicalResult PipelinedLoop::setUpTMA() {
   llvm::SmallVector<TensorCopyDescriptor> specs;
   for (tile::CopyOp c : sl.copies) {
     SharedBuffer &sb = e.shared[c.getDst()];
-    int64_t elemBytes = sb.elementType.getIntOrFloatBitWidth() / 8;
-    if (sb.shape[1] * elemBytes > 128)
-      sb.boxCols = 128 / elemBytes;
     int64_t boxCols = sb.boxCols ? sb.boxCols : sb.shape[1];
     specs.push_back(
         {cast<BlockArgument>(c.getSrc()).getArgNumber(), boxCols, sb.shape[0], sb.elementType, sb.swizzleBytes});
@@ -453,7 +379,7 @@ LogicalResult PipelinedLoop::run() {
   for (tile::CopyOp c : sl.copies)
     e.untracked.insert(c.getDst());
   tile::GemmOp hg = sl.gemm;
-  useTMA = sl.tmaCapable && e.sharedAligned1K;
+  useTMA = sl.tensorCopies;
   if (hg) {
     const GemmPlan &gp = e.plan.gemms[hg];
     auto ct = cast<MemRefType>(hg.getC().getType());

@@ -1,8 +1,8 @@
 //===- Emitter.cpp - Kernel structure, buffers, barriers, generic ops -----===//
 //
-// 1. Plan buffers: shared buffers get byte offsets in dynamic shared memory
-//    (multi-buffered when a pipelined loop fills them), fragments get
-//    register arrays shaped by their inferred layouts, locals get allocas.
+// 1. Buffers: shared buffers become views of dynamic shared memory where
+//    tile-plan-shared-memory placed them (tile.shared_buffer), fragments
+//    register arrays shaped by their layouts (tile.layout), locals allocas.
 // 2. Walk the launch body in order, emitting each op for one thread; tile
 //    ops go to their Emit*.cpp function, other ops are cloned (regions
 //    walked recursively so that nested tile ops and buffer accesses are
@@ -105,19 +105,7 @@ Value KernelEmitter::combine(tile::ReduceKind kind, Value acc, Value v) {
   return acc;
 }
 
-bool KernelEmitter::isUnsignedBuffer(Value buffer) {
-  auto type = dyn_cast<MemRefType>(buffer.getType());
-  if (type && type.getElementType().isInteger(1))
-    return true;
-  StringAttr dtype;
-  if (auto arg = dyn_cast<BlockArgument>(buffer)) {
-    if (auto fn = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-      dtype = fn.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tile.dtype");
-  } else if (Operation *def = buffer.getDefiningOp()) {
-    dtype = def->getAttrOfType<StringAttr>("tile.dtype");
-  }
-  return dtype && (dtype.getValue().starts_with("uint") || dtype.getValue() == "bool");
-}
+bool KernelEmitter::isUnsignedBuffer(Value buffer) { return tile::isUnsignedBuffer(buffer); }
 
 Value KernelEmitter::convert(Value v, Type to, bool fromUnsigned, bool toUnsigned) {
   Type from = getElementTypeOrSelf(v.getType());
@@ -339,66 +327,38 @@ void KernelEmitter::exitDivergent() {
 }
 
 //===----------------------------------------------------------------------===//
-// Planning and the walk
+// Buffers and the walk
 //===----------------------------------------------------------------------===//
 
-/// Whether `buf` is only used by copies and mma gemms (so it may be swizzled).
-static bool onlyCopiesAndGemms(Value buf, const LayoutPlan &plan) {
-  for (Operation *user : buf.getUsers()) {
-    if (isa<tile::CopyOp>(user))
-      continue;
-    if (auto g = dyn_cast<tile::GemmOp>(user)) {
-      auto it = plan.gemms.find(user);
-      if (it != plan.gemms.end() && it->second.mma && g.getC() != buf)
-        continue;
-    }
-    return false;
-  }
-  return true;
-}
-
-LogicalResult KernelEmitter::planBuffers() {
+LogicalResult KernelEmitter::createBuffers() {
   MLIRContext *ctx = b.getContext();
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  int64_t offset = 0;
-  // Multi-buffering: shared destinations of global->shared copies directly in
-  // a pipelined loop get num_stages copies.
-  llvm::DenseMap<Value, int64_t> stagesOf;
-  // Only loops that emitPipelined can run that way (stagedCopies).
-  launch.walk([&](tile::ForOp loop) {
-    if (loop.getKind() != tile::LoopKind::Pipelined || loop.getNumStages().value_or(1) <= 1)
-      return;
-    for (tile::CopyOp copy : stagedCopies(loop).copies)
-      stagesOf[copy.getDst()] = *loop.getNumStages();
-  });
+  auto *dialect = ctx->getLoadedDialect<tile::TileDialect>();
+  window = dialect->getSharedMemoryAttrHelper().getAttr(launch);
+  if (!window)
+    return launch.emitOpError("has no shared memory plan (tile-plan-shared-memory writes one)");
   // Views in allocation order (the map's order varies between runs).
   llvm::SmallVector<Value> sharedOrder;
-  for (Operation &op : llvm::make_early_inc_range(*launch.getBodyBlock())) {
+  for (Operation &op : *launch.getBodyBlock()) {
     auto alloc = dyn_cast<tile::AllocOp>(op);
     if (!alloc)
       continue;
     MemRefType type = alloc.getType();
     Type elem = type.getElementType();
-    int64_t numel = type.getNumElements();
-    int64_t elemBytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
     switch (alloc.getScope()) {
     case tile::Scope::Shared: {
+      tile::SharedBufferAttr placed = dialect->getSharedBufferAttrHelper().getAttr(alloc);
+      if (!placed)
+        return alloc.emitOpError("has no shared buffer plan (tile-plan-shared-memory writes one)");
       SharedBuffer sb;
       sb.shape.assign(type.getShape().begin(), type.getShape().end());
       sb.elementType = elem;
-      sb.numel = numel;
-      // Stages only when every use is in one pipelined loop body's copies/gemms.
-      sb.stages = stagesOf.lookup(alloc.getResult());
-      if (sb.stages < 1)
-        sb.stages = 1;
-      // Swizzled: 2-byte elements in rows of 32, 64 or n * 128 bytes, read
-      // by ldmatrix (8 rows of one 16-byte chunk, conflict-free).
-      int64_t span = swizzleSpanFor(sb.shape.empty() ? 0 : sb.shape.back() * elemBytes);
-      sb.swizzled = sb.shape.size() >= 2 && span && elemBytes == 2 && onlyCopiesAndGemms(alloc.getResult(), plan);
-      sb.swizzleBytes = sb.swizzled ? span : 0;
-      offset = (offset + 127) / 128 * 128;
-      sb.byteOffset = offset;
-      offset += sb.stages * numel * elemBytes;
+      sb.numel = type.getNumElements();
+      sb.stages = placed.getStages();
+      sb.swizzled = placed.getSwizzle() != 0;
+      sb.swizzleBytes = placed.getSwizzle();
+      sb.boxCols = placed.getBoxCols();
+      sb.byteOffset = placed.getOffset();
       shared[alloc.getResult()] = sb;
       sharedOrder.push_back(alloc.getResult());
       break;
@@ -415,49 +375,30 @@ LogicalResult KernelEmitter::planBuffers() {
       break;
     }
     case tile::Scope::Local:
-      locals[alloc.getResult()] =
-          memref::AllocaOp::create(b, loc, MemRefType::get(type.getShape(), elem));
+      locals[alloc.getResult()] = memref::AllocaOp::create(b, loc, MemRefType::get(type.getShape(), elem));
       break;
     case tile::Scope::Global:
       return alloc.emitOpError("cannot allocate global memory in a kernel");
     }
   }
-  offset = (offset + 15) / 16 * 16;
-  scratchOffset = offset;
-  offset += scratchBytes;
-  sharedBytes = offset;
-  if (sharedBytes > target.getMaxSharedMemoryBytes())
-    return launch.emitError() << "the kernel needs " << sharedBytes << " bytes of shared memory; "
-                              << target.getName() << " allows at most " << target.getMaxSharedMemoryBytes();
-  if (sharedBytes == 0)
+  if (window.getSize() == 0)
     return success();
-  // A pipelined loop whose tiles can come in by TMA needs them on 1 KB
-  // boundaries of the shared window: the whole window (every buffer and the
-  // scratch, so nothing else moves relative to them) then starts at the
-  // first 1 KB boundary of the dynamic shared memory, 1 KB reserved for the
-  // pad, when that still fits.
-  bool tma = false;
-  launch.walk([&](tile::ForOp loop) {
-    if (loop.getKind() == tile::LoopKind::Pipelined && loop.getNumStages().value_or(1) > 1)
-      tma |= analyzeStagedLoop(loop).tmaCapable;
-  });
-  sharedAligned1K = tma && sharedBytes + 1024 <= target.getMaxSharedMemoryBytes();
+  // The window: the dynamic shared memory, or from its first 1 KB boundary
+  // (tensor copies with 128-byte swizzle need their tiles on one).
   auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), wg);
   scratchBase = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
-  if (sharedAligned1K) {
+  if (window.getAlignedWindow()) {
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, b.getIndexType(), scratchBase);
     Value pad = arith::AndIOp::create(
         b, loc, arith::SubIOp::create(b, loc, cIdx(1024), arith::AndIOp::create(b, loc, base, cIdx(1023))),
         cIdx(1023));
-    scratchBase = memref::ViewOp::create(b, loc, bytesType, scratchBase, pad, ValueRange{cIdx(sharedBytes)});
-    sharedBytes += 1024;
+    scratchBase = memref::ViewOp::create(b, loc, bytesType, scratchBase, pad, ValueRange{cIdx(window.getSize())});
   }
   for (Value v : sharedOrder) {
     SharedBuffer &sb = shared[v];
     auto flatType = MemRefType::get({sb.stages * sb.numel}, sb.elementType, AffineMap(), wg);
     sb.flat = memref::ViewOp::create(b, loc, flatType, scratchBase, cIdx(sb.byteOffset), ValueRange{});
   }
-  (void)ctx;
   return success();
 }
 
@@ -521,33 +462,7 @@ LogicalResult KernelEmitter::run() {
     }
   for (auto [src, dst] : llvm::zip(launch.getBlockIndices(), blockIds))
     map.map(src, dst);
-  // Reductions across warps need a scratch area of T x (dst registers).
-  launch.walk([&](tile::ReduceOp r) {
-    auto src = plan.fragments.find(r.getSrc());
-    if (src == plan.fragments.end())
-      return;
-    llvm::SmallVector<unsigned> kept;
-    for (unsigned d = 0; d < src->second.shape.size(); ++d)
-      if (d != r.getDim())
-        kept.push_back(d);
-    int64_t dstRegs = src->second.project(kept).numRegs;
-    bool crossWarp = false;
-    for (const LayoutField &f : src->second.threadFields(r.getDim()))
-      crossWarp |= f.count > 1 && f.stride * f.count > target.getShuffleLanes();
-    unsigned bits = std::max(32u, r.getDst().getType().getElementType().getIntOrFloatBitWidth());
-    if (crossWarp)
-      reduceScratchBytes = std::max<int64_t>(reduceScratchBytes, numThreads * dstRegs * bits / 8);
-  });
-  scratchBytes = std::max<int64_t>(scratchBytes, 2 * reduceScratchBytes);
-  // Scans of fragments go through a row-major scratch copy.
-  launch.walk([&](tile::CumsumOp c) {
-    auto type = cast<MemRefType>(c.getDst().getType());
-    if (tile::isBufferInScope(c.getSrc().getType(), tile::Scope::Fragment) ||
-        tile::isBufferInScope(type, tile::Scope::Fragment))
-      scratchBytes = std::max<int64_t>(scratchBytes, type.getNumElements() *
-                                                         std::max(1u, type.getElementType().getIntOrFloatBitWidth() / 8));
-  });
-  if (failed(planBuffers()))
+  if (failed(createBuffers()))
     return failure();
   if (failed(emitBlock(*launch.getBodyBlock())))
     return failure();

@@ -9,8 +9,8 @@
 #ifndef TILEC_LIB_CONVERSION_TILETOGPU_EMITTER_H
 #define TILEC_LIB_CONVERSION_TILETOGPU_EMITTER_H
 
-#include "tilec/Conversion/TileToGPU/SharedSwizzle.h"
 #include "tilec/Dialect/Tile/IR/FragmentLayout.h"
+#include "tilec/Dialect/Tile/IR/SharedSwizzle.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Target/TargetInfo.h"
 
@@ -27,7 +27,13 @@
 namespace tilec::gpu_lowering {
 
 using tile::FragmentLayout;
+using tile::kSwizzleChunkBytes;
 using tile::LayoutField;
+using tile::SwizzleAtom;
+using tile::swizzleAtom;
+using tile::swizzledIndex;
+using tile::swizzleSpanFor;
+using tile::swizzleXor;
 
 /// A shared buffer: a flat view of `stages * numel` elements in workgroup
 /// memory; stage s of a multi-buffered buffer starts at element s * numel.
@@ -66,30 +72,19 @@ struct GemmPlan {
   bool aRegs = false;
 };
 
-/// The shape of a T.Pipelined loop (EmitPipelined.cpp): its staged
-/// global->shared copies (empty when the loop is not pipelined that way), the
-/// mma.sync gemm that ends it on two staged tiles (the fragment hand-off), and
-/// whether those tiles suit the TMA.
+/// A T.Pipelined loop as tile-plan-pipelines planned it (EmitPipelined.cpp):
+/// its staged global->shared copies (empty when it is not pipelined that
+/// way), the body's pure non-tile ops their offsets are computed from
+/// (cloned where the copies are issued ahead), the matrix-instruction gemm
+/// that ends it on two staged tiles (the fragment hand-off), and whether the
+/// copies are tensor copies.
 struct StagedLoop {
   llvm::SmallVector<tile::CopyOp> copies;
-  /// The body's pure non-tile ops the copies' offsets are computed from
-  /// (cloned where the copies are issued ahead).
   llvm::DenseSet<mlir::Operation *> needed;
   mlir::Operation *lastCopy = nullptr;
   tile::GemmOp gemm;
-  bool tmaCapable = false;
+  bool tensorCopies = false;
 };
-
-/// The global->shared copies of a T.Pipelined loop's body that can be issued
-/// num_stages - 1 iterations ahead, at the top of an iteration (empty when
-/// any cannot: an offset computed from impure or tile work, or an earlier op
-/// of the body touching its destination), and the body's ops their offsets
-/// need.
-struct StagedCopies {
-  llvm::SmallVector<tile::CopyOp> copies;
-  llvm::DenseSet<mlir::Operation *> needed;
-};
-StagedCopies stagedCopies(tile::ForOp loop);
 
 /// The plans of one launch as tile-infer-layouts wrote them (tile.layout,
 /// tile.gemm_plan), decoded once for the emission.
@@ -114,7 +109,7 @@ public:
   /// Emits everything; on failure a diagnostic has been reported.
   mlir::LogicalResult run();
   /// Dynamic shared memory bytes the kernel needs.
-  int64_t getSharedBytes() const { return sharedBytes; }
+  int64_t getSharedBytes() const { return window ? window.getKernelBytes() : 0; }
   /// The gpu.func being written.
   mlir::gpu::GPUFuncOp getFunc() const { return func; }
   /// The pending cross-thread accesses (noteAccess) and the scratch half in
@@ -197,7 +192,9 @@ public:
   } *mmaHandoff = nullptr;
   mlir::IRMapping map;
   LayoutPlan plan;
-  int64_t scratchOffset = 0; ///< byte offset of the reduction scratch
+  /// The launch's shared window (tile-plan-shared-memory): its size, the
+  /// scratch area's offset and the half of it each cross-warp reduction uses.
+  tile::SharedMemoryPlanAttr window;
   /// Nesting of regions under a condition or loop bound that differs between
   /// threads (per-thread code, spec §6): no barrier may be emitted there, so
   /// cross-thread accesses inside are recorded in divergentReads/Writes and
@@ -210,11 +207,9 @@ public:
   /// Brackets the emission of a divergent region (see divergentDepth).
   void enterDivergent();
   void exitDivergent();
-  mlir::Value scratchBase;   ///< memref<? x i8, workgroup> of dynamic shared memory
-  /// The shared window's base is on a 1 KB boundary (scratchBase is a view
-  /// past a run-time pad, 1 KB reserved): TMA loads with 128-byte swizzle
-  /// need it. Set by planBuffers when a pipelined loop can take the TMA.
-  bool sharedAligned1K = false;
+  /// memref<? x i8, workgroup>: the shared window (tile.shared_memory), the
+  /// dynamic shared memory or a view of it from its first 1 KB boundary.
+  mlir::Value scratchBase;
   bool insideParallel = false;
 
   // --- per-op emission (Emit*.cpp) ----------------------------------------
@@ -249,25 +244,22 @@ public:
   /// parallel iteration; fails with a diagnostic on `op`.
   mlir::FailureOr<mlir::Value> fragmentRegIndex(mlir::Operation *op, mlir::Value buf, mlir::ValueRange idx);
 
-  /// Scratch bytes reductions need (set during planning).
-  int64_t scratchBytes = 0;
   /// Cross-warp reductions use two halves of the scratch area, each of
-  /// `reduceScratchBytes`, in turn: a reduction writes the half the previous
-  /// one did not read, so it needs no barrier before its writes. The half
-  /// whose reads may still be in flight: 0 or 1, -1 none (a barrier since),
-  /// -2 unknown (control flow or another scratch user since).
-  int64_t reduceScratchBytes = 0;
+  /// `window.getReduceScratch()` bytes, in turn: a reduction writes the half
+  /// the previous one did not read, so it needs no barrier before its
+  /// writes. The half whose reads may still be in flight: 0 or 1, -1 none (a
+  /// barrier since), -2 unknown (control flow or another scratch user since).
   int scratchPendingHalf = -1;
 
 private:
   tile::KernelOp kernel;
   tile::LaunchOp launch;
   mlir::gpu::GPUFuncOp func;
-  int64_t sharedBytes = 0;
   llvm::DenseSet<mlir::Value> pendingReads, pendingWrites;
   llvm::StringMap<mlir::Value> threadPartCache;
   mlir::Operation *entryAnchor = nullptr; ///< cached per-kernel values go before it
-  mlir::LogicalResult planBuffers();
+  /// The buffers of the launch body as the plans place them.
+  mlir::LogicalResult createBuffers();
 };
 
 /// Makes fp8 values and packed 4-bit global tensors of `func` bytes

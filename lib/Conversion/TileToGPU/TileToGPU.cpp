@@ -3,9 +3,11 @@
 // 1. Per tile.kernel: outline the grid computation (the ops before the
 //    launch) into a host function, create the gpu.func with the kernel's
 //    arguments in global memory.
-// 2. Plan (tile-infer-layouts: layout and gemm plan attributes), then let
-//    KernelEmitter write the thread-level body from those attributes; with
-//    narrow-type emulation, make fp8 values and packed tensors bytes.
+// 2. Plan (tile-infer-layouts: layouts and gemm plans; tile-plan-pipelines:
+//    staged copies and their engine; tile-plan-shared-memory: the shared
+//    window), then let KernelEmitter write the thread-level body from those
+//    attributes; with narrow-type emulation, make fp8 values and packed
+//    tensors bytes.
 // 3. Erase the tile.kernel.
 //
 //===----------------------------------------------------------------------===//
@@ -110,7 +112,7 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
   while (block.size() < 3)
     block.push_back(1);
   func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, block));
-  func->setAttr("tilec.threads", DenseI64ArrayAttr::get(ctx, {block[0], block[1], block[2]}));
+  tile::setThreads(func, {block[0], block[1], block[2]});
 
   // A path of the target's own for this kernel's shape (CUDA: gemm
   // loops through TMA + mbarrier + WGMMA where it has warpgroup MMA).
@@ -124,13 +126,15 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
     return success();
   }
 
-  // 2. The plans (tile-infer-layouts), then the body, which reads them.
-  if (failed(tile::inferLayouts(launch, target)))
+  // 2. The plans (tile-infer-layouts, tile-plan-pipelines,
+  // tile-plan-shared-memory), then the body, which reads them.
+  if (failed(tile::inferLayouts(launch, target)) || failed(tile::planPipelines(launch, target)) ||
+      failed(tile::planSharedMemory(launch, target)))
     return failure();
   gpu_lowering::KernelEmitter emitter(kernel, launch, func, target, gpu_lowering::readLayoutPlan(launch));
   if (failed(emitter.run()))
     return failure();
-  func->setAttr("tilec.shared_bytes", IntegerAttr::get(IntegerType::get(ctx, 64), emitter.getSharedBytes()));
+  tile::setSharedBytes(func, emitter.getSharedBytes());
   if (options.emulateNarrowTypes && failed(gpu_lowering::legalizeNarrowStorage(func)))
     return failure();
   // 3. The tile kernel is gone.

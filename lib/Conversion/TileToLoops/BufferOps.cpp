@@ -25,8 +25,8 @@ struct AllocLowering : OpRewritePattern<tile::AllocOp> {
   LogicalResult matchAndRewrite(tile::AllocOp op, PatternRewriter &rewriter) const override {
     Value buffer = createBlockBuffer(rewriter, op, op.getType());
     // Keep the source dtype (signedness) for the conversions that read it.
-    if (auto dtype = op->getAttr("tile.dtype"))
-      buffer.getDefiningOp()->setAttr("tile.dtype", dtype);
+    if (StringAttr dtype = tile::getDtype(op))
+      tile::setDtype(buffer.getDefiningOp(), dtype);
     rewriter.replaceOp(op, buffer);
     return success();
   }

@@ -16,23 +16,7 @@
 using namespace mlir;
 using namespace tilec;
 
-static bool isUnsignedDtype(llvm::StringRef dtype) { return dtype.starts_with("uint") || dtype == "bool"; }
-
-bool loops::isUnsignedBuffer(Value buffer) {
-  auto type = llvm::dyn_cast<MemRefType>(buffer.getType());
-  if (type && type.getElementType().isInteger(1))
-    return true;
-  if (auto arg = llvm::dyn_cast<BlockArgument>(buffer)) {
-    if (auto fn = llvm::dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-      if (auto dtype = fn.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tile.dtype"))
-        return isUnsignedDtype(dtype.getValue());
-    return false;
-  }
-  if (Operation *def = buffer.getDefiningOp())
-    if (auto dtype = def->getAttrOfType<StringAttr>("tile.dtype"))
-      return isUnsignedDtype(dtype.getValue());
-  return false;
-}
+bool loops::isUnsignedBuffer(Value buffer) { return tile::isUnsignedBuffer(buffer); }
 
 bool loops::isGlobalBuffer(Value buffer) { return tile::isBufferInScope(buffer.getType(), tile::Scope::Global); }
 
@@ -173,8 +157,8 @@ Value loops::createBlockBuffer(RewriterBase &rewriter, Operation *anchor, MemRef
   for (auto alloca : entry.getOps<memref::AllocaOp>())
     used += hostBufferBytes(alloca.getType());
   int64_t limit = 256 * 1024;
-  if (auto attr = fn->getAttrOfType<IntegerAttr>(kStackLimitAttrName))
-    limit = attr.getInt();
+  if (std::optional<int64_t> attr = tile::getStackLimit(fn))
+    limit = *attr;
 
   // After the buffers already placed, so they keep the source order.
   OpBuilder::InsertionGuard guard(rewriter);

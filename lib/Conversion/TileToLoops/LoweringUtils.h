@@ -14,9 +14,6 @@
 
 namespace tilec::loops {
 
-/// Attribute on the body function holding the per-block stack budget in bytes.
-inline constexpr llvm::StringLiteral kStackLimitAttrName = "tilec.stack_limit";
-
 /// Whether the elements of `buffer` are unsigned: i1 always; otherwise the
 /// `tile.dtype` of the function argument or defining op (`uint8`, `uint32`,
 /// `uint4`, `bool`).
@@ -68,7 +65,7 @@ void ifInBounds(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer, mlir
 
 /// A block-private buffer of `type` (its memory space is kept) placed at the
 /// entry of the function around `anchor`: on the stack while the function's
-/// stack buffers stay within its `tilec.stack_limit`, else on the heap with a
+/// stack buffers stay within its `tile.stack_limit`, else on the heap with a
 /// dealloc before every return.
 mlir::Value createBlockBuffer(mlir::RewriterBase &rewriter, mlir::Operation *anchor, mlir::MemRefType type);
 

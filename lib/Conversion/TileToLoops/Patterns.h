@@ -27,9 +27,6 @@ void populateLoopPatterns(mlir::RewritePatternSet &patterns);
 /// (LegalizeBuffers.cpp).
 mlir::LogicalResult legalizeBuffers(mlir::Operation *fn);
 
-/// Unit attribute on the `scf.for` over a block's threads (ThreadLoops.cpp).
-inline constexpr llvm::StringLiteral kThreadLoopAttrName = "tilec.thread_loop";
-
 /// Wraps every run of per-thread statements of the outlined body function
 /// `fn` (still tile-level) in a loop over the block's `threads` (x, y, z),
 /// so that each runs once for every thread index (ThreadLoops.cpp).

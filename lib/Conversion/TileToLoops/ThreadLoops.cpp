@@ -171,7 +171,7 @@ void ThreadLoopBuilder::flush(Run &run) {
   OpBuilder b(first);
   Location loc = first->getLoc();
   auto loop = scf::ForOp::create(b, loc, indexConst(b, loc, 0), indexConst(b, loc, numThreads), indexConst(b, loc, 1));
-  loop->setAttr(kThreadLoopAttrName, b.getUnitAttr());
+  tile::setThreadLoop(loop);
   b.setInsertionPointToStart(loop.getBody());
   // (tx, ty, tz) from the linear index, x fastest.
   Value t = loop.getInductionVar();
@@ -242,7 +242,7 @@ void ThreadLoopBuilder::carryValues() {
 
 Value loops::threadIndexAt(Operation *op) {
   for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
-    if (auto loop = dyn_cast<scf::ForOp>(p); loop && loop->hasAttr(kThreadLoopAttrName))
+    if (auto loop = dyn_cast<scf::ForOp>(p); loop && tile::isThreadLoop(loop))
       return loop.getInductionVar();
   return nullptr;
 }
@@ -273,8 +273,8 @@ LogicalResult loops::expandLocalBuffers(func::FuncOp fn, int64_t numThreads) {
         return user->emitOpError("uses a local buffer in a way the host's per-thread copies cannot follow");
     Value expanded = createBlockBuffer(rewriter, old, MemRefType::get(shape, type.getElementType(), AffineMap(),
                                                                       type.getMemorySpace()));
-    if (auto dtype = old->getAttr("tile.dtype"))
-      expanded.getDefiningOp()->setAttr("tile.dtype", dtype);
+    if (StringAttr dtype = tile::getDtype(old))
+      tile::setDtype(expanded.getDefiningOp(), dtype);
     for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
       rewriter.setInsertionPoint(user);
       Value t = threadIndexAt(user);

@@ -50,14 +50,11 @@ void tilec::populateTileToLoopsPatterns(RewritePatternSet &patterns) {
   loops::populateLoopPatterns(patterns);
 }
 
-/// The body function's block shape (x, y, z threads), read by the
-/// per-thread steps.
-static constexpr llvm::StringLiteral kThreadsAttrName = "tilec.threads";
-
-/// The body function's thread count (1 for the grid function).
+/// The body function's thread count (1 for the grid function): its
+/// `tile.threads` (the block shape, read by the per-thread steps).
 static int64_t numThreadsOf(func::FuncOp fn) {
   int64_t n = 1;
-  if (auto attr = fn->getAttrOfType<DenseI64ArrayAttr>(kThreadsAttrName))
+  if (DenseI64ArrayAttr attr = tile::getThreads(fn))
     for (int64_t t : attr.asArrayRef())
       n *= t;
   return n;
@@ -109,8 +106,8 @@ static LogicalResult outlineKernel(tile::KernelOp kernel, int64_t stackLimit) {
   auto bodyFn = func::FuncOp::create(b, loc, hostBodyFunctionName(kernel.getSymName()),
                                      FunctionType::get(ctx, bodyInputs, {}));
   makeInternal(bodyFn);
-  bodyFn->setAttr(loops::kStackLimitAttrName, b.getI64IntegerAttr(stackLimit));
-  bodyFn->setAttr(kThreadsAttrName, b.getDenseI64ArrayAttr(launch.getThreads()));
+  tile::setStackLimit(bodyFn, stackLimit);
+  tile::setThreads(bodyFn, launch.getThreads());
   for (unsigned i = 0; i < inputs.size(); ++i)
     bodyFn.setArgAttrs(i, kernel.getArgAttrDict(i) ? kernel.getArgAttrDict(i).getValue()
                                                    : llvm::ArrayRef<NamedAttribute>{});
@@ -134,9 +131,10 @@ static LogicalResult outlineKernel(tile::KernelOp kernel, int64_t stackLimit) {
 }
 
 /// Removes the `tile.*` attributes the lowering read (argument dtypes and
-/// names), so no tile dialect verifier sees the lowered functions.
+/// names, its own tile.stack_limit and tile.thread_loop records), so no tile
+/// dialect verifier sees the lowered functions.
 static void dropTileAttributes(ModuleOp module) {
-  auto isTileAttr = [](NamedAttribute attr) { return attr.getName().strref().starts_with("tile."); };
+  auto isTileAttr = [](NamedAttribute attr) { return tile::isTileAttrName(attr.getName()); };
   module.walk([&](Operation *op) {
     for (NamedAttribute attr : llvm::to_vector(op->getDiscardableAttrs()))
       if (isTileAttr(attr))
@@ -178,7 +176,7 @@ LogicalResult tilec::convertTileToLoops(ModuleOp module, int64_t stackLimit) {
     if (failed(outlineKernel(kernel, stackLimit)))
       return failure();
   for (auto fn : module.getOps<func::FuncOp>())
-    if (auto threads = fn->getAttrOfType<DenseI64ArrayAttr>(kThreadsAttrName))
+    if (DenseI64ArrayAttr threads = tile::getThreads(fn))
       loops::formThreadLoops(fn, threads.asArrayRef());
   guardGlobalAccesses(module);
 
@@ -198,7 +196,7 @@ LogicalResult tilec::convertTileToLoops(ModuleOp module, int64_t stackLimit) {
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (failed(loops::expandLocalBuffers(fn, numThreadsOf(fn))))
       return failure();
-    fn->removeAttr(kThreadsAttrName);
+    tile::removeThreads(fn);
     if (failed(loops::legalizeBuffers(fn)))
       return failure();
   }

@@ -20,6 +20,7 @@
 #include "CUDALauncher.h"
 
 #include "tilec/Conversion/TileToGPU/TileToGPU.h"
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Target/CUDA/CUDAArch.h"
 #include "tilec/Target/CUDA/CUDATargetInfo.h"
@@ -189,11 +190,11 @@ static std::vector<CUDAKernelLaunch> readLaunches(ModuleOp lowered, llvm::ArrayR
       for (unsigned i = 0; i < kernels.size(); ++i)
         if (kernels[i].signature.name == fn.getName()) {
           CUDAKernelLaunch &l = launches[i];
-          if (auto t = fn->getAttrOfType<DenseI64ArrayAttr>("tilec.threads"))
-            for (unsigned d = 0; d < 3; ++d)
+          if (DenseI64ArrayAttr t = tile::getThreads(fn))
+            for (unsigned d = 0; d < 3 && d < t.size(); ++d)
               l.threads[d] = t[d];
-          if (auto s = fn->getAttrOfType<IntegerAttr>("tilec.shared_bytes"))
-            l.sharedBytes = s.getInt();
+          if (std::optional<int64_t> s = tile::getSharedBytes(fn))
+            l.sharedBytes = *s;
           l.tma = readTMADescriptors(fn); // TMA descriptors the launcher encodes
         }
   for (unsigned i = 0; i < kernels.size(); ++i)
@@ -320,7 +321,7 @@ private:
 /// 1. Signatures.
 LogicalResult CUDABackend::readSignatures(ModuleOp module) {
   for (Operation &op : module.getBody()->getOperations()) {
-    if (op.getName().getStringRef() != "tile.kernel")
+    if (!isa<tile::KernelOp>(op))
       continue;
     CUDAKernelInfo k;
     if (failed(getKernelSignature(&op, k.signature)))

@@ -1,6 +1,6 @@
 //===- TMADescriptors.cpp - Launcher-side CUtensorMap encoding ------------===//
 //
-// 1. readTMADescriptors: `tilec.tma` of a gpu.func -> TMADescriptor list.
+// 1. readTMADescriptors: `tile.tensor_maps` of a gpu.func -> TMADescriptor list.
 // 2. emitTMADescriptors: per descriptor, stack arrays of the global sizes
 //    (innermost first), the row stride in bytes, the box and unit element
 //    strides, then cuTensorMapEncodeTiled into a 64-byte aligned 128-byte
@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/CUDA/TMADescriptors.h"
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/IR/Module.h"
@@ -25,24 +27,13 @@ constexpr int kOOBFillNone = 0; // out-of-bounds elements read as zero
 
 std::vector<TMADescriptor> tilec::readTMADescriptors(mlir::Operation *gpuFunc) {
   std::vector<TMADescriptor> out;
-  auto list = gpuFunc->getAttrOfType<mlir::ArrayAttr>("tilec.tma");
-  if (!list)
-    return out;
-  for (mlir::Attribute a : list) {
-    auto d = llvm::dyn_cast<mlir::DictionaryAttr>(a);
-    if (!d)
-      continue;
+  for (tile::TensorMapAttr m : tile::getTensorMaps(gpuFunc)) {
     TMADescriptor t;
-    if (auto arg = d.getAs<mlir::IntegerAttr>("arg"))
-      t.arg = arg.getInt();
-    if (auto box = d.getAs<mlir::DenseI64ArrayAttr>("box"); box && box.size() == 2) {
-      t.box[0] = box[0];
-      t.box[1] = box[1];
-    }
-    if (auto dtype = d.getAs<mlir::StringAttr>("dtype"))
-      t.dtype = dtype.str();
-    if (auto sw = d.getAs<mlir::IntegerAttr>("swizzle"))
-      t.swizzle = sw.getInt();
+    t.arg = m.getArg();
+    t.box[0] = m.getBoxInner();
+    t.box[1] = m.getBoxOuter();
+    t.dtype = m.getDtype().str();
+    t.swizzle = m.getSwizzle();
     out.push_back(t);
   }
   return out;

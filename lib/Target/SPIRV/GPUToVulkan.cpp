@@ -16,6 +16,7 @@
 //    binding decorations from the push-constant variable; serialize; spirv-val.
 //
 //===----------------------------------------------------------------------===//
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Target/SPIRV/VulkanTarget.h"
 
 #include "ConvertToSPIRV.h"
@@ -189,7 +190,7 @@ static LogicalResult buildReflection(gpu::GPUFuncOp kernel, ModuleOp module, con
 
   // Workgroup size.
   std::array<int64_t, 3> block{1, 1, 1};
-  if (auto threads = kernel->getAttrOfType<DenseI64ArrayAttr>("tilec.threads")) {
+  if (DenseI64ArrayAttr threads = tile::getThreads(kernel)) {
     for (auto [d, t] : llvm::enumerate(threads.asArrayRef()))
       if (d < 3)
         block[d] = t;
@@ -198,7 +199,7 @@ static LogicalResult buildReflection(gpu::GPUFuncOp kernel, ModuleOp module, con
       if (d < 3)
         block[d] = t;
   } else {
-    return kernel.emitError("kernel has no block size ('tilec.threads' or 'known_block_size')");
+    return kernel.emitError("kernel has no block size ('tile.threads' or 'known_block_size')");
   }
   for (size_t d = 0; d < 3; ++d)
     r.workgroupSize[d] = static_cast<uint32_t>(block[d]);
@@ -402,7 +403,7 @@ static LogicalResult rewriteABI(gpu::GPUFuncOp kernel, const vk::Reflection &r) 
   unsigned binding = 0;
   for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
     for (NamedAttribute attr : llvm::to_vector(cast<FunctionOpInterface>(kernel.getOperation()).getArgAttrs(i)))
-      if (attr.getName().strref().starts_with("tile."))
+      if (tile::isTileAttrName(attr.getName()))
         kernel.removeArgAttr(i, attr.getName());
     auto type = cast<MemRefType>(kernel.getArgument(i).getType());
     auto space = dyn_cast_or_null<spirv::StorageClassAttr>(type.getMemorySpace());

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "VulkanLimits.h"
 
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -176,8 +178,7 @@ LogicalResult tilec::vulkan::checkLimits(gpu::GPUFuncOp kernel, const vk::Reflec
                               << target << " allows at most " << o.maxWorkgroupInvocations
                               << " (" << o.invocationsLimit << ")";
   int64_t shared = 0;
-  if (auto bytes = kernel->getAttrOfType<IntegerAttr>("tilec.shared_bytes"))
-    shared += bytes.getInt();
+  shared += tile::getSharedBytes(kernel).value_or(0);
   for (BlockArgument a : kernel.getWorkgroupAttributions())
     shared += staticBytes(cast<MemRefType>(a.getType()));
   kernel.walk([&](Operation *op) {

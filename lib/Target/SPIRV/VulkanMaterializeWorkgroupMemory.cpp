@@ -11,6 +11,7 @@
 //    group's buffer plus an element offset added to each access's index.
 //
 //===----------------------------------------------------------------------===//
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Target/SPIRV/Passes.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -79,9 +80,7 @@ static LogicalResult materialize(gpu::GPUFuncOp func) {
   func.walk([&](gpu::DynamicSharedMemoryOp op) { bases.push_back(op); });
   if (bases.empty())
     return success();
-  int64_t totalBytes = 0;
-  if (auto attr = func->getAttrOfType<IntegerAttr>("tilec.shared_bytes"))
-    totalBytes = attr.getInt();
+  int64_t totalBytes = tilec::tile::getSharedBytes(func).value_or(0);
 
   // 1-2. Views grouped by element type.
   llvm::MapVector<Type, Group> groups;
@@ -151,8 +150,8 @@ static LogicalResult materialize(gpu::GPUFuncOp func) {
       return base.emitOpError("still has uses after re-typing shared memory");
     base.erase();
   }
-  if (func->hasAttr("tilec.shared_bytes"))
-    func->setAttr("tilec.shared_bytes", IntegerAttr::get(IntegerType::get(func.getContext(), 64), 0));
+  if (tilec::tile::getSharedBytes(func))
+    tilec::tile::setSharedBytes(func, 0);
   return success();
 }
 

@@ -1,6 +1,7 @@
 // RUN: %tilec_opt %s --convert-tile-to-loops | FileCheck %s
 // Spec §6 on the host: per-thread statements run once for every thread index
-// in loops over the block's threads (`tilec.thread_loop`), tile operations
+// in loops over the block's threads (marked `tile.thread_loop` while the
+// lowering runs; its tile.* attributes are gone at the end), tile operations
 // and T.Parallel loops once per block. A run of statements is cut where one
 // reads shared memory another thread may have written in the same run; a
 // serial loop whose body needs such a cut stays at block level. A local
@@ -10,6 +11,7 @@
 #global = #tile.scope<global>
 #shared = #tile.scope<shared>
 #local = #tile.scope<local>
+// CHECK-NOT: tile.
 // CHECK-LABEL: func.func private @__tilec_simt_body(
 // CHECK-DAG: %[[S:.*]] = memref.alloca() : memref<64xf32>
 // CHECK-DAG: %[[ACC:.*]] = memref.alloca() : memref<64x1xf32>
@@ -20,32 +22,25 @@
 // CHECK: arith.divui %[[T]]
 // CHECK: memref.store %{{.*}}, %[[S]][%{{.*}}] : memref<64xf32>
 // CHECK: memref.store %{{.*}}, %[[ACC]][%[[T]], %{{.*}}] : memref<64x1xf32>
-// CHECK: } {tilec.thread_loop}
 // Run 2 reads S, which other threads wrote in run 1: a second loop; the
 // index 32 - tx computed in run 1 comes through its slot.
 // CHECK: scf.for %[[T2:.*]] = %{{.*}} to %c64{{.*}} step
 // CHECK: %[[K:.*]] = memref.load %{{.*}}[%[[T2]]] : memref<64xindex>
 // CHECK: memref.load %[[S]][%[[K]]]
 // CHECK: memref.store %{{.*}}, %[[ACC]][%[[T2]], %{{.*}}]
-// CHECK: } {tilec.thread_loop}
 // The tile copy, once per block:
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step
-// CHECK-NOT: tilec.thread_loop
 // A serial loop that writes and reads S stays at block level, with a thread
 // loop for each side:
 // CHECK: scf.for %{{.*}} = %c0 to %c4 step
 // CHECK: scf.for {{.*}} to %c64{{.*}} {
 // CHECK: memref.store %{{.*}}, %[[S]]
-// CHECK: } {tilec.thread_loop}
 // CHECK: scf.for {{.*}} to %c64{{.*}} {
 // CHECK: memref.load %[[S]]
-// CHECK: } {tilec.thread_loop}
-// CHECK-NEXT: }
 // Every thread stores its own accumulator:
 // CHECK: scf.for %[[T3:.*]] = %{{.*}} to %c64{{.*}} step
 // CHECK: memref.load %[[ACC]][%[[T3]], %{{.*}}] : memref<64x1xf32>
-// CHECK: } {tilec.thread_loop}
-// CHECK-NEXT: return
+// CHECK: return
 tile.kernel @simt(%X: memref<?xf32, #global> {tile.name = "X"}, %Y: memref<?xf32, #global> {tile.name = "Y"},
                   %n: index {tile.name = "n", tile.dynamic}) {
   %c1 = arith.constant 1 : index

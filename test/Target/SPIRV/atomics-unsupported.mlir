@@ -6,7 +6,7 @@
 module attributes {gpu.container_module} {
   gpu.module @tilec_kernels {
     gpu.func @f16(%X: memref<64xf16, #gpu.address_space<global>> {tile.name = "X", tile.dtype = "float16", tile.shape = ["64"]}) kernel
-        attributes {tilec.threads = array<i64: 64, 1, 1>, tilec.shared_bytes = 0 : i64} {
+        attributes {tile.threads = array<i64: 64, 1, 1>, tile.shared_bytes = 0 : i64} {
       %t = gpu.thread_id x
       %v = arith.constant 1.0 : f16
       // expected-error @+1 {{kernel 'f16' uses an atomic add on float16, which the Vulkan target does not support (it needs shaderBufferFloat16AtomicAdd of VK_EXT_shader_atomic_float2; use float32)}}
@@ -21,7 +21,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @tilec_kernels {
     gpu.func @f64(%X: memref<64xf64, #gpu.address_space<global>> {tile.name = "X", tile.dtype = "float64", tile.shape = ["64"]}) kernel
-        attributes {tilec.threads = array<i64: 64, 1, 1>, tilec.shared_bytes = 0 : i64} {
+        attributes {tile.threads = array<i64: 64, 1, 1>, tile.shared_bytes = 0 : i64} {
       %t = gpu.thread_id x
       %v = arith.constant 1.0 : f64
       // expected-error @+1 {{kernel 'f64' uses an atomic add on float64, which the Vulkan target does not support (it needs shaderBufferFloat64AtomicAdd of VK_EXT_shader_atomic_float; use float32)}}
@@ -35,7 +35,7 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @tilec_kernels {
-    gpu.func @shared_f64() kernel attributes {tilec.threads = array<i64: 64, 1, 1>, tilec.shared_bytes = 0 : i64} {
+    gpu.func @shared_f64() kernel attributes {tile.threads = array<i64: 64, 1, 1>, tile.shared_bytes = 0 : i64} {
       %s = memref.alloc() : memref<64xf64, #gpu.address_space<workgroup>>
       %t = gpu.thread_id x
       %v = arith.constant 1.0 : f64
@@ -51,7 +51,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @tilec_kernels {
     gpu.func @bool(%X: memref<64xi1, #gpu.address_space<global>> {tile.name = "X", tile.dtype = "bool", tile.shape = ["64"]}) kernel
-        attributes {tilec.threads = array<i64: 64, 1, 1>, tilec.shared_bytes = 0 : i64} {
+        attributes {tile.threads = array<i64: 64, 1, 1>, tile.shared_bytes = 0 : i64} {
       %t = gpu.thread_id x
       %v = arith.constant true
       // expected-error @+1 {{kernel 'bool' uses an atomic add on bool, which the Vulkan target does not support (SPIR-V integer atomics take 32-bit integers; use int32)}}
@@ -66,7 +66,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @tilec_kernels {
     gpu.func @int8(%X: memref<64xi8, #gpu.address_space<global>> {tile.name = "X", tile.dtype = "int8", tile.shape = ["64"]}) kernel
-        attributes {tilec.threads = array<i64: 64, 1, 1>, tilec.shared_bytes = 0 : i64} {
+        attributes {tile.threads = array<i64: 64, 1, 1>, tile.shared_bytes = 0 : i64} {
       %t = gpu.thread_id x
       %v = arith.constant 1 : i8
       // expected-error @+1 {{kernel 'int8' uses an atomic add on int8, which the Vulkan target does not support (SPIR-V integer atomics take 32-bit integers; use int32)}}
@@ -81,7 +81,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @tilec_kernels {
     gpu.func @int64(%X: memref<64xi64, #gpu.address_space<global>> {tile.name = "X", tile.dtype = "int64", tile.shape = ["64"]}) kernel
-        attributes {tilec.threads = array<i64: 64, 1, 1>, tilec.shared_bytes = 0 : i64} {
+        attributes {tile.threads = array<i64: 64, 1, 1>, tile.shared_bytes = 0 : i64} {
       %t = gpu.thread_id x
       %v = arith.constant 1 : i64
       // expected-error @+1 {{kernel 'int64' uses an atomic add on int64, which the Vulkan target does not support (it needs shaderBufferInt64Atomics; use int32)}}
@@ -96,7 +96,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @tilec_kernels {
     gpu.func @maxf(%X: memref<64xf32, #gpu.address_space<global>> {tile.name = "X", tile.dtype = "float32", tile.shape = ["64"]}) kernel
-        attributes {tilec.threads = array<i64: 64, 1, 1>, tilec.shared_bytes = 0 : i64} {
+        attributes {tile.threads = array<i64: 64, 1, 1>, tile.shared_bytes = 0 : i64} {
       %t = gpu.thread_id x
       %v = arith.constant 1.0 : f32
       // expected-error @+1 {{kernel 'maxf' uses atomic 'maximumf', which the Vulkan target does not lower}}

@@ -30,7 +30,7 @@ module attributes {gpu.container_module} {
     gpu.func @atomics(%X: memref<64xf32, #gpu.address_space<global>> {tile.name = "X", tile.dtype = "float32", tile.shape = ["64"]},
                       %X2: memref<4x16xf32, #gpu.address_space<global>> {tile.name = "X2", tile.dtype = "float32", tile.shape = ["4", "16"]},
                       %C: memref<2xi32, #gpu.address_space<global>> {tile.name = "C", tile.dtype = "int32", tile.shape = ["2"]}) kernel
-        attributes {tilec.threads = array<i64: 64, 1, 1>, tilec.shared_bytes = 0 : i64} {
+        attributes {tile.threads = array<i64: 64, 1, 1>, tile.shared_bytes = 0 : i64} {
       %s = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
       %si = memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
       %t = gpu.thread_id x

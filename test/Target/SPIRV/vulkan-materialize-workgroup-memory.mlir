@@ -7,7 +7,7 @@ gpu.module @kernels {
   // Two f16 tiles at bytes 0 and 256, an f32 scratch at byte 512: one f16
   // buffer of 256 elements, one f32 buffer of 32.
   // CHECK-LABEL: gpu.func @tiles
-  // CHECK-SAME: tilec.shared_bytes = 0 : i64
+  // CHECK-SAME: tile.shared_bytes = 0 : i64
   // CHECK-DAG: %[[H:.*]] = memref.alloc() : memref<256xf16, #gpu.address_space<workgroup>>
   // CHECK-DAG: %[[F:.*]] = memref.alloc() : memref<32xf32, #gpu.address_space<workgroup>>
   // CHECK-NOT: gpu.dynamic_shared_memory
@@ -17,7 +17,7 @@ gpu.module @kernels {
   // CHECK: memref.load %[[H]][%[[SHIFTED]]] : memref<256xf16
   // CHECK: vector.load %[[H]][%{{.*}}] : memref<256xf16, #gpu.address_space<workgroup>>, vector<2xf16>
   // CHECK: memref.store %{{.*}}, %[[F]][%[[I]]] : memref<32xf32
-  gpu.func @tiles(%i: index, %x: f16, %y: f32) kernel attributes {tilec.shared_bytes = 640 : i64} {
+  gpu.func @tiles(%i: index, %x: f16, %y: f32) kernel attributes {tile.shared_bytes = 640 : i64} {
     %c0 = arith.constant 0 : index
     %c256 = arith.constant 256 : index
     %c512 = arith.constant 512 : index
@@ -39,7 +39,7 @@ gpu.module @kernels {
   // CHECK: %[[ELEM:.*]] = arith.divui %{{.*}}, %{{.*}} : index
   // CHECK: %[[AT:.*]] = arith.addi %{{.*}}, %[[ELEM]] : index
   // CHECK: memref.load %[[BUF]][%[[AT]]]
-  gpu.func @dynamic(%off: index, %i: index) kernel attributes {tilec.shared_bytes = 256 : i64} {
+  gpu.func @dynamic(%off: index, %i: index) kernel attributes {tile.shared_bytes = 256 : i64} {
     %base = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
     %a = memref.view %base[%off][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
     %v = memref.load %a[%i] : memref<16xf32, #gpu.address_space<workgroup>>

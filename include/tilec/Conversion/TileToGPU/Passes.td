@@ -15,8 +15,8 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
     Each `tile.kernel @k` becomes:
     - `gpu.func @k` (kernel) in `gpu.module @tilec_kernels`, taking the
       kernel's arguments (global tensors in `#gpu.address_space<global>`),
-      with attributes `tilec.threads` (block size x, y, z) and
-      `tilec.shared_bytes` (dynamic shared memory per block);
+      with attributes `tile.threads` (block size x, y, z) and
+      `tile.shared_bytes` (dynamic shared memory per block);
     - `func.func @__tilec_k_grid(args...) -> (index, index, index)`: the grid
       the launcher computes on the host.
 

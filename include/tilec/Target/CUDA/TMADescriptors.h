@@ -2,7 +2,7 @@
 //
 // Kernels lowered through TMA take one CUtensorMap per tiled global tensor
 // as trailing __grid_constant__ parameters. The gpu.func lists them in its
-// `tilec.tma` attribute; the launcher encodes each with the driver's
+// `tile.tensor_maps` attribute; the launcher encodes each with the driver's
 // cuTensorMapEncodeTiled at launch and passes it by value.
 //
 //===----------------------------------------------------------------------===//
@@ -28,7 +28,7 @@ struct TMADescriptor {
   int64_t swizzle = 128; ///< bytes: 0, 32, 64 or 128
 };
 
-/// The descriptors a lowered gpu.func lists in `tilec.tma` (none if absent).
+/// The descriptors a lowered gpu.func lists in `tile.tensor_maps` (none if absent).
 std::vector<TMADescriptor> readTMADescriptors(mlir::Operation *gpuFunc);
 
 /// Emits into `launcher` (whose arguments follow `sig`, then the stream)

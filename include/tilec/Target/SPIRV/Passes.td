@@ -22,8 +22,8 @@ def VulkanMaterializeWorkgroupMemory : Pass<"tilec-vulkan-materialize-workgroup-
     into it. Views of different element types get separate buffers (they do
     not alias: tilec's views of different types never pass data to each
     other). A view at a dynamic byte offset makes its group span the whole
-    dynamic shared memory (`tilec.shared_bytes`). The kernel's
-    `tilec.shared_bytes` becomes 0: the buffers are counted as allocations.
+    dynamic shared memory (`tile.shared_bytes`). The kernel's
+    `tile.shared_bytes` becomes 0: the buffers are counted as allocations.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
 }

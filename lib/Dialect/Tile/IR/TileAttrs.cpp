@@ -212,3 +212,52 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a gemm plan with A in registers splits N over one warp, got warps_n = " << warpsN;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// TensorMapAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t arg, int64_t boxInner,
+                                    int64_t boxOuter, StringRef dtype, int64_t swizzle) {
+  if (arg < 0)
+    return emitError() << "tensor map of argument #" << arg;
+  if (boxInner <= 0 || boxOuter <= 0 || boxInner > 256 || boxOuter > 256)
+    return emitError() << "tensor map box " << boxInner << " x " << boxOuter << " is not within 1..256 x 1..256";
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "tensor map swizzle of " << swizzle << " bytes (0, 32, 64 or 128)";
+  if (!dtype.starts_with("float") && !dtype.starts_with("bfloat") && !dtype.starts_with("int") &&
+      !dtype.starts_with("uint"))
+    return emitError() << "tensor map of unknown dtype \"" << dtype << "\"";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Plan attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult PipelinePlanAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t stages, CopyEngine engine,
+                                       bool handoff) {
+  if (stages < 2)
+    return emitError() << "a pipeline plan needs at least 2 stages, got " << stages;
+  return success();
+}
+
+LogicalResult SharedBufferAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t offset, int64_t stages,
+                                       int64_t swizzle, int64_t boxCols) {
+  if (offset < 0 || stages < 1 || boxCols < 0)
+    return emitError() << "shared buffer plan needs offset >= 0, stages >= 1 and box_cols >= 0";
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "shared buffer swizzle of " << swizzle << " bytes (0, 32, 64 or 128)";
+  if (boxCols && swizzle != 128)
+    return emitError() << "column boxes need the 128-byte swizzle";
+  return success();
+}
+
+LogicalResult SharedMemoryPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t size,
+                                           int64_t scratchOffset, int64_t reduceScratch, bool alignedWindow) {
+  if (size < 0 || scratchOffset < 0 || reduceScratch < 0 || scratchOffset > size ||
+      scratchOffset + 2 * reduceScratch > size)
+    return emitError() << "shared memory plan of " << size << " bytes cannot hold its scratch at " << scratchOffset
+                       << " (2 x " << reduceScratch << " bytes)";
+  return success();
+}

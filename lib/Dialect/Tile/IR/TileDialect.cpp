@@ -1,7 +1,9 @@
 //===- TileDialect.cpp - The tile dialect ---------------------------------===//
 //
-// Dialect initialization and the verifier of kernel argument attributes
-// (tile.name, tile.dtype, tile.dynamic).
+// Dialect initialization and the verifiers of the dialect's attributes:
+// kernel argument attributes (tile.name, tile.dtype, tile.dynamic,
+// tile.shape) and operation attributes (plans, and what the lowerings record
+// on the functions they make).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,9 +30,7 @@ void tilec::tile::registerTileDialect(DialectRegistry &registry) {
   registry.insert<TileDialect>();
 }
 
-/// The IR element type a source dtype spelling stands for, or null when the
-/// spelling is unknown.
-static Type getDtypeElementType(MLIRContext *ctx, StringRef dtype) {
+Type tilec::tile::getDtypeElementType(MLIRContext *ctx, StringRef dtype) {
   Builder b(ctx);
   return llvm::StringSwitch<Type>(dtype)
       .Case("float16", b.getF16Type())
@@ -67,14 +67,14 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
     argType = op->getRegion(regionIndex).getArgument(argIndex).getType();
   }
 
-  if (name == kArgNameAttrName) {
+  if (name == NameAttrHelper::getNameStr()) {
     if (!isa<StringAttr>(value))
       return op->emitError() << "'" << name << "' on argument #" << argIndex
                              << " must be a string";
     return success();
   }
 
-  if (name == kArgDynamicAttrName) {
+  if (name == DynamicAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(value))
       return op->emitError() << "'" << name << "' on argument #" << argIndex
                              << " must be a unit attribute";
@@ -85,7 +85,7 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
     return success();
   }
 
-  if (name == kArgDtypeAttrName) {
+  if (name == DtypeAttrHelper::getNameStr()) {
     auto dtype = dyn_cast<StringAttr>(value);
     if (!dtype)
       return op->emitError() << "'" << name << "' on argument #" << argIndex
@@ -106,7 +106,7 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
     return success();
   }
 
-  if (name == kArgShapeAttrName) {
+  if (name == ShapeAttrHelper::getNameStr()) {
     auto dims = dyn_cast<ArrayAttr>(value);
     auto memref = dyn_cast_or_null<MemRefType>(argType);
     if (!dims || !llvm::all_of(dims, [](Attribute a) { return isa<StringAttr>(a); }))
@@ -121,6 +121,44 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
 
   return op->emitError() << "unknown tile argument attribute '" << name
                          << "' on argument #" << argIndex;
+}
+
+/// Verifies the attributes the lowerings record on the functions they make.
+static LogicalResult verifyLoweredAttribute(Operation *op, StringRef name, Attribute value) {
+  bool onFunction = isa<FunctionOpInterface>(op);
+  auto notOnFunction = [&] { return op->emitError() << "'" << name << "' applies to functions"; };
+  if (name == TileDialect::ThreadsAttrHelper::getNameStr()) {
+    auto threads = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!threads || threads.empty() || threads.size() > 3 ||
+        llvm::any_of(threads.asArrayRef(), [](int64_t t) { return t <= 0; }))
+      return op->emitError() << "'" << name << "' must be 1 to 3 positive thread counts";
+    return onFunction ? success() : notOnFunction();
+  }
+  if (name == TileDialect::SharedBytesAttrHelper::getNameStr() ||
+      name == TileDialect::StackLimitAttrHelper::getNameStr()) {
+    auto bytes = dyn_cast<IntegerAttr>(value);
+    if (!bytes || bytes.getInt() < 0)
+      return op->emitError() << "'" << name << "' must be a non-negative integer";
+    return onFunction ? success() : notOnFunction();
+  }
+  if (name == TileDialect::TensorMapsAttrHelper::getNameStr()) {
+    auto list = dyn_cast<ArrayAttr>(value);
+    if (!list || !llvm::all_of(list, [](Attribute a) { return isa<TensorMapAttr>(a); }))
+      return op->emitError() << "'" << name << "' must be an array of #tile.tensor_map";
+    return onFunction ? success() : notOnFunction();
+  }
+  if (name == TileDialect::GridConstantParamsAttrHelper::getNameStr()) {
+    auto params = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!params || llvm::any_of(params.asArrayRef(), [](int64_t p) { return p < 0; }))
+      return op->emitError() << "'" << name << "' must be non-negative parameter indices";
+    return onFunction ? success() : notOnFunction();
+  }
+  if (name == TileDialect::ThreadLoopAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value) || op->getNumRegions() == 0)
+      return op->emitError() << "'" << name << "' is a unit attribute of a loop";
+    return success();
+  }
+  return op->emitError() << "unknown tile attribute '" << name << "'";
 }
 
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
@@ -147,5 +185,37 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
       return op->emitError() << "'" << name << "' applies to tile.gemm";
     return success();
   }
-  return success();
+  if (name == getPipelineAttrHelper().getName()) {
+    auto loop = dyn_cast<ForOp>(op);
+    if (!isa<PipelinePlanAttr>(attribute.getValue()) || !loop || loop.getKind() != LoopKind::Pipelined)
+      return op->emitError() << "'" << name.getValue() << "' is a #tile.pipeline of a pipelined tile.for";
+    return success();
+  }
+  if (name == getStagedAttrHelper().getName()) {
+    auto loop = dyn_cast_or_null<ForOp>(op->getParentOp());
+    if (!isa<UnitAttr>(attribute.getValue()) || !isa<CopyOp>(op) || !loop)
+      return op->emitError() << "'" << name.getValue() << "' marks a tile.copy of a pipelined loop's body";
+    return success();
+  }
+  if (name == getSharedBufferAttrHelper().getName()) {
+    auto alloc = dyn_cast<AllocOp>(op);
+    if (!isa<SharedBufferAttr>(attribute.getValue()) || !alloc || alloc.getScope() != Scope::Shared)
+      return op->emitError() << "'" << name.getValue() << "' is a #tile.shared_buffer of a shared tile.alloc";
+    return success();
+  }
+  if (name == getSharedMemoryAttrHelper().getName()) {
+    if (!isa<SharedMemoryPlanAttr>(attribute.getValue()) || !isa<LaunchOp>(op))
+      return op->emitError() << "'" << name.getValue() << "' is a #tile.shared_memory of a tile.launch";
+    return success();
+  }
+  if (name == DtypeAttrHelper::getNameStr()) {
+    auto dtype = dyn_cast<StringAttr>(attribute.getValue());
+    if (!dtype || !getDtypeElementType(getContext(), dtype.getValue()))
+      return op->emitError() << "'" << name.getValue() << "' must be a known dtype spelling";
+    return success();
+  }
+  if (name == NameAttrHelper::getNameStr() || name == DynamicAttrHelper::getNameStr() ||
+      name == ShapeAttrHelper::getNameStr())
+    return op->emitError() << "'" << name.getValue() << "' is a kernel argument attribute";
+  return verifyLoweredAttribute(op, name.getValue(), attribute.getValue());
 }

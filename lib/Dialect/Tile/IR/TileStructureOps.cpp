@@ -137,8 +137,7 @@ void KernelOp::getAsmBlockArgumentNames(Region &region,
   if (&region != &getBody() || region.empty())
     return;
   for (BlockArgument arg : region.getArguments())
-    if (auto name = getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                 TileDialect::kArgNameAttrName))
+    if (auto name = getArgName(*this, arg.getArgNumber()))
       setNameFn(arg, name.getValue());
 }
 

@@ -8,6 +8,8 @@
 
 namespace tilec {
 #define GEN_PASS_DEF_TILEINFERLAYOUTS
+#define GEN_PASS_DEF_TILEPLANPIPELINES
+#define GEN_PASS_DEF_TILEPLANSHAREDMEMORY
 #include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
 } // namespace tilec
 
@@ -23,15 +25,37 @@ std::unique_ptr<TargetInfo> resolveTarget(ModuleOp module, StringRef name) {
   return target;
 }
 
+/// Runs `plan` on every tile.launch of `module` for the target `name`.
+LogicalResult runOnLaunches(ModuleOp module, StringRef name,
+                            LogicalResult (*plan)(tile::LaunchOp, const TargetInfo &)) {
+  std::unique_ptr<TargetInfo> target = resolveTarget(module, name);
+  if (!target)
+    return failure();
+  bool ok = true;
+  module.walk([&](tile::LaunchOp launch) { ok &= succeeded(plan(launch, *target)); });
+  return success(ok);
+}
+
 struct TileInferLayoutsPass : tilec::impl::TileInferLayoutsBase<TileInferLayoutsPass> {
   using TileInferLayoutsBase::TileInferLayoutsBase;
   void runOnOperation() override {
-    std::unique_ptr<TargetInfo> target = resolveTarget(getOperation(), targetName);
-    if (!target)
-      return signalPassFailure();
-    bool ok = true;
-    getOperation().walk([&](tile::LaunchOp launch) { ok &= succeeded(tile::inferLayouts(launch, *target)); });
-    if (!ok)
+    if (failed(runOnLaunches(getOperation(), targetName, tile::inferLayouts)))
+      signalPassFailure();
+  }
+};
+
+struct TilePlanPipelinesPass : tilec::impl::TilePlanPipelinesBase<TilePlanPipelinesPass> {
+  using TilePlanPipelinesBase::TilePlanPipelinesBase;
+  void runOnOperation() override {
+    if (failed(runOnLaunches(getOperation(), targetName, tile::planPipelines)))
+      signalPassFailure();
+  }
+};
+
+struct TilePlanSharedMemoryPass : tilec::impl::TilePlanSharedMemoryBase<TilePlanSharedMemoryPass> {
+  using TilePlanSharedMemoryBase::TilePlanSharedMemoryBase;
+  void runOnOperation() override {
+    if (failed(runOnLaunches(getOperation(), targetName, tile::planSharedMemory)))
       signalPassFailure();
   }
 };
@@ -39,4 +63,6 @@ struct TileInferLayoutsPass : tilec::impl::TileInferLayoutsBase<TileInferLayouts
 
 void tile::registerTilePasses() {
   mlir::registerPass([] { return createTileInferLayouts(); });
+  mlir::registerPass([] { return createTilePlanPipelines(); });
+  mlir::registerPass([] { return createTilePlanSharedMemory(); });
 }

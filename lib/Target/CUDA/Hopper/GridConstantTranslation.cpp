@@ -26,7 +26,7 @@ struct GridConstantTranslation : public LLVMTranslationDialectInterface {
                                LLVM::ModuleTranslation &moduleTranslation) const override {
     auto fn = dyn_cast<LLVM::LLVMFuncOp>(op);
     auto params = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
-    if (!fn || !params || attribute.getName() != tilec::hopper::kGridConstantAttrName)
+    if (!fn || !params || attribute.getName() != tilec::tile::getGridConstantParamsAttrName())
       return success();
     llvm::Function *f = moduleTranslation.lookupFunction(fn.getName());
     if (!f)

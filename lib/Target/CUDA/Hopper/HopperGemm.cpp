@@ -5,7 +5,7 @@
 // of the tile) and S = num_stages shared buffers per operand:
 // 1. two kernel parameters more: the CUtensorMaps of A (box K x M) and B
 //    (boxes of 64 columns x K), both 128-byte swizzled, which the launcher
-//    encodes (`tilec.tma`) and passes as __grid_constant__ parameters;
+//    encodes (`tile.tensor_maps`) and passes as __grid_constant__ parameters;
 // 2. dynamic shared memory aligned to 1 KB at run time, S "full" mbarriers
 //    (TMA transaction counts) and S "empty" mbarriers (128 W arrivals);
 // 3. prologue: the producer issues the TMA loads of the first stages; the
@@ -597,7 +597,7 @@ LogicalResult Emitter::run(unsigned firstDescArg) {
   gpu::ReturnOp::create(b, loc);
   int64_t pipeline = p.stages * (aStageBytes + bStageBytes);
   int64_t epilogueBytes = p.blockM * (p.blockN + kEpiloguePad) * 4;
-  func->setAttr("tilec.shared_bytes", b.getI64IntegerAttr(1024 + std::max(pipeline, epilogueBytes)));
+  tile::setSharedBytes(func, 1024 + std::max(pipeline, epilogueBytes));
   return success();
 }
 

@@ -16,14 +16,6 @@
 
 namespace tilec::hopper {
 
-/// Name of the gpu.func attribute listing the TMA descriptors the launcher
-/// encodes: an array of dictionaries {arg, rank, box, swizzle, dtype}, one per
-/// trailing kernel parameter (see TMADescriptors.h).
-inline constexpr llvm::StringLiteral kTMAAttrName = "tilec.tma";
-/// Name of the gpu.func attribute listing the LLVM-level parameter indices
-/// that are `__grid_constant__` CUtensorMaps (byval, 128 bytes, align 64).
-inline constexpr llvm::StringLiteral kGridConstantAttrName = "tile.grid_constant_params";
-
 /// Lowers `kernel` (whose gpu.func `func` already has the kernel's arguments
 /// and an empty body) through TMA/WGMMA when the target is sm_90a and the
 /// launch body has the supported shape. Returns true when it did (the body
@@ -43,9 +35,11 @@ struct TMADescriptorSpec {
 };
 
 /// Appends one !llvm.ptr parameter per spec after `func`'s arguments, adds
-/// the specs to `kTMAAttrName` and their LLVM-level indices to
-/// `kGridConstantAttrName` (both accumulate over calls), and returns the
-/// index of the first new argument.
+/// the specs to `func`'s `tile.tensor_maps` (the TMA descriptors the launcher
+/// encodes, TMADescriptors.h) and their LLVM-level indices to its
+/// `tile.grid_constant_params` (`__grid_constant__` CUtensorMaps: byval, 128
+/// bytes, align 64), both accumulating over calls, and returns the index of
+/// the first new argument.
 mlir::FailureOr<unsigned> appendTMADescriptorParams(mlir::gpu::GPUFuncOp func,
                                                      llvm::ArrayRef<TMADescriptorSpec> specs);
 

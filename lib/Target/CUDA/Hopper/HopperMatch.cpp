@@ -198,11 +198,7 @@ static Reason matchLoopBody(tile::KernelOp kernel, HopperGemmPlan &plan) {
   // share the signless i8 type, keep the generic path.
   if (plan.int8) {
     auto isUnsigned = [&](Value v) {
-      StringAttr dtype;
-      if (Operation *def = v.getDefiningOp())
-        dtype = def->getAttrOfType<StringAttr>(tile::TileDialect::kArgDtypeAttrName);
-      else if (auto arg = dyn_cast<BlockArgument>(v))
-        dtype = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), tile::TileDialect::kArgDtypeAttrName);
+      StringAttr dtype = tile::getBufferDtype(v);
       return dtype && dtype.getValue().starts_with("u");
     };
     if (isUnsigned(gemm.getA()) || isUnsigned(gemm.getB()) || isUnsigned(plan.loadA.getSrc()) ||

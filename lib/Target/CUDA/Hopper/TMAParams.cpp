@@ -1,7 +1,7 @@
 //===- TMAParams.cpp - Tensor-map parameters and TMA issue of a kernel ----===//
 //
 // The CUtensorMaps a kernel's TMA loads use are encoded by the launcher
-// (lib/Target/CUDA) from the `tilec.tma` attribute and passed as trailing
+// (lib/Target/CUDA) from the `tile.tensor_maps` attribute and passed as trailing
 // __grid_constant__ parameters; the Hopper GEMM path and the mma.sync path's
 // TMA pipelines (EmitPipelined.cpp) declare them here, and issue their loads
 // through the inline-PTX helpers below (32-bit shared addresses).
@@ -30,31 +30,25 @@ static StringRef dtypeName(Type t) {
 FailureOr<unsigned> hopper::appendTMADescriptorParams(gpu::GPUFuncOp func, ArrayRef<TMADescriptorSpec> specs) {
   MLIRContext *ctx = func.getContext();
   registerGridConstantTranslation(ctx);
-  Builder bld(ctx);
   unsigned first = func.getNumArguments();
   // A memref of rank r lowers to 3 + 2r LLVM parameters.
   int64_t llvmIndex = 0;
   for (Type t : func.getArgumentTypes())
     llvmIndex += isa<MemRefType>(t) ? 3 + 2 * cast<MemRefType>(t).getRank() : 1;
-  llvm::SmallVector<Attribute> descs;
-  if (auto old = func->getAttrOfType<ArrayAttr>(kTMAAttrName))
-    descs.append(old.begin(), old.end());
+  llvm::SmallVector<tile::TensorMapAttr> descs = tile::getTensorMaps(func);
   llvm::SmallVector<int64_t> params;
-  if (auto old = func->getAttrOfType<DenseI64ArrayAttr>(kGridConstantAttrName))
+  if (DenseI64ArrayAttr old = tile::getGridConstantParams(func))
     params.append(old.asArrayRef().begin(), old.asArrayRef().end());
   auto ptrT = LLVM::LLVMPointerType::get(ctx);
   for (auto [i, spec] : llvm::enumerate(specs)) {
-    descs.push_back(bld.getDictionaryAttr(
-        {bld.getNamedAttr("arg", bld.getI64IntegerAttr(spec.arg)),
-         bld.getNamedAttr("box", bld.getDenseI64ArrayAttr({spec.boxInner, spec.boxOuter})),
-         bld.getNamedAttr("dtype", bld.getStringAttr(dtypeName(spec.elementType))),
-         bld.getNamedAttr("swizzle", bld.getI64IntegerAttr(spec.swizzle))}));
+    descs.push_back(tile::TensorMapAttr::get(ctx, spec.arg, spec.boxInner, spec.boxOuter, dtypeName(spec.elementType),
+                                             spec.swizzle));
     if (failed(func.insertArgument(first + i, ptrT, DictionaryAttr(), func.getLoc())))
       return func.emitOpError("cannot append the tensor-map parameters");
     params.push_back(llvmIndex + i);
   }
-  func->setAttr(kTMAAttrName, bld.getArrayAttr(descs));
-  func->setAttr(kGridConstantAttrName, bld.getDenseI64ArrayAttr(params));
+  tile::setTensorMaps(func, descs);
+  tile::setGridConstantParams(func, params);
   return first;
 }
 

@@ -14,7 +14,7 @@ module attributes {gpu.container_module} {
                       %Y: memref<?x32xf32, #gpu.address_space<global>> {tile.name = "Y", tile.dtype = "float32", tile.shape = ["M", "32"]},
                       %M: index {tile.name = "M", tile.dynamic},
                       %alpha: f32 {tile.name = "alpha", tile.dtype = "float32"}) kernel
-        attributes {tilec.threads = array<i64: 64, 1, 1>, tilec.shared_bytes = 0 : i64} {
+        attributes {tile.threads = array<i64: 64, 1, 1>, tile.shared_bytes = 0 : i64} {
       %c32 = arith.constant 32 : index
       %c2 = arith.constant 2 : index
       %one = arith.constant 1.0 : f32

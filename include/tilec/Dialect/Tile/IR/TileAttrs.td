@@ -81,6 +81,13 @@ def Tile_LoopKindAttr : EnumAttr<Tile_Dialect, Tile_LoopKind, "loop_kind"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Tile_CopyEngine : I32EnumAttr<"CopyEngine", "engine of a pipeline's staged copies",
+                                  [I32EnumAttrCase<"Sync", 0, "sync">, I32EnumAttrCase<"Async", 1, "async">,
+                                   I32EnumAttrCase<"Tensor", 2, "tensor">]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::tilec::tile";
+}
+
 //===----------------------------------------------------------------------===//
 // Layout attributes
 //===----------------------------------------------------------------------===//
@@ -169,6 +176,105 @@ def Tile_GemmPlanAttr : Tile_Attr<"GemmPlan", "gemm_plan"> {
     ```
   }];
   let parameters = (ins "int64_t":$warps_m, "int64_t":$warps_n, "bool":$a_in_registers);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Plan attributes (tile-plan-pipelines, tile-plan-shared-memory)
+//===----------------------------------------------------------------------===//
+
+/// `#tile.pipeline<...>`: how tile-plan-pipelines decided a T.Pipelined loop runs.
+def Tile_PipelinePlanAttr : Tile_Attr<"PipelinePlan", "pipeline"> {
+  let summary = "software pipeline plan of a T.Pipelined tile.for";
+  let description = [{
+    The loop's staged copies (the `tile.copy` ops of its body marked
+    `tile.staged`: global -> shared, issued `stages - 1` iterations ahead
+    into `stages` buffers each) run on `engine`:
+    - `sync`: plain loads and stores (the target has no asynchronous copy);
+    - `async`: per-thread asynchronous copies, one commit group per
+      iteration (cp.async);
+    - `tensor`: descriptor-driven tensor copies issued by one lane,
+      completing on one barrier per stage (TMA); their tiles are placed on
+      1 KB boundaries by tile-plan-shared-memory.
+    `handoff`: the loop ends in a matrix-instruction gemm of two staged tiles
+    (the consumer); its next tile's first fragments are loaded during its
+    last k step, and the wait for the producer's copies moves there.
+
+    ```mlir
+    #tile.pipeline<stages = 3, engine = async, handoff = true>
+    ```
+  }];
+  let parameters = (ins "int64_t":$stages, EnumParameter<Tile_CopyEngine>:$engine, "bool":$handoff);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+/// `#tile.shared_buffer<...>`: where tile-plan-shared-memory placed a shared buffer.
+def Tile_SharedBufferAttr : Tile_Attr<"SharedBuffer", "shared_buffer"> {
+  let summary = "placement of a shared tile.alloc in the kernel's shared window";
+  let description = [{
+    The buffer's `stages` copies (more than one when a pipeline stages it)
+    start at byte `offset` of the shared window, one after the other. Its
+    16-byte chunks are XOR-swizzled over `swizzle` bytes (32, 64 or 128; 0:
+    none; SharedSwizzle.h). `box_cols` (0: none): rows wider than 128 bytes
+    are stored as column boxes of `box_cols` elements, box-major, each box
+    swizzled like a tile of 128-byte rows (the layout of tensor-copy boxes).
+
+    ```mlir
+    #tile.shared_buffer<offset = 0, stages = 3, swizzle = 128, box_cols = 0>
+    ```
+  }];
+  let parameters = (ins "int64_t":$offset, "int64_t":$stages, "int64_t":$swizzle, "int64_t":$box_cols);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+/// `#tile.shared_memory<...>`: the shared window of one tile.launch.
+def Tile_SharedMemoryPlanAttr : Tile_Attr<"SharedMemoryPlan", "shared_memory"> {
+  let summary = "the shared memory window of a tile.launch";
+  let description = [{
+    The window is `size` bytes: the shared buffers (`tile.shared_buffer`
+    offsets), then from `scratch_offset` the scratch area of cross-warp
+    reductions (two halves of `reduce_scratch` bytes, used in turn) and of
+    fragment scans. `aligned_window`: the window starts at the first 1 KB boundary
+    of the dynamic shared memory (tensor copies with 128-byte swizzle need
+    their tiles there), which then holds 1 KB more for the pad.
+
+    ```mlir
+    #tile.shared_memory<size = 49152, scratch_offset = 49152, reduce_scratch = 0, aligned_window = true>
+    ```
+  }];
+  let parameters = (ins "int64_t":$size, "int64_t":$scratch_offset, "int64_t":$reduce_scratch, "bool":$aligned_window);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Dynamic shared memory bytes the kernel needs (the pad included).
+    int64_t getKernelBytes() const { return getSize() + (getAlignedWindow() ? 1024 : 0); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes of lowered kernels
+//===----------------------------------------------------------------------===//
+
+/// `#tile.tensor_map<...>`: one tensor-copy descriptor of a lowered kernel.
+def Tile_TensorMapAttr : Tile_Attr<"TensorMap", "tensor_map"> {
+  let summary = "a tensor-copy descriptor the launcher encodes for a kernel";
+  let description = [{
+    The kernel's tensor argument `arg` (rank 2) copied in boxes of
+    `box_inner` (contiguous) x `box_outer` elements of `dtype` (the kernel
+    argument spelling), with `swizzle` bytes of 16-byte-chunk XOR swizzle
+    (0, 32, 64 or 128). A lowered kernel lists them, one per trailing
+    parameter, in `tile.tensor_maps`; the launcher encodes each (on CUDA a
+    CUtensorMap) and passes it by value.
+
+    ```mlir
+    #tile.tensor_map<arg = 0, box_inner = 64, box_outer = 128, dtype = "float16", swizzle = 128>
+    ```
+  }];
+  let parameters = (ins "int64_t":$arg, "int64_t":$box_inner, "int64_t":$box_outer,
+      StringRefParameter<"the element dtype">:$dtype, "int64_t":$swizzle);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -27,6 +27,29 @@ namespace tile {
 /// Passes.td); fails with a diagnostic on a conflict.
 mlir::LogicalResult inferLayouts(LaunchOp launch, const TargetInfo &target);
 
+/// Chooses, per T.Pipelined loop of `launch`, the copies that are staged,
+/// the depth, the copy engine for `target` and the hand-off to a gemm, and
+/// writes them as `tile.pipeline` / `tile.staged` attributes (Passes.td).
+mlir::LogicalResult planPipelines(LaunchOp launch, const TargetInfo &target);
+
+/// Places the shared buffers of `launch` in one window (offsets, stages,
+/// swizzles, the scratch area, tensor-copy alignment) and writes them as
+/// `tile.shared_buffer` / `tile.shared_memory` attributes (Passes.td); fails
+/// with a diagnostic when the window exceeds the target's shared memory.
+mlir::LogicalResult planSharedMemory(LaunchOp launch, const TargetInfo &target);
+
+/// Adds to `needed` the ops of `loop`'s body that the offsets of `copies`
+/// (staged copies) are computed from; false when a copy cannot be issued
+/// ahead (an offset from impure or tile work, or an earlier op of the body
+/// touching its destination).
+bool collectStagedCopyDependencies(ForOp loop, llvm::ArrayRef<CopyOp> copies,
+                                   llvm::DenseSet<mlir::Operation *> &needed);
+
+/// The swizzle span (bytes; 0: none) of shared allocation `alloc`: 2-byte
+/// elements in rows of 32, 64 or n * 128 bytes used only by copies and
+/// matrix-instruction gemms (tile.gemm_plan).
+int64_t chooseSharedSwizzle(AllocOp alloc);
+
 /// Values and local buffers of `launch` that may differ between the threads
 /// of a block: T.get_thread_binding, what is computed from it, and local
 /// buffers written with such values or under such control.

@@ -37,4 +37,52 @@ def TileInferLayouts : Pass<"tile-infer-layouts", "mlir::ModuleOp"> {
   ];
 }
 
+def TilePlanPipelines : Pass<"tile-plan-pipelines", "mlir::ModuleOp"> {
+  let summary = "choose the staged copies, depth and copy engine of every T.Pipelined loop";
+  let description = [{
+    For every `tile.for` with `kind = pipelined` and `num_stages` S > 1 of a
+    `tile.launch` (after tile-infer-layouts, whose `tile.gemm_plan` it
+    reads), writes:
+    - `tile.staged` on the producer: the body's global -> shared copies that
+      can be issued S - 1 iterations ahead (offsets from pure non-tile work
+      of the body, destinations untouched before them); a loop with any
+      other is not planned;
+    - `tile.pipeline = #tile.pipeline<stages = S, engine = ..., handoff = ...>`
+      on the loop: `handoff` when a matrix-instruction gemm of two staged
+      tiles ends the body (the consumer); `engine` the target's copy engine
+      (`sync` without asynchronous copies, `async` per-thread ones, `tensor`
+      where the target has tensor copies, the loop hands off, and every staged
+      copy is a whole 2-D tile of a kernel argument into a swizzled shared
+      tile the TMA can fill).
+  }];
+  let options = [Option<"targetName", "target", "std::string", /*default=*/"\"sm_80\"",
+                        "the target whose TargetInfo drives the choices">,
+  ];
+}
+
+def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "mlir::ModuleOp"> {
+  let summary = "place the shared buffers of every tile.launch in one window";
+  let description = [{
+    After tile-infer-layouts and tile-plan-pipelines (whose attributes it
+    reads), writes for every `tile.launch`:
+    - `tile.shared_buffer = #tile.shared_buffer<offset, stages, swizzle,
+      box_cols>` on each shared `tile.alloc` of the launch body, in order on
+      128-byte boundaries; `stages` copies for a pipeline's staged buffers;
+      swizzled (16-byte chunks XOR-swizzled over 32, 64 or 128 bytes) when only
+      copies and matrix gemms use it;
+    - `tile.shared_memory = #tile.shared_memory<size, scratch_offset,
+      reduce_scratch, aligned_window>` on the launch: the scratch of cross-warp
+      reductions and fragment scans after the buffers, and whether the window
+      starts on a 1 KB boundary for tensor copies.
+
+    A window larger than the target's shared memory is a diagnostic. A
+    tensor-copy pipeline whose tiles do not land on 1 KB boundaries, or whose
+    aligned window would not fit, falls back to `engine = async`; the tiles of
+    the others store rows wider than 128 bytes as 128-byte column boxes.
+  }];
+  let options = [Option<"targetName", "target", "std::string", /*default=*/"\"sm_80\"",
+                        "the target whose TargetInfo drives the choices">,
+  ];
+}
+
 #endif // TILEC_DIALECT_TILE_TRANSFORMS_PASSES_TD

@@ -4,12 +4,12 @@
 // conflict-free; the same layouts as the TMA's SWIZZLE_32B/64B/128B modes.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TILEC_CONVERSION_TILETOGPU_SHAREDSWIZZLE_H
-#define TILEC_CONVERSION_TILETOGPU_SHAREDSWIZZLE_H
+#ifndef TILEC_DIALECT_TILE_IR_SHAREDSWIZZLE_H
+#define TILEC_DIALECT_TILE_IR_SHAREDSWIZZLE_H
 
 #include <cstdint>
 
-namespace tilec::gpu_lowering {
+namespace tilec::tile {
 
 /// The unit the swizzle moves: 16 bytes (one ldmatrix row, one cp.async).
 inline constexpr int64_t kSwizzleChunkBytes = 16;
@@ -57,6 +57,6 @@ constexpr int64_t swizzledIndex(int64_t row, int64_t col, int64_t rowElems, int6
   return row * rowElems + (col / chunkElems ^ swizzleXor(row, spanBytes)) * chunkElems + col % chunkElems;
 }
 
-} // namespace tilec::gpu_lowering
+} // namespace tilec::tile
 
-#endif // TILEC_CONVERSION_TILETOGPU_SHAREDSWIZZLE_H
+#endif // TILEC_DIALECT_TILE_IR_SHAREDSWIZZLE_H

@@ -1,0 +1,158 @@
+//===- PlanSharedMemory.cpp - The shared memory window of a launch --------===//
+//
+// The tile-plan-shared-memory planning, written as tile.shared_buffer /
+// tile.shared_memory attributes (after tile-infer-layouts and
+// tile-plan-pipelines, whose attributes it reads). Per tile.launch:
+// 1. Shared allocations of the launch body, in order, on 128-byte
+//    boundaries of one window: `stages` copies each (a pipeline's staged
+//    buffers), swizzled where only copies and matrix gemms use them.
+// 2. The scratch area after them (16-byte aligned): two halves for
+//    cross-warp reductions (threads x destination registers of 32-bit or
+//    wider values each) and a row-major copy for scans of fragments.
+// 3. The window against the target's limit (a diagnostic past it).
+// 4. Tensor-copy pipelines: their tiles must sit on 1 KB boundaries of the
+//    window, and the window then starts at a 1 KB boundary of the dynamic
+//    shared memory (1 KB more for the pad, when that still fits); a pipeline
+//    whose tiles cannot falls back to async copies. Their tiles' rows wider
+//    than 128 bytes are stored as 128-byte column boxes.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+static int64_t elementBytes(Type t) { return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8); }
+
+/// Step 2: scratch bytes of the launch's reductions (one half) and scans.
+static LogicalResult planScratch(LaunchOp launch, const TargetInfo &target, int64_t &reduceHalf, int64_t &scratch) {
+  int64_t numThreads = 1;
+  for (int64_t t : launch.getThreads())
+    numThreads *= t;
+  auto layoutName = TileDialect::LayoutAttrHelper::getNameStr();
+  launch.walk([&](ReduceOp r) {
+    auto alloc = r.getSrc().getDefiningOp<AllocOp>();
+    auto attr = alloc ? alloc->getAttrOfType<FragmentLayoutAttr>(layoutName) : FragmentLayoutAttr();
+    if (!attr)
+      return;
+    FragmentLayout src = attr.getLayout();
+    llvm::SmallVector<unsigned> kept;
+    for (unsigned d = 0; d < src.shape.size(); ++d)
+      if (d != r.getDim())
+        kept.push_back(d);
+    int64_t dstRegs = src.project(kept).numRegs;
+    bool crossWarp = false;
+    for (const LayoutField &f : src.threadFields(r.getDim()))
+      crossWarp |= f.count > 1 && f.stride * f.count > target.getShuffleLanes();
+    unsigned bits = std::max(32u, r.getDst().getType().getElementType().getIntOrFloatBitWidth());
+    if (crossWarp)
+      reduceHalf = std::max<int64_t>(reduceHalf, numThreads * dstRegs * bits / 8);
+  });
+  scratch = 2 * reduceHalf;
+  // Scans of fragments go through a row-major scratch copy.
+  launch.walk([&](CumsumOp c) {
+    auto type = cast<MemRefType>(c.getDst().getType());
+    if (isBufferInScope(c.getSrc().getType(), Scope::Fragment) || isBufferInScope(type, Scope::Fragment))
+      scratch = std::max<int64_t>(scratch, type.getNumElements() * elementBytes(type.getElementType()));
+  });
+  return success();
+}
+
+/// Step 4: which tensor-copy pipelines keep their engine (the others fall
+/// back to async copies), whether the window is 1 KB aligned, and the
+/// column boxes of the tensor-copied tiles.
+static bool planTensorCopies(LaunchOp launch, const TargetInfo &target, int64_t size,
+                             llvm::DenseMap<Value, SharedBufferAttr> &placed) {
+  MLIRContext *ctx = launch.getContext();
+  auto pipelineName = TileDialect::PipelineAttrHelper::getNameStr();
+  auto stagedName = TileDialect::StagedAttrHelper::getNameStr();
+  llvm::SmallVector<std::pair<ForOp, bool>> tensorLoops;
+  bool any = false;
+  launch.walk([&](ForOp loop) {
+    auto plan = loop->getAttrOfType<PipelinePlanAttr>(pipelineName);
+    if (!plan || plan.getEngine() != CopyEngine::Tensor)
+      return;
+    bool onBoundaries = true;
+    for (auto copy : loop.getBodyBlock()->getOps<CopyOp>())
+      if (copy->hasAttr(stagedName))
+        onBoundaries &= placed.count(copy.getDst()) && placed[copy.getDst()].getOffset() % 1024 == 0;
+    tensorLoops.push_back({loop, onBoundaries});
+    any |= onBoundaries;
+  });
+  bool align1k = any && size > 0 && size + 1024 <= target.getMaxSharedMemoryBytes();
+  for (auto [loop, onBoundaries] : tensorLoops) {
+    auto plan = loop->getAttrOfType<PipelinePlanAttr>(pipelineName);
+    if (!onBoundaries || !align1k) {
+      loop->setAttr(pipelineName, PipelinePlanAttr::get(ctx, plan.getStages(), CopyEngine::Async, plan.getHandoff()));
+      continue;
+    }
+    for (auto copy : loop.getBodyBlock()->getOps<CopyOp>()) {
+      if (!copy->hasAttr(stagedName))
+        continue;
+      SharedBufferAttr sb = placed[copy.getDst()];
+      auto type = cast<MemRefType>(copy.getDst().getType());
+      int64_t bytes = elementBytes(type.getElementType());
+      if (type.getShape().back() * bytes > 128)
+        placed[copy.getDst()] =
+            SharedBufferAttr::get(ctx, sb.getOffset(), sb.getStages(), sb.getSwizzle(), 128 / bytes);
+    }
+  }
+  return align1k;
+}
+
+LogicalResult tilec::tile::planSharedMemory(LaunchOp launch, const TargetInfo &target) {
+  MLIRContext *ctx = launch.getContext();
+  auto pipelineName = TileDialect::PipelineAttrHelper::getNameStr();
+  auto stagedName = TileDialect::StagedAttrHelper::getNameStr();
+  // The depth of each staged buffer (tile-plan-pipelines).
+  llvm::DenseMap<Value, int64_t> stagesOf;
+  launch.walk([&](ForOp loop) {
+    if (auto plan = loop->getAttrOfType<PipelinePlanAttr>(pipelineName))
+      for (auto copy : loop.getBodyBlock()->getOps<CopyOp>())
+        if (copy->hasAttr(stagedName))
+          stagesOf[copy.getDst()] = plan.getStages();
+  });
+  // Step 1.
+  int64_t offset = 0;
+  llvm::SmallVector<AllocOp> order;
+  llvm::DenseMap<Value, SharedBufferAttr> placed;
+  for (auto alloc : launch.getBodyBlock()->getOps<AllocOp>()) {
+    switch (alloc.getScope()) {
+    case Scope::Shared: {
+      MemRefType type = alloc.getType();
+      int64_t stages = std::max<int64_t>(1, stagesOf.lookup(alloc.getResult()));
+      offset = (offset + 127) / 128 * 128;
+      placed[alloc.getResult()] = SharedBufferAttr::get(ctx, offset, stages, chooseSharedSwizzle(alloc), 0);
+      offset += stages * type.getNumElements() * elementBytes(type.getElementType());
+      order.push_back(alloc);
+      break;
+    }
+    case Scope::Fragment:
+      if (!alloc->hasAttr(TileDialect::LayoutAttrHelper::getNameStr()))
+        return alloc.emitOpError("has no fragment layout (tile-infer-layouts writes one)");
+      break;
+    case Scope::Local:
+      break;
+    case Scope::Global:
+      return alloc.emitOpError("cannot allocate global memory in a kernel");
+    }
+  }
+  // Step 2.
+  int64_t reduceHalf = 0, scratch = 0;
+  if (failed(planScratch(launch, target, reduceHalf, scratch)))
+    return failure();
+  int64_t scratchOffset = (offset + 15) / 16 * 16;
+  int64_t size = scratchOffset + scratch;
+  // Step 3.
+  if (size > target.getMaxSharedMemoryBytes())
+    return launch.emitError() << "the kernel needs " << size << " bytes of shared memory; " << target.getName()
+                              << " allows at most " << target.getMaxSharedMemoryBytes();
+  // Step 4.
+  bool align1k = planTensorCopies(launch, target, size, placed);
+  for (AllocOp alloc : order)
+    alloc->setAttr(TileDialect::SharedBufferAttrHelper::getNameStr(), placed[alloc.getResult()]);
+  launch->setAttr(TileDialect::SharedMemoryAttrHelper::getNameStr(),
+                  SharedMemoryPlanAttr::get(ctx, size, scratchOffset, reduceHalf, align1k));
+  return success();
+}
