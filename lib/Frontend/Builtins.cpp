@@ -92,6 +92,8 @@ const BuiltinParam pThreadBindingLoop[] = {{"start", AK::Scalar, req()},
                                            {"stop", AK::Any, none()},
                                            {"thread", AK::ConstStr, none()},
                                            {"annotations", AK::Any, none(), true}};
+const BuiltinParam pView[] = {{"src", AK::Buffer, req()}, {"shape", AK::Shape, none()}, {"dtype", AK::DType, none()}};
+const BuiltinParam pReshape[] = {{"src", AK::Buffer, req()}, {"shape", AK::Shape, req()}};
 const BuiltinParam pPersistent[] = {{"domain", AK::Any, req()},
                                     {"wave_size", AK::Scalar, req()},
                                     {"index", AK::Scalar, req()},
@@ -165,6 +167,8 @@ const Row rows[] = {
     ROW(Vectorized, "T.Vectorized", Iter, pVectorized, true),
     ROW(ThreadBindingLoop, "T.thread_binding", Iter, pThreadBindingLoop, true),
     ROW(Persistent, "T.Persistent", Iter, pPersistent, true),
+    ROW(View, "T.view", Expr, pView, true),
+    ROW(Reshape, "T.reshape", Expr, pReshape, true),
     ROW(Abs, "T.abs", Expr, pX, true),
     ROW(Exp, "T.exp", Expr, pX, true),
     ROW(Exp2, "T.exp2", Expr, pX, true),

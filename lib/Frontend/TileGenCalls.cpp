@@ -101,6 +101,12 @@ TValue KernelGen::evalCall(const CallExpr *e) {
   const BuiltinInfo *bi = resolveCallee(e, true);
   if (!bi)
     return TValue();
+  if ((bi->id == BuiltinID::Tensor || bi->id == BuiltinID::Buffer) && isTensorView(e))
+    return genTensorView(e);
+  if (bi->id == BuiltinID::View || bi->id == BuiltinID::Reshape) {
+    BoundCall bound;
+    return bindCall(*bi, e, diags, bound) ? genViewBuiltin(bound) : TValue();
+  }
   if (bi->id == BuiltinID::ThreadBindingLoop) { // `tx = T.thread_binding(0, 128, thread="threadIdx.x")`
     BoundCall bound;
     return bindCall(*bi, e, diags, bound) ? threadBindingValue(bound) : TValue();

@@ -226,6 +226,13 @@ public:
   TValue threadBindingValue(const BoundCall &call);
   void genThreadBindingFor(const ast::ForStmt *s, const BoundCall &call, const ast::NameExpr *name);
   void genPersistentFor(const ast::ForStmt *s, const BoundCall &call, llvm::ArrayRef<const ast::NameExpr *> names);
+  // Views (TileGenViews.cpp).
+  /// `T.Tensor(shape, dtype, buf.data)`: a call with a data argument.
+  static bool isTensorView(const ast::CallExpr *call);
+  TValue genTensorView(const ast::CallExpr *e);
+  /// T.view / T.reshape.
+  TValue genViewBuiltin(const BoundCall &call);
+  TValue makeView(BufferInfo *base, llvm::ArrayRef<int64_t> shape, DType t, llvm::SMRange range);
   void genNegativeStepFor(const ast::ForStmt *s, const ast::NameExpr *name, TValue start, mlir::Value lb,
                           mlir::Value ub, int64_t step);
   void genAlloc(const BoundCall &call, const ast::NameExpr *target);

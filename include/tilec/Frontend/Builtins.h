@@ -64,6 +64,9 @@ enum class BuiltinID {
   Vectorized,
   ThreadBindingLoop,
   Persistent,
+  // views
+  View,
+  Reshape,
   // scalar expressions
   Abs,
   Exp,

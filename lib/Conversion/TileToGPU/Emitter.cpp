@@ -529,7 +529,15 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
   if (op->getDialect() && op->getDialect()->getNamespace() == "tile")
     return op->emitOpError("is not supported by the GPU lowering yet");
   if (op->getNumRegions() == 0) {
-    b.clone(*op, map);
+    Operation *copy = b.clone(*op, map);
+    // A view of a global tensor (T.Tensor(shape, dtype, buf.data)) is global memory too.
+    if (auto view = dyn_cast<memref::ReinterpretCastOp>(op); view && globals.count(view.getSource())) {
+      auto from = cast<MemRefType>(copy->getOperand(0).getType());
+      auto to = cast<MemRefType>(view.getType());
+      copy->getResult(0).setType(
+          MemRefType::get(to.getShape(), to.getElementType(), to.getLayout(), from.getMemorySpace()));
+      globals[view.getResult()] = copy->getResult(0);
+    }
     return success();
   }
   // A condition that differs between threads: each thread takes its own
