@@ -114,6 +114,29 @@ const BuiltinParam pAssume[] = {{"cond", AK::Scalar, req()}};
 const BuiltinParam pLane[] = {{"warp_size", AK::ConstInt, dInt(32)}};
 const BuiltinParam pWarpGroup[] = {{"warp_size", AK::ConstInt, dInt(32)}, {"warps_per_group", AK::ConstInt, dInt(4)}};
 const BuiltinParam pDp4a[] = {{"A", AK::Region, req()}, {"B", AK::Region, req()}, {"C", AK::Region, req()}};
+const BuiltinParam pLayout[] = {{"shape", AK::Any, req()}, {"forward_fn", AK::Any, req()}};
+const BuiltinParam pFragment[] = {{"shape", AK::Any, req()},
+                                  {"forward_fn", AK::Any, none()},
+                                  {"forward_thread_fn", AK::Any, none()},
+                                  {"replicate", AK::Any, dInt(1)},
+                                  {"forward_index_fn", AK::Any, none()}};
+const BuiltinParam pAllocBarrier[] = {{"arrive_count", AK::Any, req()}};
+const BuiltinParam pBarrier[] = {{"mbarrier", AK::Any, req()}};
+const BuiltinParam pMBarrierArrive[] = {{"mbarrier", AK::Any, req()}, {"cta_id", AK::Any, none()}};
+const BuiltinParam pBarrierWait[] = {{"mbarrier", AK::Any, req()}, {"parity", AK::Scalar, req()}};
+const BuiltinParam pTmaCopy[] = {{"src", AK::Region, req()},
+                                 {"dst", AK::Region, req()},
+                                 {"barrier", AK::Any, none(), true},
+                                 {"cluster_mask", AK::Any, none(), true},
+                                 {"leader_scope_threads", AK::Any, none(), true},
+                                 {"eviction_policy", AK::Any, none(), true},
+                                 {"annotations", AK::Any, none(), true}};
+const BuiltinParam pRegCount[] = {{"reg_count", AK::ConstInt, req()}};
+const BuiltinParam pSetMaxNReg[] = {{"reg_count", AK::ConstInt, req()}, {"is_inc", AK::ConstInt, req()}};
+const BuiltinParam pProducerRegs[] = {{"reg_count", AK::ConstInt, dInt(24)}};
+const BuiltinParam pConsumerRegs[] = {{"reg_count", AK::ConstInt, dInt(240)}};
+const BuiltinParam pWaitWgmma[] = {{"id", AK::ConstInt, req()}};
+const BuiltinParam pL2HitRatio[] = {{"l2_hit_ratio_map", AK::Dict, req()}};
 
 struct Row {
   BuiltinInfo info;
@@ -221,6 +244,27 @@ const Row rows[] = {
     ROW(WarpIdx, "T.get_warp_idx_sync", Expr, pLane, true),
     ROW(WarpGroupIdx, "T.get_warp_group_idx", Expr, pWarpGroup, true),
     ROW(BlockBinding, "T.get_block_binding", Expr, pThreadBinding, true),
+    ROW(LayoutCtor, "T.Layout", Expr, pLayout, true),
+    ROW(FragmentCtor, "T.Fragment", Expr, pFragment, true),
+    VROW(WarpSpecialize, "T.ws", With, {}, ConstInt, 1, true),
+    VROW(WarpSpecialize, "T.WarpSpecialize", With, {}, ConstInt, 1, true),
+    ROW(AllocBarrier, "T.alloc_barrier", Alloc, pAllocBarrier, true),
+    ROW(BarrierArrive, "T.barrier_arrive", Stmt, pBarrier, true),
+    ROW(BarrierArrive, "T.mbarrier_arrive", Stmt, pMBarrierArrive, true),
+    ROW(BarrierWait, "T.barrier_wait", Stmt, pBarrierWait, true),
+    ROW(BarrierWait, "T.mbarrier_wait_parity", Stmt, pBarrierWait, true),
+    ROW(TmaCopy, "T.tma_copy", Stmt, pTmaCopy, true),
+    ROW(WgmmaGemm, "T.wgmma_gemm", Stmt, pGemm, true),
+    ROW(WaitWgmma, "T.wait_wgmma", Stmt, pWaitWgmma, true),
+    ROW(SetMaxNReg, "T.set_max_nreg", Stmt, pSetMaxNReg, true),
+    ROW(IncMaxNReg, "T.inc_max_nreg", Stmt, pRegCount, true),
+    ROW(DecMaxNReg, "T.dec_max_nreg", Stmt, pRegCount, true),
+    ROW(NoSetMaxNReg, "T.no_set_max_nreg", Stmt, {}, true),
+    ROW(NoSetMaxNReg, "T.disable_warp_group_reg_alloc", Stmt, {}, true),
+    ROW(AnnotateRegAlloc, "T.annotate_producer_reg_dealloc", Stmt, pProducerRegs, true),
+    ROW(AnnotateRegAlloc, "T.annotate_consumer_reg_alloc", Stmt, pConsumerRegs, true),
+    ROW(AnnotateL2HitRatio, "T.annotate_l2_hit_ratio", Stmt, pL2HitRatio, true),
+    ROW(FenceProxyAsync, "T.fence_proxy_async", Stmt, {}, true),
 };
 #undef ROW
 #undef VROW

@@ -281,10 +281,16 @@ void KernelGen::genAssert(const AssertStmt *s) {
 void KernelGen::genWith(const WithStmt *s) {
   auto *call = llvm::dyn_cast<CallExpr>(s->getContext());
   const BuiltinInfo *info = call ? resolveCallee(call, true) : nullptr;
+  if (info && info->id == BuiltinID::WarpSpecialize) {
+    BoundCall bound;
+    if (bindCall(*info, call, diags, bound))
+      genWarpGroup(bound, s);
+    return;
+  }
   if (!call || (info && info->id != BuiltinID::Kernel)) {
     if (call && !info)
       return;
-    diags.emit(DiagID::sema_bad_stmt, s->getContext()->getRange(), "this 'with' context (only T.Kernel)");
+    diags.emit(DiagID::sema_bad_stmt, s->getContext()->getRange(), "this 'with' context (only T.Kernel and T.ws)");
     return;
   }
   if (!info)
@@ -481,7 +487,8 @@ void KernelGen::storeElement(const SubscriptExpr *target, TValue value) {
   TValue v = implicitCast(value, buf->dtype, "buffer '" + buf->name + "'", target->getRange());
   if (!v.isValid())
     return;
-  mlir::memref::StoreOp::create(b, loc(target->getRange()), v.value, buf->value, idx);
+  guardedForLayout(buf, idx, target->getRange(),
+                   [&] { mlir::memref::StoreOp::create(b, loc(target->getRange()), v.value, buf->value, idx); });
 }
 
 void KernelGen::genAugAssign(const AugAssignStmt *s) {

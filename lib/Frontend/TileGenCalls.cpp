@@ -158,6 +158,9 @@ TValue KernelGen::evalExprBuiltin(const BoundCall &call) {
   llvm::SMRange range = call.call->getRange();
   mlir::Location l = loc(range);
   switch (id) {
+  case BuiltinID::LayoutCtor:
+  case BuiltinID::FragmentCtor:
+    return evalLayoutCtor(call);
   case BuiltinID::DTypeCtor: {
     std::optional<DType> t = dtypeArg(call, "name");
     return t ? TValue::ofConst(ConstValue::ofDType(*t)) : TValue();
@@ -429,6 +432,8 @@ bool KernelGen::checkParallelIndex(BufferInfo *buf, unsigned d, const TValue &in
 }
 
 mlir::Value KernelGen::loadElement(BufferInfo *buf, llvm::ArrayRef<mlir::Value> idx, llvm::SMRange range) {
+  if (buf->layout)
+    return loadRemapped(buf, idx, range);
   return mlir::memref::LoadOp::create(b, loc(range), buf->value, idx);
 }
 

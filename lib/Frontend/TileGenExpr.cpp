@@ -234,6 +234,8 @@ TValue KernelGen::eval(const Expr *e) {
   case Expr::Kind::Dict:
     diags.emit(DiagID::sema_wrong_context, e->getRange(), "a dict", "outside T.annotate_layout");
     return TValue();
+  case Expr::Kind::Lambda:
+    return evalLambda(e);
   case Expr::Kind::Error:
     return TValue();
   default: // constructs of spec v1 kernel code generation does not know

@@ -22,9 +22,12 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <deque>
+#include <memory>
 #include <optional>
 
 namespace tilec::detail {
+
+struct GlobalLayout;
 
 /// A buffer visible in a kernel body: a tensor parameter or an allocation.
 struct BufferInfo {
@@ -39,10 +42,25 @@ struct BufferInfo {
   llvm::SMRange declRange;
   bool isVar = false; // T.alloc_var: a rank-0 local read and written by name
   bool isParam = false;
+  bool isBarrier = false; // T.alloc_barrier: mbarriers, used only by the barrier statements
+  /// A global tensor's T.Layout (T.annotate_layout): element accesses go to
+  /// the element at the layout's physical offset (TileGenLayouts.cpp).
+  std::shared_ptr<const GlobalLayout> layout;
   unsigned rank() const { return shape.size(); }
   /// `[128, 64]` or `[M, 64]`.
   std::string shapeStr() const;
 };
+
+/// A global tensor's T.Layout: the physical index of each output dimension
+/// as a size expression of the logical indices (dimensions named by
+/// globalLayoutIndexName), and the output extents; an element's memory is
+/// at the row-major offset of its physical index (TileGenGlobalLayout.cpp).
+struct GlobalLayout {
+  std::vector<meta::SizeRef> outputs;
+  llvm::SmallVector<int64_t> extents;
+};
+/// The size-expression dimension that stands for logical index `k`.
+std::string globalLayoutIndexName(unsigned k);
 
 /// The result of evaluating an expression in a kernel.
 struct TValue {
@@ -245,6 +263,46 @@ public:
   void genCumSum(const BoundCall &call);
   void genAtomicAdd(const BoundCall &call);
   void genAnnotateLayout(const BoundCall &call);
+  /// The copy of two evaluated regions (shapes checked here); element loops
+  /// where a global side carries a T.Layout.
+  void emitCopy(Region &src, Region &dst, llvm::SMRange range);
+  /// A copy one of whose sides is a global tensor with a T.Layout: a
+  /// T.Parallel of element moves over the copy's (squeezed) shape.
+  void emitLayoutCopy(Region &src, Region &dst, llvm::SMRange range);
+
+  // Explicit warp specialization (TileGenWarpSpec.cpp).
+  void genWarpGroup(const BoundCall &call, const ast::WithStmt *s);
+  void genAllocBarrier(const BoundCall &call, const ast::NameExpr *target);
+  /// The barrier argument `param` (`bars` or `bars[i]`); false after an error.
+  bool barrierArg(const BoundCall &call, llvm::StringRef param, BufferInfo *&buf, mlir::Value &index);
+  void genWarpSpecStmt(const BoundCall &call);
+
+  // Layouts (TileGenLayouts.cpp).
+  /// A kernel-level `lambda`: a meta function closed over the kernel's
+  /// compile-time locals (and its buffers, as layout helpers need them).
+  TValue evalLambda(const ast::Expr *e);
+  TValue evalLayoutCtor(const BoundCall &call);
+  /// Annotates `buf` with the layout value `layout` (a T.Layout/T.Fragment
+  /// object or a function of the indices); false after an error.
+  bool annotateWithObject(BufferInfo *buf, const ConstValue &layout, llvm::SMRange range);
+  /// `idx` (a global tensor's logical indices) replaced by the indices of
+  /// the element its T.Layout places them at; returns the i1 "idx is inside
+  /// the tensor" (null when `buf` has no layout).
+  mlir::Value remapIndices(BufferInfo *buf, llvm::SmallVectorImpl<mlir::Value> &idx, llvm::SMRange range);
+  /// Checks a shared or local buffer's T.Layout function (a permutation);
+  /// false after an error.
+  bool checkPermutation(BufferInfo *buf, const ConstValue &fn, llvm::SMRange range);
+  /// Gives the global tensor `buf` the T.Layout function `fn`; false after an error.
+  bool annotateGlobal(BufferInfo *buf, const ConstValue &fn, llvm::SMRange range);
+  /// i1: every index is inside `buf`.
+  mlir::Value inBounds(BufferInfo *buf, llvm::ArrayRef<mlir::Value> idx, llvm::SMRange range);
+  /// The element `idx` of a global tensor with a T.Layout (0 outside it).
+  mlir::Value loadRemapped(BufferInfo *buf, llvm::ArrayRef<mlir::Value> idx, llvm::SMRange range);
+  /// Runs `emit` (a write of element `idx`) with `idx` remapped through the
+  /// buffer's T.Layout and only when the logical index is inside; plainly
+  /// when it has none.
+  void guardedForLayout(BufferInfo *buf, llvm::SmallVectorImpl<mlir::Value> &idx, llvm::SMRange range,
+                        llvm::function_ref<void()> emit);
   bool checkScope(BufferInfo *buf, std::initializer_list<tile::Scope> allowed, llvm::StringRef what,
                   llvm::SMRange range);
 

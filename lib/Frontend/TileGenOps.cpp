@@ -143,6 +143,8 @@ void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
   argFailed = false;
   BuiltinID id = call.info->id;
   mlir::Location l = loc(call.call->getRange());
+  if (id == BuiltinID::AllocBarrier)
+    return genAllocBarrier(call, target);
   if (id == BuiltinID::AllocVar) {
     std::optional<DType> t = dtypeArg(call, "dtype");
     if (!t)

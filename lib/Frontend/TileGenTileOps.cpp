@@ -154,8 +154,12 @@ void KernelGen::genCopy(const BoundCall &call) {
   constBoolArg(call, "disable_tma");
   if (argFailed)
     return;
+  emitCopy(src, dst, call.call->getRange());
+}
+
+void KernelGen::emitCopy(Region &src, Region &dst, llvm::SMRange range) {
   if (!src.sizes && !dst.sizes) {
-    diags.emit(DiagID::sema_copy_no_extent, call.call->getRange());
+    diags.emit(DiagID::sema_copy_no_extent, range);
     return;
   }
   if (!src.sizes || !dst.sizes) {
@@ -169,7 +173,7 @@ void KernelGen::genCopy(const BoundCall &call) {
     open.sizes = *fitted;
   }
   if (squeeze(*src.sizes) != squeeze(*dst.sizes)) {
-    diags.emit(DiagID::sema_copy_shape_mismatch, call.call->getRange(), shapeText(*src.sizes), shapeText(*dst.sizes));
+    diags.emit(DiagID::sema_copy_shape_mismatch, range, shapeText(*src.sizes), shapeText(*dst.sizes));
     return;
   }
   // Constant regions must fit non-global buffers (global accesses are masked).
@@ -185,8 +189,10 @@ void KernelGen::genCopy(const BoundCall &call) {
       }
     }
   }
-  tile::CopyOp::create(b, loc(call.call->getRange()), src.buffer->value, src.offsets, *src.sizes, dst.buffer->value,
-                       dst.offsets, *dst.sizes);
+  if (src.buffer->layout || dst.buffer->layout)
+    return emitLayoutCopy(src, dst, range);
+  tile::CopyOp::create(b, loc(range), src.buffer->value, src.offsets, *src.sizes, dst.buffer->value, dst.offsets,
+                       *dst.sizes);
 }
 
 void KernelGen::genGemm(const BoundCall &call) {
@@ -395,6 +401,11 @@ void KernelGen::genAtomicAdd(const BoundCall &call) {
       diags.emit(DiagID::sema_copy_shape_mismatch, call.call->getRange(), vb->shapeStr(), shapeText(*dst.sizes));
       return;
     }
+    if (dst.buffer->layout) {
+      diags.emit(DiagID::not_supported_yet, call.rangeOf("dst"),
+                 "a region T.atomic_add into a tensor with a T.Layout (write a T.Parallel of element atomic adds)");
+      return;
+    }
     tile::AtomicAddOp::create(b, l, dst.buffer->value, dst.offsets, vb->value);
     return;
   }
@@ -407,7 +418,8 @@ void KernelGen::genAtomicAdd(const BoundCall &call) {
   v = implicitCast(v, dst.buffer->dtype, "buffer '" + dst.buffer->name + "'", ve->getRange());
   if (!v.isValid())
     return;
-  tile::AtomicAddOp::create(b, l, dst.buffer->value, dst.offsets, v.value);
+  guardedForLayout(dst.buffer, dst.offsets, call.rangeOf("dst"),
+                   [&] { tile::AtomicAddOp::create(b, l, dst.buffer->value, dst.offsets, v.value); });
 }
 
 void KernelGen::genAnnotateLayout(const BoundCall &call) {
@@ -421,6 +433,11 @@ void KernelGen::genAnnotateLayout(const BoundCall &call) {
     TValue value = eval(dict->getValues()[k]);
     if (!key.isValid() || !value.isValid())
       return;
+    if (key.isBuffer() && value.isConst()) {
+      if (!annotateWithObject(key.buffer, value.cst, dict->getValues()[k]->getRange()))
+        return;
+      continue;
+    }
     if (!key.isBuffer() || value.kind != TValue::Kind::Layout || value.buffer != key.buffer) {
       diags.emit(DiagID::sema_annotate_layout, llvm::SMRange(dict->getKeys()[k]->getRange().Start,
                                                              dict->getValues()[k]->getRange().End));
@@ -458,6 +475,19 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     return genAtomicAdd(call);
   case BuiltinID::AnnotateLayout:
     return genAnnotateLayout(call);
+  case BuiltinID::BarrierArrive:
+  case BuiltinID::BarrierWait:
+  case BuiltinID::TmaCopy:
+  case BuiltinID::WgmmaGemm:
+  case BuiltinID::WaitWgmma:
+  case BuiltinID::SetMaxNReg:
+  case BuiltinID::IncMaxNReg:
+  case BuiltinID::DecMaxNReg:
+  case BuiltinID::NoSetMaxNReg:
+  case BuiltinID::AnnotateRegAlloc:
+  case BuiltinID::AnnotateL2HitRatio:
+  case BuiltinID::FenceProxyAsync:
+    return genWarpSpecStmt(call);
   case BuiltinID::Fill:
   case BuiltinID::Clear: {
     argFailed = false;

@@ -119,6 +119,24 @@ enum class BuiltinID {
   WarpIdx,
   WarpGroupIdx,
   BlockBinding,
+  // layouts (TileGenLayouts.cpp)
+  LayoutCtor,
+  FragmentCtor,
+  // explicit warp specialization and its hints (TileGenWarpSpec.cpp)
+  WarpSpecialize,
+  AllocBarrier,
+  BarrierArrive,
+  BarrierWait,
+  TmaCopy,
+  WgmmaGemm,
+  WaitWgmma,
+  SetMaxNReg,
+  IncMaxNReg,
+  DecMaxNReg,
+  NoSetMaxNReg,
+  AnnotateRegAlloc,
+  AnnotateL2HitRatio,
+  FenceProxyAsync,
 };
 
 /// What an argument must be; checked where the argument is evaluated.

@@ -100,6 +100,9 @@ public:
   /// Whether warpgroup-wide asynchronous matrix multiplies from shared
   /// memory exist (CUDA's wgmma); lowerKernel may then take gemm kernels.
   virtual bool hasWarpgroupMMA() const { return false; }
+  /// Whether hand-written warp-specialized kernels (T.ws regions,
+  /// T.alloc_barrier mbarriers) are taken; tile-lang writes them for Hopper.
+  virtual bool hasWarpSpecialization() const { return false; }
   /// Whether fp8 values and packed 4-bit global tensors are stored as bytes
   /// and converted with integer arithmetic (the target has no such types).
   virtual bool emulatesNarrowTypes() const { return false; }

@@ -65,6 +65,10 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
           return kernel.emitError() << "takes a packed " << it.getWidth() << "-bit tensor, which the "
                                     << target.getName() << " target does not support";
 
+  // Hand-written warp specialization (T.ws, barriers) runs in program order.
+  if (failed(tile::lowerWarpGroups(launch, &target)))
+    return failure();
+
   // 1. The grid function on the host.
   OpBuilder b(kernel);
   Type indexType = b.getIndexType();

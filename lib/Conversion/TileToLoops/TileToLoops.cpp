@@ -23,6 +23,7 @@
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -172,6 +173,10 @@ static void guardGlobalAccesses(ModuleOp module) {
 }
 
 LogicalResult tilec::convertTileToLoops(ModuleOp module, int64_t stackLimit) {
+  // T.ws regions and barriers run in program order (the host takes them all).
+  for (auto kernel : module.getOps<tile::KernelOp>())
+    if (tile::LaunchOp launch = kernel.getLaunchOp(); launch && failed(tile::lowerWarpGroups(launch, nullptr)))
+      return failure();
   for (auto kernel : llvm::make_early_inc_range(module.getOps<tile::KernelOp>()))
     if (failed(outlineKernel(kernel, stackLimit)))
       return failure();

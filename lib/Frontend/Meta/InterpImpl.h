@@ -56,6 +56,10 @@ Value makeAutotuneDecorator();
 Value makePrimFuncDecorator();
 Value makeMacroDecorator();
 
+/// `T.Layout(...)` / `T.Fragment(...)` (Layouts.cpp): a "Layout" or
+/// "Fragment" object holding the shape and the functions; Invalid after an error.
+Value makeLayoutValue(Interpreter &in, CallArgs &a, bool fragment);
+
 /// The number `v` as an int64 (ints and bools), reporting otherwise.
 std::optional<int64_t> expectInt(Interpreter &in, const Value &v, llvm::SMRange range, llvm::StringRef what);
 /// A `range(start, stop, step)` object.

@@ -235,6 +235,10 @@ Value tAttribute(Interpreter &in, llvm::StringRef attr) {
     return makePrimFuncDecorator();
   if (attr == "macro")
     return makeMacroDecorator();
+  if (attr == "Layout" || attr == "Fragment")
+    return withPrim(makeBuiltin("T." + attr.str(), [fragment = attr == "Fragment"](Interpreter &in, CallArgs &a) {
+      return makeLayoutValue(in, a, fragment);
+    }));
   if (attr == "GemmWarpPolicy")
     return policyModule();
   if (prim)
@@ -609,6 +613,8 @@ Value detail::makeTilelangModule(Interpreter &in, llvm::StringRef dotted) {
   } else if (dotted == "tilelang.layout") {
     if (const BuiltinInfo *p = lookupTBuiltin("make_swizzled_layout"))
       a["make_swizzled_layout"] = makePrimitive(p);
+    for (const char *n : {"Layout", "Fragment"})
+      a[n] = in.getTModule().as<ModuleObj>()->lazy(n);
   } else if (dotted == "tilelang.jit") {
     a["jit"] = makeJitDecorator();
   } else if (dotted == "tilelang.carver.arch") {

@@ -59,6 +59,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitReduce(reduce);
   if (auto par = dyn_cast<tile::ParallelOp>(op))
     return emitParallel(par);
+  if (isa<tile::WarpGroupOp, tile::AllocBarrierOp>(op))
+    return error(op, "does not support explicit warp specialization (T.ws regions, T.alloc_barrier mbarriers)");
   if (isa<tile::UseSwizzleOp, tile::AnnotateLayoutOp, tile::YieldOp>(op))
     return success(); // block order and shared layouts do not change results
   if (auto tid = dyn_cast<tile::ThreadIdOp>(op)) {

@@ -920,7 +920,7 @@ tile.kernel @k() {
 // -----
 
 func.func @f() {
-  // expected-error@+1 {{'tile.yield' op expects parent op to be one of 'tile.launch, tile.parallel, tile.for'}}
+  // expected-error@+1 {{'tile.yield' op expects parent op to be one of 'tile.launch, tile.parallel, tile.for, tile.warp_group'}}
   tile.yield
 }
 

@@ -33,6 +33,8 @@ public:
   /// wgmma needs the arch-specific sm_90a.
   bool hasWarpgroupMMA() const override { return cc == 90 && archSpecific; }
   bool emulatesNarrowTypes() const override { return true; }
+  /// tile-lang's T.ws / T.alloc_barrier kernels are Hopper kernels (sm_90+).
+  bool hasWarpSpecialization() const override { return cc >= 90; }
 
   void getDependentDialects(mlir::DialectRegistry &registry) const override;
   /// Gemm kernels of the shape hopper::matchGemmKernel takes, on targets

@@ -375,3 +375,28 @@ LogicalResult ThreadIdOp::verify() {
     return emitOpError() << "must be inside a tile.launch";
   return success();
 }
+
+LogicalResult WarpGroupOp::verify() {
+  if (getGroups().empty())
+    return emitOpError() << "expects at least one warp group";
+  if (int64_t(getGroupSize()) <= 0)
+    return emitOpError() << "expects a positive group size, got " << getGroupSize();
+  for (int64_t g : getGroups())
+    if (g < 0)
+      return emitOpError() << "expects non-negative warp group indices, got " << g;
+  if (!(*this)->getParentOfType<LaunchOp>())
+    return emitOpError() << "must be inside a tile.launch";
+  return success();
+}
+
+LogicalResult AllocBarrierOp::verify() {
+  MemRefType type = getResult().getType();
+  int64_t n = getArriveCounts().size();
+  if (getBufferScope(type) != Scope::Shared || type.getRank() != 1 || !type.getElementType().isInteger(64) ||
+      type.getDimSize(0) != n)
+    return emitOpError() << "expects a result of type memref<" << n << "xi64, #tile.scope<shared>>";
+  for (int64_t c : getArriveCounts())
+    if (c <= 0)
+      return emitOpError() << "expects positive arrive counts, got " << c;
+  return success();
+}

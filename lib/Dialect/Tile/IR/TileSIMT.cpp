@@ -55,7 +55,8 @@ bool tile::isPerThreadLeaf(Operation *op) {
 
 bool tile::isCollectiveLeaf(Operation *op) {
   if (!isa_and_nonnull<TileDialect>(op->getDialect()) ||
-      isa<AllocOp, ThreadIdOp, YieldOp, ReturnOp, ForOp, LaunchOp, KernelOp>(op))
+      isa<AllocOp, ThreadIdOp, YieldOp, ReturnOp, ForOp, LaunchOp, KernelOp, WarpGroupOp, AllocBarrierOp,
+          BarrierArriveOp, BarrierWaitOp>(op))
     return false;
   return !isPerThreadLeaf(op);
 }

@@ -6,10 +6,14 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 namespace tilec {
 #define GEN_PASS_DEF_TILEINFERLAYOUTS
 #define GEN_PASS_DEF_TILEPLANPIPELINES
 #define GEN_PASS_DEF_TILEPLANSHAREDMEMORY
+#define GEN_PASS_DEF_TILELOWERWARPGROUPS
 #include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
 } // namespace tilec
 
@@ -59,10 +63,24 @@ struct TilePlanSharedMemoryPass : tilec::impl::TilePlanSharedMemoryBase<TilePlan
       signalPassFailure();
   }
 };
+
+struct TileLowerWarpGroupsPass : tilec::impl::TileLowerWarpGroupsBase<TileLowerWarpGroupsPass> {
+  using TileLowerWarpGroupsBase::TileLowerWarpGroupsBase;
+  void runOnOperation() override {
+    std::unique_ptr<TargetInfo> target;
+    if (targetName != "host" && !(target = resolveTarget(getOperation(), targetName)))
+      return signalPassFailure();
+    bool ok = true;
+    getOperation().walk([&](tile::LaunchOp launch) { ok &= succeeded(tile::lowerWarpGroups(launch, target.get())); });
+    if (!ok)
+      signalPassFailure();
+  }
+};
 } // namespace
 
 void tile::registerTilePasses() {
   mlir::registerPass([] { return createTileInferLayouts(); });
   mlir::registerPass([] { return createTilePlanPipelines(); });
   mlir::registerPass([] { return createTilePlanSharedMemory(); });
+  mlir::registerPass([] { return createTileLowerWarpGroups(); });
 }

@@ -118,10 +118,9 @@ def Tile_ReturnOp : Tile_Op<"return", [
   let assemblyFormat = "attr-dict";
 }
 
-def Tile_YieldOp : Tile_Op<"yield", [
-    Pure, ReturnLike, Terminator,
-    ParentOneOf<["LaunchOp", "ParallelOp", "ForOp"]>]> {
-  let summary = "terminator of tile.launch, tile.parallel and tile.for bodies";
+def Tile_YieldOp : Tile_Op<"yield", [Pure, ReturnLike, Terminator,
+                                     ParentOneOf<["LaunchOp", "ParallelOp", "ForOp", "WarpGroupOp"]>]> {
+  let summary = "terminator of tile.launch, tile.parallel, tile.for and tile.warp_group bodies";
   let description = [{
     Ends a region of `tile.launch`, `tile.parallel` or `tile.for`. It carries
     no values and may be left out in the textual form (the parser adds it;
@@ -525,6 +524,79 @@ def Tile_ThreadIdOp : Tile_Op<"thread_id", [
   let results = (outs Index:$result);
   let assemblyFormat = "`dim` `=` $dim attr-dict";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Explicit warp specialization (T.ws, T.alloc_barrier, T.barrier_*)
+//===----------------------------------------------------------------------===//
+
+def Tile_WarpGroupOp : Tile_Op<"warp_group", [RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "code for some warp groups of the block (T.ws)";
+  let description = [{
+    `with T.ws(0, 1):` in a hand-written warp-specialized kernel: the body is
+    meant for the threads of warp groups `groups` (`group_size` consecutive
+    linear thread ids each; 128 on CUDA). Tile operations in it are
+    collective over those threads. `tile-lower-warp-groups` runs the body in
+    program order on every thread instead (tile operations over the whole
+    block, per-thread statements only on the named groups' threads), which
+    gives what the specialized program computes (docs/cuda.md).
+
+    ```mlir
+    tile.warp_group [1] size 128 {
+      tile.copy ...
+    }
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$groups, I64Attr:$group_size);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$groups `size` $group_size attr-dict-with-keyword $body";
+  let extraClassDeclaration = [{
+    ::mlir::Block *getBodyBlock() { return &getBody().front(); }
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AllocBarrierOp : Tile_Op<"alloc_barrier"> {
+  let summary = "shared-memory mbarriers (T.alloc_barrier)";
+  let description = [{
+    `T.alloc_barrier([128, 128])`: one barrier per entry of `arrive_counts`
+    (the arrivals that complete a phase), as a rank-1 `i64` shared buffer
+    indexed by `tile.barrier_arrive` / `tile.barrier_wait`.
+
+    ```mlir
+    %bars = tile.alloc_barrier [128, 128] : memref<2xi64, #tile.scope<shared>>
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$arrive_counts);
+  let results = (outs Tile_Buffer:$result);
+  let assemblyFormat = "$arrive_counts attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierArriveOp : Tile_Op<"barrier_arrive"> {
+  let summary = "the calling thread arrives at barrier `index` (T.barrier_arrive)";
+  let description = [{
+    ```mlir
+    tile.barrier_arrive %bars[%i] : memref<2xi64, #tile.scope<shared>>
+    ```
+  }];
+  let arguments = (ins Tile_Buffer:$barriers, Index:$index);
+  let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` type($barriers)";
+}
+
+def Tile_BarrierWaitOp : Tile_Op<"barrier_wait"> {
+  let summary = "wait for the phase of `parity` of barrier `index` (T.barrier_wait)";
+  let description = [{
+    `T.barrier_wait(bar, parity)` / `T.mbarrier_wait_parity`: the calling
+    thread waits until the barrier's phase of parity `parity` (0 or 1) has
+    completed.
+
+    ```mlir
+    tile.barrier_wait %bars[%i], %parity : memref<2xi64, #tile.scope<shared>>
+    ```
+  }];
+  let arguments = (ins Tile_Buffer:$barriers, Index:$index, Index:$parity);
+  let assemblyFormat = "$barriers `[` $index `]` `,` $parity attr-dict `:` type($barriers)";
 }
 
 #endif // TILEC_DIALECT_TILE_IR_TILEOPS_TD

@@ -55,6 +55,11 @@ int64_t chooseSharedSwizzle(AllocOp alloc);
 /// buffers written with such values or under such control.
 llvm::DenseSet<mlir::Value> threadVariantValues(LaunchOp launch);
 
+/// Runs the T.ws regions of `launch` in program order and drops its
+/// barriers (tile-lower-warp-groups, Passes.td); `target` null means the
+/// host, which takes every construct. Fails after a diagnostic.
+mlir::LogicalResult lowerWarpGroups(LaunchOp launch, const TargetInfo *target);
+
 /// Registers the planning passes; their `target` option names a TargetInfo
 /// of the registry (createTargetInfo).
 void registerTilePasses();

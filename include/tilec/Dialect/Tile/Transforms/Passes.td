@@ -85,4 +85,28 @@ def TilePlanSharedMemory : Pass<"tile-plan-shared-memory", "mlir::ModuleOp"> {
   ];
 }
 
+def TileLowerWarpGroups : Pass<"tile-lower-warp-groups", "mlir::ModuleOp"> {
+  let summary = "run hand-written warp-specialized regions in program order";
+  let description = [{
+    For every `tile.launch`: each `tile.warp_group` (T.ws) is replaced by
+    its body, whose tile operations then run on the whole block and whose
+    per-thread statements with side effects run under a condition on the
+    linear thread id (the named warp groups' threads only);
+    `tile.barrier_arrive` / `tile.barrier_wait` and `tile.alloc_barrier` go
+    away. In the program-order run every tile operation completes on every
+    thread before the next statement, so a barrier wait whose phase is
+    completed by arrivals earlier in program order (the producer region
+    before the consumer region, as written in tile-lang's kernels) is
+    already satisfied. On a target without explicit warp specialization
+    (`TargetInfo::hasWarpSpecialization`), each `tile.warp_group` and
+    `tile.alloc_barrier` is a diagnostic naming the target; so is a gemm
+    marked `tilec.wgmma` (T.wgmma_gemm) on a GPU target without warpgroup
+    MMA. `target=host` takes everything.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+  let options = [Option<"targetName", "target", "std::string", /*default=*/"\"sm_90a\"",
+                        "the target (host, or a TargetInfo name)">,
+  ];
+}
+
 #endif // TILEC_DIALECT_TILE_TRANSFORMS_PASSES_TD
