@@ -14,6 +14,7 @@
 #include "Emitter.h"
 
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/IR/TileSIMT.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -48,7 +49,7 @@ LayoutPlan tilec::gpu_lowering::readLayoutPlan(tile::LaunchOp launch) {
         plan.gemms[op] = GemmPlan{true, g.getWarpsM(), g.getWarpsN(), g.getAInRegisters()};
     }
   });
-  plan.threadVariant = tile::threadVariantValues(launch);
+  plan.threadVariant = tile::threadVariantValues(launch.getOperation());
   return plan;
 }
 

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/IR/TileSIMT.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -107,53 +108,6 @@ static bool isIncreasingSubset(const Access &a) {
 }
 
 static bool isLocal(Value v) { return tile::isBufferInScope(v.getType(), tile::Scope::Local); }
-
-/// To a fixed point.
-llvm::DenseSet<Value> tilec::tile::threadVariantValues(tile::LaunchOp launch) {
-  llvm::DenseSet<Value> variant;
-  auto isVariant = [&](Value v) { return variant.contains(v); };
-  // Whether an enclosing op (up to the launch) has a variant operand, i.e.
-  // whether `op` runs under thread-dependent control.
-  auto underVariantControl = [&](Operation *op) {
-    for (Operation *p = op->getParentOp(); p && p != launch.getOperation(); p = p->getParentOp())
-      if (!isa<tile::ParallelOp>(p) && llvm::any_of(p->getOperands(), isVariant))
-        return true;
-    return false;
-  };
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    auto mark = [&](Value v) { changed |= variant.insert(v).second; };
-    launch.walk([&](Operation *op) {
-      if (isa<tile::ThreadIdOp>(op)) {
-        mark(op->getResult(0));
-        return;
-      }
-      bool in = llvm::any_of(op->getOperands(), isVariant) || underVariantControl(op);
-      if (auto load = dyn_cast<memref::LoadOp>(op))
-        in |= isVariant(load.getMemRef());
-      if (!in)
-        return;
-      if (auto store = dyn_cast<memref::StoreOp>(op)) {
-        if (isLocal(store.getMemRef()))
-          mark(store.getMemRef());
-        return;
-      }
-      if (auto copy = dyn_cast<tile::CopyOp>(op)) {
-        if (isLocal(copy.getDst()))
-          mark(copy.getDst());
-        return;
-      }
-      for (Value r : op->getResults())
-        mark(r);
-      // Yields carry variance to the results of their parent.
-      if (op->hasTrait<OpTrait::IsTerminator>() && op->getParentOp() != launch.getOperation())
-        for (Value r : op->getParentOp()->getResults())
-          mark(r);
-    });
-  }
-  return variant;
-}
 
 /// Picks the warp split of an mma gemm for `policy`.
 static bool chooseWarps(int64_t m, int64_t n, int64_t warps, tile::GemmPolicy policy, int64_t &wm, int64_t &wn) {
@@ -395,7 +349,7 @@ bool LayoutSolver::hasFullFragment(ParallelInfo &p) {
 /// Loops over thread-private state: replicated, or a diagnostic when a
 /// fragment drives them (its elements live on different threads).
 LogicalResult LayoutSolver::planThreadPrivateLoops() {
-  llvm::DenseSet<Value> variant = threadVariantValues(launch);
+  llvm::DenseSet<Value> variant = tile::threadVariantValues(launch.getOperation());
   for (ParallelInfo &p : loops) {
     bool writesLocal = false, readsVariant = false;
     Operation *variantOp = nullptr;

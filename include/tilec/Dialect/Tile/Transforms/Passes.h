@@ -50,11 +50,6 @@ bool collectStagedCopyDependencies(ForOp loop, llvm::ArrayRef<CopyOp> copies,
 /// matrix-instruction gemms (tile.gemm_plan).
 int64_t chooseSharedSwizzle(AllocOp alloc);
 
-/// Values and local buffers of `launch` that may differ between the threads
-/// of a block: T.get_thread_binding, what is computed from it, and local
-/// buffers written with such values or under such control.
-llvm::DenseSet<mlir::Value> threadVariantValues(LaunchOp launch);
-
 /// Runs the T.ws regions of `launch` in program order and drops its
 /// barriers (tile-lower-warp-groups, Passes.td); `target` null means the
 /// host, which takes every construct. Fails after a diagnostic.
