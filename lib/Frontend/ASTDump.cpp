@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Frontend/AST.h"
 
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -17,141 +18,6 @@ using llvm::cast;
 using llvm::isa;
 using llvm::StringRef;
 
-StringRef ast::spelling(BinaryOp op) {
-  switch (op) {
-  case BinaryOp::Add: return "+";
-  case BinaryOp::Sub: return "-";
-  case BinaryOp::Mul: return "*";
-  case BinaryOp::Div: return "/";
-  case BinaryOp::FloorDiv: return "//";
-  case BinaryOp::Mod: return "%";
-  case BinaryOp::Pow: return "**";
-  case BinaryOp::BitAnd: return "&";
-  case BinaryOp::BitOr: return "|";
-  case BinaryOp::BitXor: return "^";
-  case BinaryOp::Shl: return "<<";
-  case BinaryOp::Shr: return ">>";
-  case BinaryOp::MatMul: return "@";
-  }
-  return "?";
-}
-
-StringRef ast::spelling(UnaryOp op) {
-  switch (op) {
-  case UnaryOp::Neg: return "-";
-  case UnaryOp::Pos: return "+";
-  case UnaryOp::Not: return "not";
-  case UnaryOp::Invert: return "~";
-  }
-  return "?";
-}
-
-StringRef ast::spelling(CompareOp op) {
-  switch (op) {
-  case CompareOp::Eq: return "==";
-  case CompareOp::Ne: return "!=";
-  case CompareOp::Lt: return "<";
-  case CompareOp::Le: return "<=";
-  case CompareOp::Gt: return ">";
-  case CompareOp::Ge: return ">=";
-  case CompareOp::Is: return "is";
-  case CompareOp::IsNot: return "is not";
-  case CompareOp::In: return "in";
-  case CompareOp::NotIn: return "not in";
-  }
-  return "?";
-}
-
-StringRef ast::spelling(BoolOpKind op) { return op == BoolOpKind::And ? "and" : "or"; }
-
-StringRef ast::spelling(ParamKind kind) {
-  switch (kind) {
-  case ParamKind::PositionalOnly: return "positional-only";
-  case ParamKind::Normal: return "normal";
-  case ParamKind::VarPositional: return "*args";
-  case ParamKind::KeywordOnly: return "keyword-only";
-  case ParamKind::VarKeyword: return "**kwargs";
-  }
-  return "?";
-}
-
-StringRef ast::describe(const Expr *e) {
-  switch (e->getKind()) {
-  case Expr::Kind::IntLit:
-  case Expr::Kind::FloatLit:
-  case Expr::Kind::StrLit:
-  case Expr::Kind::BoolLit:
-  case Expr::Kind::NoneLit: return "a literal";
-  case Expr::Kind::Name: return "a name";
-  case Expr::Kind::Attribute: return "an attribute";
-  case Expr::Kind::Call: return "a function call";
-  case Expr::Kind::Subscript: return "a subscript";
-  case Expr::Kind::Slice: return "a slice";
-  case Expr::Kind::Tuple: return "a tuple";
-  case Expr::Kind::List: return "a list";
-  case Expr::Kind::Dict: return "a dict display";
-  case Expr::Kind::Binary:
-    return cast<BinaryExpr>(e)->getOp() == BinaryOp::MatMul ? "the '@' operator" : "an operator expression";
-  case Expr::Kind::Unary: return "an operator expression";
-  case Expr::Kind::Compare: return "a comparison";
-  case Expr::Kind::BoolOp: return "a boolean operator";
-  case Expr::Kind::IfExp: return "a conditional expression";
-  case Expr::Kind::Ellipsis: return "'...'";
-  case Expr::Kind::Set: return "a set display";
-  case Expr::Kind::Starred: return "a starred expression";
-  case Expr::Kind::Lambda: return "a lambda";
-  case Expr::Kind::FString: return "an f-string";
-  case Expr::Kind::ListComp: return "a list comprehension";
-  case Expr::Kind::SetComp: return "a set comprehension";
-  case Expr::Kind::DictComp: return "a dict comprehension";
-  case Expr::Kind::GeneratorExp: return "a generator expression";
-  case Expr::Kind::Unsupported: return cast<UnsupportedExpr>(e)->getConstruct();
-  case Expr::Kind::Error: return "an invalid expression";
-  }
-  return "an expression";
-}
-
-StringRef ast::describe(const Stmt *s) {
-  switch (s->getKind()) {
-  case Stmt::Kind::Import: return "an import";
-  case Stmt::Kind::Assign: return "an assignment";
-  case Stmt::Kind::AugAssign: return "an augmented assignment";
-  case Stmt::Kind::Expr: return "an expression statement";
-  case Stmt::Kind::Pass: return "'pass'";
-  case Stmt::Kind::Return: return "'return'";
-  case Stmt::Kind::If: return "an 'if' statement";
-  case Stmt::Kind::For: return "a 'for' loop";
-  case Stmt::Kind::With: return "a 'with' statement";
-  case Stmt::Kind::FunctionDef: return "a function definition";
-  case Stmt::Kind::Annotation: return "an annotation without a value";
-  case Stmt::Kind::While: return "a 'while' loop";
-  case Stmt::Kind::Break: return "'break'";
-  case Stmt::Kind::Continue: return "'continue'";
-  case Stmt::Kind::Assert: return "'assert'";
-  case Stmt::Kind::Delete: return "'del'";
-  case Stmt::Kind::Raise: return "'raise'";
-  case Stmt::Kind::Try: return "a 'try' statement";
-  case Stmt::Kind::Unsupported: return cast<UnsupportedStmt>(s)->getConstruct();
-  }
-  return "a statement";
-}
-
-/// A handler type that names ImportError / ModuleNotFoundError (or a tuple of them).
-static bool catchesOnlyImportErrors(const Expr *type) {
-  if (!type)
-    return false;
-  if (auto *tuple = llvm::dyn_cast<TupleExpr>(type))
-    return !tuple->getElts().empty() && llvm::all_of(tuple->getElts(), catchesOnlyImportErrors);
-  auto *name = llvm::dyn_cast<NameExpr>(type);
-  return name && (name->getName() == "ImportError" || name->getName() == "ModuleNotFoundError");
-}
-
-bool TryStmt::isImportIdiom() const {
-  if (body.empty() || !isa<ImportStmt>(body.front()) || handlers.empty() || !finallyBody.empty())
-    return false;
-  return llvm::all_of(handlers, [](const ExceptHandler &h) { return catchesOnlyImportErrors(h.type); });
-}
-
 namespace {
 
 class Dumper {
@@ -162,6 +28,10 @@ public:
   void dumpStmt(const Stmt *s, unsigned indent);
   void dumpBody(StringRef label, const Body &body, unsigned indent);
   void dumpExpr(const Expr *e, unsigned indent, StringRef label = "");
+  void dumpLeafExpr(const Expr *e);
+  void dumpAccessExpr(const Expr *e, unsigned indent);
+  void dumpDisplayExpr(const Expr *e, unsigned indent);
+  void dumpOperatorExpr(const Expr *e, unsigned indent);
   void dumpParams(llvm::ArrayRef<Param> params, unsigned indent);
   void dumpFString(const FStringExpr *f, unsigned indent);
   void dumpComprehension(const ComprehensionExpr *c, unsigned indent);
@@ -212,49 +82,56 @@ void Dumper::printString(llvm::raw_ostream &os, StringRef s) {
   os << '"';
 }
 
-void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
-  if (!e)
-    return;
-  llvm::raw_ostream &o = start(indent, label);
+/// The text of a node without children (a literal, a name, `...`, an error).
+void Dumper::dumpLeafExpr(const Expr *e) {
   switch (e->getKind()) {
   case Expr::Kind::IntLit:
-    o << "IntLit " << cast<IntLitExpr>(e)->getValue();
-    end(e->getLoc());
-    return;
+    os << "IntLit " << cast<IntLitExpr>(e)->getValue();
+    break;
   case Expr::Kind::FloatLit: {
     char buf[64];
     auto res = std::to_chars(buf, buf + sizeof(buf), cast<FloatLitExpr>(e)->getValue());
-    o << "FloatLit " << StringRef(buf, res.ptr - buf);
-    end(e->getLoc());
-    return;
+    os << "FloatLit " << StringRef(buf, res.ptr - buf);
+    break;
   }
   case Expr::Kind::StrLit:
-    o << (cast<StrLitExpr>(e)->isBytes() ? "BytesLit " : "StrLit ");
+    os << (cast<StrLitExpr>(e)->isBytes() ? "BytesLit " : "StrLit ");
     printString(cast<StrLitExpr>(e)->getValue());
-    end(e->getLoc());
-    return;
+    break;
   case Expr::Kind::BoolLit:
-    o << "BoolLit " << (cast<BoolLitExpr>(e)->getValue() ? "True" : "False");
-    end(e->getLoc());
-    return;
+    os << "BoolLit " << (cast<BoolLitExpr>(e)->getValue() ? "True" : "False");
+    break;
   case Expr::Kind::NoneLit:
-    o << "NoneLit";
-    end(e->getLoc());
-    return;
+    os << "NoneLit";
+    break;
   case Expr::Kind::Name:
-    o << "Name " << cast<NameExpr>(e)->getName();
-    end(e->getLoc());
-    return;
+    os << "Name " << cast<NameExpr>(e)->getName();
+    break;
+  case Expr::Kind::Ellipsis:
+    os << "Ellipsis";
+    break;
+  case Expr::Kind::Error:
+    os << "Error";
+    break;
+  default:
+    llvm_unreachable("not a leaf expression");
+  }
+  end(e->getLoc());
+}
+
+/// Attribute, call, subscript and slice nodes.
+void Dumper::dumpAccessExpr(const Expr *e, unsigned indent) {
+  switch (e->getKind()) {
   case Expr::Kind::Attribute: {
     auto *a = cast<AttributeExpr>(e);
-    o << "Attribute ." << a->getAttr();
+    os << "Attribute ." << a->getAttr();
     end(e->getLoc());
     dumpExpr(a->getValue(), indent + 1);
     return;
   }
   case Expr::Kind::Call: {
     auto *c = cast<CallExpr>(e);
-    o << "Call";
+    os << "Call";
     end(e->getLoc());
     dumpExpr(c->getCallee(), indent + 1, "callee");
     for (const Expr *arg : c->getArgs())
@@ -268,7 +145,7 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
   }
   case Expr::Kind::Subscript: {
     auto *s = cast<SubscriptExpr>(e);
-    o << "Subscript";
+    os << "Subscript";
     end(e->getLoc());
     dumpExpr(s->getValue(), indent + 1, "value");
     for (const Expr *idx : s->getIndices())
@@ -277,17 +154,25 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
   }
   case Expr::Kind::Slice: {
     auto *s = cast<SliceExpr>(e);
-    o << "Slice";
+    os << "Slice";
     end(e->getLoc());
     dumpExpr(s->getLower(), indent + 1, "lower");
     dumpExpr(s->getUpper(), indent + 1, "upper");
     dumpExpr(s->getStep(), indent + 1, "step");
     return;
   }
+  default:
+    llvm_unreachable("not an access expression");
+  }
+}
+
+/// Tuple, list, dict and set displays and starred elements.
+void Dumper::dumpDisplayExpr(const Expr *e, unsigned indent) {
+  switch (e->getKind()) {
   case Expr::Kind::Tuple:
   case Expr::Kind::List: {
     bool tuple = isa<TupleExpr>(e);
-    o << (tuple ? "Tuple" : "List");
+    os << (tuple ? "Tuple" : "List");
     end(e->getLoc());
     for (const Expr *elt : tuple ? cast<TupleExpr>(e)->getElts() : cast<ListExpr>(e)->getElts())
       dumpExpr(elt, indent + 1);
@@ -295,7 +180,7 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
   }
   case Expr::Kind::Dict: {
     auto *d = cast<DictExpr>(e);
-    o << "Dict";
+    os << "Dict";
     end(e->getLoc());
     for (size_t i = 0; i < d->getKeys().size(); ++i) {
       dumpExpr(d->getKeys()[i], indent + 1, "key");
@@ -303,9 +188,28 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
     }
     return;
   }
+  case Expr::Kind::Set:
+    os << "Set";
+    end(e->getLoc());
+    for (const Expr *elt : cast<SetExpr>(e)->getElts())
+      dumpExpr(elt, indent + 1);
+    return;
+  case Expr::Kind::Starred:
+    os << "Starred";
+    end(e->getLoc());
+    dumpExpr(cast<StarredExpr>(e)->getValue(), indent + 1);
+    return;
+  default:
+    llvm_unreachable("not a display expression");
+  }
+}
+
+/// Binary, unary, comparison, boolean and conditional expressions.
+void Dumper::dumpOperatorExpr(const Expr *e, unsigned indent) {
+  switch (e->getKind()) {
   case Expr::Kind::Binary: {
     auto *b = cast<BinaryExpr>(e);
-    o << "Binary " << spelling(b->getOp());
+    os << "Binary " << spelling(b->getOp());
     end(e->getLoc());
     dumpExpr(b->getLHS(), indent + 1);
     dumpExpr(b->getRHS(), indent + 1);
@@ -313,16 +217,16 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
   }
   case Expr::Kind::Unary: {
     auto *u = cast<UnaryExpr>(e);
-    o << "Unary " << spelling(u->getOp());
+    os << "Unary " << spelling(u->getOp());
     end(e->getLoc());
     dumpExpr(u->getOperand(), indent + 1);
     return;
   }
   case Expr::Kind::Compare: {
     auto *c = cast<CompareExpr>(e);
-    o << "Compare";
+    os << "Compare";
     for (CompareOp op : c->getOps())
-      o << " '" << spelling(op) << "'";
+      os << " '" << spelling(op) << "'";
     end(e->getLoc());
     for (const Expr *operand : c->getOperands())
       dumpExpr(operand, indent + 1);
@@ -330,7 +234,7 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
   }
   case Expr::Kind::BoolOp: {
     auto *b = cast<BoolOpExpr>(e);
-    o << "BoolOp " << spelling(b->getOp());
+    os << "BoolOp " << spelling(b->getOp());
     end(e->getLoc());
     for (const Expr *operand : b->getOperands())
       dumpExpr(operand, indent + 1);
@@ -338,28 +242,49 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
   }
   case Expr::Kind::IfExp: {
     auto *i = cast<IfExpExpr>(e);
-    o << "IfExp";
+    os << "IfExp";
     end(e->getLoc());
     dumpExpr(i->getCond(), indent + 1, "cond");
     dumpExpr(i->getThen(), indent + 1, "then");
     dumpExpr(i->getElse(), indent + 1, "else");
     return;
   }
+  default:
+    llvm_unreachable("not an operator expression");
+  }
+}
+
+void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
+  if (!e)
+    return;
+  llvm::raw_ostream &o = start(indent, label);
+  switch (e->getKind()) {
+  case Expr::Kind::IntLit:
+  case Expr::Kind::FloatLit:
+  case Expr::Kind::StrLit:
+  case Expr::Kind::BoolLit:
+  case Expr::Kind::NoneLit:
+  case Expr::Kind::Name:
   case Expr::Kind::Ellipsis:
-    o << "Ellipsis";
-    end(e->getLoc());
-    return;
+  case Expr::Kind::Error:
+    return dumpLeafExpr(e);
+  case Expr::Kind::Attribute:
+  case Expr::Kind::Call:
+  case Expr::Kind::Subscript:
+  case Expr::Kind::Slice:
+    return dumpAccessExpr(e, indent);
+  case Expr::Kind::Tuple:
+  case Expr::Kind::List:
+  case Expr::Kind::Dict:
   case Expr::Kind::Set:
-    o << "Set";
-    end(e->getLoc());
-    for (const Expr *elt : cast<SetExpr>(e)->getElts())
-      dumpExpr(elt, indent + 1);
-    return;
   case Expr::Kind::Starred:
-    o << "Starred";
-    end(e->getLoc());
-    dumpExpr(cast<StarredExpr>(e)->getValue(), indent + 1);
-    return;
+    return dumpDisplayExpr(e, indent);
+  case Expr::Kind::Binary:
+  case Expr::Kind::Unary:
+  case Expr::Kind::Compare:
+  case Expr::Kind::BoolOp:
+  case Expr::Kind::IfExp:
+    return dumpOperatorExpr(e, indent);
   case Expr::Kind::Lambda: {
     auto *l = cast<LambdaExpr>(e);
     o << "Lambda";
@@ -386,10 +311,6 @@ void Dumper::dumpExpr(const Expr *e, unsigned indent, StringRef label) {
     dumpExpr(u->getOperand(), indent + 1);
     return;
   }
-  case Expr::Kind::Error:
-    o << "Error";
-    end(e->getLoc());
-    return;
   }
 }
 
