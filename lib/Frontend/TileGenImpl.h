@@ -176,12 +176,23 @@ public:
   };
   bool evalCallArgs(const ast::CallExpr *call, CallValues &cv);
   TValue inlineFunction(const meta::FunctionObj &fn, const ast::CallExpr *call, const CallValues &cv);
+  // Expression builtins of scalars (TileGenScalarBuiltins.cpp).
   TValue evalExprBuiltin(const BoundCall &call);
+  TValue evalAbs(const BoundCall &call);
+  TValue evalFloatMath(const BoundCall &call);
+  TValue evalThreadIndex(const BoundCall &call);
+  TValue evalMinMax(const BoundCall &call);
+  TValue evalPyNumber(const BoundCall &call);
   // The rest of spec §5's builtins (TileGenMath.cpp).
   /// `T.float32(x)`, `accum_dtype(x)`: nullopt when the callee is not a dtype.
   std::optional<TValue> evalDTypeCall(const ast::CallExpr *e);
   /// T.Cast, T.clamp, T.floordiv, ...: nullopt when `call` is none of them.
   std::optional<TValue> evalMathBuiltin(const BoundCall &call);
+  TValue evalReinterpret(const BoundCall &call);
+  TValue evalAlignUp(const BoundCall &call);
+  /// T.floordiv, T.truncmod, T.pow, T.shift_left, T.bitwise_and, ...
+  TValue evalBinaryBuiltin(const BoundCall &call);
+  TValue evalBitwiseNot(const BoundCall &call);
   TValue minMaxOp(bool isMin, TValue x, TValue y, llvm::StringRef name, llvm::SMRange range);
   TValue truncDivMod(bool isMod, TValue x, TValue y, llvm::StringRef name, llvm::SMRange range);
   void genDp4a(const BoundCall &call);
@@ -239,6 +250,10 @@ public:
   void genTileStmt(const BoundCall &call);
   void genLaunch(const BoundCall &call, const ast::WithStmt *s);
   void genFor(const ast::ForStmt *s);
+  void genParallelFor(const ast::ForStmt *s, const BoundCall &bound, llvm::ArrayRef<const ast::NameExpr *> names);
+  /// T.serial, T.Pipelined, T.unroll, T.vectorized and range loops.
+  void genRangeFor(const ast::ForStmt *s, const BoundCall &bound, const ast::NameExpr *name);
+  bool pipelineAnnotations(const BoundCall &bound, llvm::SmallVectorImpl<llvm::SmallVector<int64_t, 4>> &annotations);
   // tile-lang's other loop forms (TileGenLoops.cpp).
   /// The index T.thread_binding names (a thread or block index).
   TValue threadBindingValue(const BoundCall &call);

@@ -350,10 +350,116 @@ static TValue threadHelper(KernelGen &g, const BoundCall &call) {
   return g.convert(TValue::ofScalar(r, DType::Index), DType::Int32, range);
 }
 
+/// T.reinterpret(value, dtype) (or TVM's order): the bits of `value` as `dtype`.
+TValue KernelGen::evalReinterpret(const BoundCall &call) {
+  llvm::SMRange range = call.call->getRange();
+  mlir::Location l = loc(range);
+  // tile-lang also takes TVM's order, T.reinterpret(dtype, value).
+  TValue x = eval(call.get("value"));
+  std::optional<DType> t;
+  if (x.isConst() && x.cst.asDType()) {
+    t = x.cst.asDType();
+    x = scalarArg(*this, call, "dtype");
+  } else if (x.isValid()) {
+    x = x.isScalar() || x.isConst() ? x : scalarArg(*this, call, "value");
+    t = x.isValid() ? dtypeArg(call, "dtype") : std::nullopt;
+  }
+  if (!t || !x.isValid())
+    return TValue();
+  if (x.isConst() || x.dtype == DType::Index)
+    x = convert(x, x.isConst() && x.cst.getKind() == ConstValue::Kind::Float ? DType::Float32 : DType::Int32, range);
+  if (!x.isValid())
+    return TValue();
+  if (dtypeBits(x.dtype) != dtypeBits(*t) || x.dtype == DType::Bool || *t == DType::Bool || *t == DType::Index) {
+    diags.emit(DiagID::sema_bad_cast, range, ("a " + dtypeName(x.dtype) + " value").str(),
+               (dtypeName(*t) + " bits (T.reinterpret keeps the width)").str());
+    return TValue();
+  }
+  mlir::Type to = elementType(*t);
+  mlir::Value r = x.value.getType() == to ? x.value : arith::BitcastOp::create(b, l, to, x.value).getResult();
+  return TValue::ofScalar(r, *t);
+}
+
+/// T.align_up(a, b): `a` rounded up to a multiple of `b`.
+TValue KernelGen::evalAlignUp(const BoundCall &call) {
+  llvm::SMRange range = call.call->getRange();
+  mlir::Location l = loc(range);
+  llvm::StringRef name = call.info->name;
+  TValue x = scalarArg(*this, call, "a"), y = scalarArg(*this, call, "b");
+  if (!x.isValid() || !y.isValid())
+    return TValue();
+  if (x.isConst() && y.isConst() && x.cst.isIntLike() && y.cst.isIntLike()) {
+    if (y.cst.getInt() == 0) {
+      diags.emit(DiagID::sema_division_by_zero, call.rangeOf("b"));
+      return TValue();
+    }
+    return TValue::ofConst(ConstValue::ofInt(ceilDiv(x.cst.getInt(), y.cst.getInt()) * y.cst.getInt()));
+  }
+  if (!unify(x, y, name, range))
+    return TValue();
+  if (isFloatDType(x.dtype) || x.dtype == DType::Bool) {
+    diags.emit(DiagID::sema_wrong_arg_kind, range, "a", name, "integers", x.describe());
+    return TValue();
+  }
+  mlir::Value q = isUnsignedDType(x.dtype) ? arith::CeilDivUIOp::create(b, l, x.value, y.value).getResult()
+                                           : arith::CeilDivSIOp::create(b, l, x.value, y.value).getResult();
+  return TValue::ofScalar(arith::MulIOp::create(b, l, q, y.value), x.dtype);
+}
+
+/// The division family, T.pow, the shifts and the bitwise functions of two operands.
+TValue KernelGen::evalBinaryBuiltin(const BoundCall &call) {
+  BuiltinID id = call.info->id;
+  llvm::SMRange range = call.call->getRange();
+  llvm::StringRef name = call.info->name;
+  llvm::StringRef an = call.info->params[0].name, bn = call.info->params[1].name;
+  TValue x = scalarArg(*this, call, an), y = scalarArg(*this, call, bn);
+  if (!x.isValid() || !y.isValid())
+    return TValue();
+  if (id == BuiltinID::TruncDiv || id == BuiltinID::TruncMod)
+    return truncDivMod(id == BuiltinID::TruncMod, x, y, name, range);
+  BinaryOp op = id == BuiltinID::FloorDiv     ? BinaryOp::FloorDiv
+                : id == BuiltinID::FloorMod   ? BinaryOp::Mod
+                : id == BuiltinID::Pow        ? BinaryOp::Pow
+                : id == BuiltinID::ShiftLeft  ? BinaryOp::Shl
+                : id == BuiltinID::ShiftRight ? BinaryOp::Shr
+                : id == BuiltinID::BitwiseAnd ? BinaryOp::BitAnd
+                : id == BuiltinID::BitwiseOr  ? BinaryOp::BitOr
+                                              : BinaryOp::BitXor;
+  // An integer divisor of constant zero is an error, as for `//` and `%`.
+  if ((op == BinaryOp::FloorDiv || op == BinaryOp::Mod) && !x.isConst() && y.isConst() && y.cst.isIntLike() &&
+      y.cst.getInt() == 0 && isIntegerDType(x.dtype)) {
+    diags.emit(DiagID::sema_int_division_by_zero, call.rangeOf(bn), op == BinaryOp::FloorDiv ? "division" : "modulo");
+    return TValue();
+  }
+  return binaryOp(op, x, y, call.call->getCallee()->getRange(), range);
+}
+
+/// T.bitwise_not(x).
+TValue KernelGen::evalBitwiseNot(const BoundCall &call) {
+  mlir::Location l = loc(call.call->getRange());
+  llvm::StringRef name = call.info->name;
+  TValue x = scalarArg(*this, call, "x");
+  if (!x.isValid())
+    return x;
+  if (x.isConst()) {
+    if (!x.cst.isIntLike()) {
+      diags.emit(DiagID::sema_float_bitwise, call.rangeOf("x"), name, x.describe());
+      return TValue();
+    }
+    return TValue::ofConst(ConstValue::ofInt(~x.cst.getInt()));
+  }
+  if (isFloatDType(x.dtype)) {
+    diags.emit(DiagID::sema_float_bitwise, call.rangeOf("x"), name, ("a " + dtypeName(x.dtype) + " value").str());
+    return TValue();
+  }
+  mlir::Type type = x.value.getType();
+  mlir::Value ones = arith::ConstantOp::create(b, l, type, b.getIntegerAttr(type, -1));
+  return TValue::ofScalar(arith::XOrIOp::create(b, l, x.value, ones), x.dtype);
+}
+
 std::optional<TValue> KernelGen::evalMathBuiltin(const BoundCall &call) {
   BuiltinID id = call.info->id;
   llvm::SMRange range = call.call->getRange();
-  mlir::Location l = loc(range);
   llvm::StringRef name = call.info->name;
   switch (id) {
   case BuiltinID::CastDT: {
@@ -363,58 +469,15 @@ std::optional<TValue> KernelGen::evalMathBuiltin(const BoundCall &call) {
       return TValue();
     return convert(x, *t, range);
   }
-  case BuiltinID::Reinterpret: {
-    // tile-lang also takes TVM's order, T.reinterpret(dtype, value).
-    TValue x = eval(call.get("value"));
-    std::optional<DType> t;
-    if (x.isConst() && x.cst.asDType()) {
-      t = x.cst.asDType();
-      x = scalarArg(*this, call, "dtype");
-    } else if (x.isValid()) {
-      x = x.isScalar() || x.isConst() ? x : scalarArg(*this, call, "value");
-      t = x.isValid() ? dtypeArg(call, "dtype") : std::nullopt;
-    }
-    if (!t || !x.isValid())
-      return TValue();
-    if (x.isConst() || x.dtype == DType::Index)
-      x = convert(x, x.isConst() && x.cst.getKind() == ConstValue::Kind::Float ? DType::Float32 : DType::Int32, range);
-    if (!x.isValid())
-      return TValue();
-    if (dtypeBits(x.dtype) != dtypeBits(*t) || x.dtype == DType::Bool || *t == DType::Bool || *t == DType::Index) {
-      diags.emit(DiagID::sema_bad_cast, range, ("a " + dtypeName(x.dtype) + " value").str(),
-                 (dtypeName(*t) + " bits (T.reinterpret keeps the width)").str());
-      return TValue();
-    }
-    mlir::Type to = elementType(*t);
-    mlir::Value r = x.value.getType() == to ? x.value : arith::BitcastOp::create(b, l, to, x.value).getResult();
-    return TValue::ofScalar(r, *t);
-  }
+  case BuiltinID::Reinterpret:
+    return evalReinterpret(call);
   case BuiltinID::LaneIdx:
   case BuiltinID::WarpIdx:
   case BuiltinID::WarpGroupIdx:
   case BuiltinID::BlockBinding:
     return threadHelper(*this, call);
-  case BuiltinID::AlignUp: {
-    TValue x = scalarArg(*this, call, "a"), y = scalarArg(*this, call, "b");
-    if (!x.isValid() || !y.isValid())
-      return TValue();
-    if (x.isConst() && y.isConst() && x.cst.isIntLike() && y.cst.isIntLike()) {
-      if (y.cst.getInt() == 0) {
-        diags.emit(DiagID::sema_division_by_zero, call.rangeOf("b"));
-        return TValue();
-      }
-      return TValue::ofConst(ConstValue::ofInt(ceilDiv(x.cst.getInt(), y.cst.getInt()) * y.cst.getInt()));
-    }
-    if (!unify(x, y, name, range))
-      return TValue();
-    if (isFloatDType(x.dtype) || x.dtype == DType::Bool) {
-      diags.emit(DiagID::sema_wrong_arg_kind, range, "a", name, "integers", x.describe());
-      return TValue();
-    }
-    mlir::Value q = isUnsignedDType(x.dtype) ? arith::CeilDivUIOp::create(b, l, x.value, y.value).getResult()
-                                             : arith::CeilDivSIOp::create(b, l, x.value, y.value).getResult();
-    return TValue::ofScalar(arith::MulIOp::create(b, l, q, y.value), x.dtype);
-  }
+  case BuiltinID::AlignUp:
+    return evalAlignUp(call);
   case BuiltinID::Clamp: {
     TValue x = scalarArg(*this, call, "dst"), lo = scalarArg(*this, call, "min_val"),
            hi = scalarArg(*this, call, "max_val");
@@ -432,48 +495,10 @@ std::optional<TValue> KernelGen::evalMathBuiltin(const BoundCall &call) {
   case BuiltinID::ShiftRight:
   case BuiltinID::BitwiseAnd:
   case BuiltinID::BitwiseOr:
-  case BuiltinID::BitwiseXor: {
-    llvm::StringRef an = call.info->params[0].name, bn = call.info->params[1].name;
-    TValue x = scalarArg(*this, call, an), y = scalarArg(*this, call, bn);
-    if (!x.isValid() || !y.isValid())
-      return TValue();
-    if (id == BuiltinID::TruncDiv || id == BuiltinID::TruncMod)
-      return truncDivMod(id == BuiltinID::TruncMod, x, y, name, range);
-    BinaryOp op = id == BuiltinID::FloorDiv     ? BinaryOp::FloorDiv
-                  : id == BuiltinID::FloorMod   ? BinaryOp::Mod
-                  : id == BuiltinID::Pow        ? BinaryOp::Pow
-                  : id == BuiltinID::ShiftLeft  ? BinaryOp::Shl
-                  : id == BuiltinID::ShiftRight ? BinaryOp::Shr
-                  : id == BuiltinID::BitwiseAnd ? BinaryOp::BitAnd
-                  : id == BuiltinID::BitwiseOr  ? BinaryOp::BitOr
-                                                : BinaryOp::BitXor;
-    // An integer divisor of constant zero is an error, as for `//` and `%`.
-    if ((op == BinaryOp::FloorDiv || op == BinaryOp::Mod) && !x.isConst() && y.isConst() && y.cst.isIntLike() &&
-        y.cst.getInt() == 0 && isIntegerDType(x.dtype)) {
-      diags.emit(DiagID::sema_int_division_by_zero, call.rangeOf(bn), op == BinaryOp::FloorDiv ? "division" : "modulo");
-      return TValue();
-    }
-    return binaryOp(op, x, y, call.call->getCallee()->getRange(), range);
-  }
-  case BuiltinID::BitwiseNot: {
-    TValue x = scalarArg(*this, call, "x");
-    if (!x.isValid())
-      return x;
-    if (x.isConst()) {
-      if (!x.cst.isIntLike()) {
-        diags.emit(DiagID::sema_float_bitwise, call.rangeOf("x"), name, x.describe());
-        return TValue();
-      }
-      return TValue::ofConst(ConstValue::ofInt(~x.cst.getInt()));
-    }
-    if (isFloatDType(x.dtype)) {
-      diags.emit(DiagID::sema_float_bitwise, call.rangeOf("x"), name, ("a " + dtypeName(x.dtype) + " value").str());
-      return TValue();
-    }
-    mlir::Type type = x.value.getType();
-    mlir::Value ones = arith::ConstantOp::create(b, l, type, b.getIntegerAttr(type, -1));
-    return TValue::ofScalar(arith::XOrIOp::create(b, l, x.value, ones), x.dtype);
-  }
+  case BuiltinID::BitwiseXor:
+    return evalBinaryBuiltin(call);
+  case BuiltinID::BitwiseNot:
+    return evalBitwiseNot(call);
   case BuiltinID::MaxValue:
   case BuiltinID::MinValue: {
     std::optional<DType> t = dtypeArg(call, "dtype");

@@ -252,47 +252,9 @@ void KernelGen::genFor(const ForStmt *s) {
   }
   if (bi->id == BuiltinID::Persistent)
     return genPersistentFor(s, bound, names);
-  mlir::Location l = loc(s->getRange());
   mlir::OpBuilder::InsertionGuard guard(b);
-
-  if (bi->id == BuiltinID::Parallel) {
-    llvm::SmallVector<int64_t, 4> extents;
-    for (const Expr *e : bound.extra) {
-      TValue v = eval(e);
-      if (!v.isValid())
-        return;
-      if (!v.isConst() || !v.cst.isInt() || v.cst.getInt() <= 0) {
-        diags.emit(DiagID::sema_parallel_extent, e->getRange(), v.isConst() ? v.cst.str() : v.describe());
-        return;
-      }
-      extents.push_back(v.cst.getInt());
-    }
-    if (names.size() != extents.size()) {
-      diags.emit(DiagID::sema_bind_count, s->getTarget()->getRange(), "the loop target", names.size(),
-                 names.size() == 1 ? "" : "s", llvm::formatv("{0} extent{1}", extents.size(), extents.size() == 1 ? "" : "s").str());
-      return;
-    }
-    auto par = tile::ParallelOp::create(b, l, extents);
-    b.setInsertionPoint(par.getBodyBlock()->getTerminator());
-    pushScope(true);
-    llvm::SmallVector<unsigned, 4> symbolIds;
-    for (size_t k = 0; k < names.size(); ++k) {
-      mlir::Value iv = par.getInductionVars()[k];
-      unsigned id = symbolFor(iv);
-      symbolIds.push_back(id);
-      parallelVars[id] = ParallelVar{extents[k], bound.extra[k]->getRange(), names[k]->getName().str()};
-      scopes.back().names[names[k]->getName()] =
-          LocalVar{TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(id)), names[k]->getRange(), depth()};
-    }
-    ++parallelDepth;
-    genBody(s->getBody());
-    --parallelDepth;
-    for (unsigned id : symbolIds)
-      parallelVars.erase(id);
-    popScope();
-    return;
-  }
-
+  if (bi->id == BuiltinID::Parallel)
+    return genParallelFor(s, bound, names);
   if (names.size() != 1) {
     diags.emit(DiagID::sema_bind_count, s->getTarget()->getRange(), "the loop target", names.size(),
                names.size() == 1 ? "" : "s", "1 loop variable");
@@ -300,6 +262,80 @@ void KernelGen::genFor(const ForStmt *s) {
   }
   if (bi->id == BuiltinID::ThreadBindingLoop)
     return genThreadBindingFor(s, bound, names[0]);
+  genRangeFor(s, bound, names[0]);
+}
+
+/// `for i, j in T.Parallel(M, N)`: one tile.parallel over constant extents.
+void KernelGen::genParallelFor(const ForStmt *s, const BoundCall &bound, llvm::ArrayRef<const NameExpr *> names) {
+  mlir::Location l = loc(s->getRange());
+  llvm::SmallVector<int64_t, 4> extents;
+  for (const Expr *e : bound.extra) {
+    TValue v = eval(e);
+    if (!v.isValid())
+      return;
+    if (!v.isConst() || !v.cst.isInt() || v.cst.getInt() <= 0) {
+      diags.emit(DiagID::sema_parallel_extent, e->getRange(), v.isConst() ? v.cst.str() : v.describe());
+      return;
+    }
+    extents.push_back(v.cst.getInt());
+  }
+  if (names.size() != extents.size()) {
+    diags.emit(DiagID::sema_bind_count, s->getTarget()->getRange(), "the loop target", names.size(),
+               names.size() == 1 ? "" : "s",
+               llvm::formatv("{0} extent{1}", extents.size(), extents.size() == 1 ? "" : "s").str());
+    return;
+  }
+  auto par = tile::ParallelOp::create(b, l, extents);
+  b.setInsertionPoint(par.getBodyBlock()->getTerminator());
+  pushScope(true);
+  llvm::SmallVector<unsigned, 4> symbolIds;
+  for (size_t k = 0; k < names.size(); ++k) {
+    mlir::Value iv = par.getInductionVars()[k];
+    unsigned id = symbolFor(iv);
+    symbolIds.push_back(id);
+    parallelVars[id] = ParallelVar{extents[k], bound.extra[k]->getRange(), names[k]->getName().str()};
+    scopes.back().names[names[k]->getName()] =
+        LocalVar{TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(id)), names[k]->getRange(), depth()};
+  }
+  ++parallelDepth;
+  genBody(s->getBody());
+  --parallelDepth;
+  for (unsigned id : symbolIds)
+    parallelVars.erase(id);
+  popScope();
+}
+
+/// T.Pipelined's `order`, `stage` and `group` lists, one (empty when not
+/// given) per key; false after an error.
+bool KernelGen::pipelineAnnotations(const BoundCall &bound,
+                                    llvm::SmallVectorImpl<llvm::SmallVector<int64_t, 4>> &annotations) {
+  for (llvm::StringRef key : {"order", "stage", "group"}) {
+    annotations.emplace_back();
+    const Expr *e = bound.get(key);
+    if (!e)
+      continue;
+    TValue v = eval(e);
+    bool ok = v.isConst() && v.cst.getKind() == ConstValue::Kind::Tuple;
+    if (ok)
+      for (const ConstValue &c : v.cst.getElts()) {
+        ok &= c.isInt();
+        annotations.back().push_back(c.getInt());
+      }
+    if (!ok) {
+      if (v.isValid())
+        diags.emit(DiagID::sema_wrong_arg_kind, e->getRange(), key, bound.info->name, "a list of integer constants",
+                   v.describe());
+      return false;
+    }
+  }
+  return true;
+}
+
+/// `for i in T.serial/T.Pipelined/T.unroll/T.vectorized/range(...)`: one
+/// tile.for (genNegativeStepFor for a negative step).
+void KernelGen::genRangeFor(const ForStmt *s, const BoundCall &bound, const NameExpr *name) {
+  const BuiltinInfo *bi = bound.info;
+  mlir::Location l = loc(s->getRange());
   // Bounds: (stop) or (start, stop).
   TValue start = eval(bound.get("start"));
   TValue stop;
@@ -319,25 +355,8 @@ void KernelGen::genFor(const ForStmt *s) {
   llvm::SmallVector<llvm::SmallVector<int64_t, 4>, 3> annotations;
   if (bi->id == BuiltinID::Pipelined) {
     stages = constIntArg(bound, "num_stages");
-    for (llvm::StringRef key : {"order", "stage", "group"}) {
-      annotations.emplace_back();
-      const Expr *e = bound.get(key);
-      if (!e)
-        continue;
-      TValue v = eval(e);
-      bool ok = v.isConst() && v.cst.getKind() == ConstValue::Kind::Tuple;
-      if (ok)
-        for (const ConstValue &c : v.cst.getElts()) {
-          ok &= c.isInt();
-          annotations.back().push_back(c.getInt());
-        }
-      if (!ok) {
-        if (v.isValid())
-          diags.emit(DiagID::sema_wrong_arg_kind, e->getRange(), key, bi->name, "a list of integer constants",
-                     v.describe());
-        return;
-      }
-    }
+    if (!pipelineAnnotations(bound, annotations))
+      return;
   }
   if (argFailed || !step)
     return;
@@ -360,7 +379,7 @@ void KernelGen::genFor(const ForStmt *s) {
   if (!lb || !ub)
     return;
   if (*step < 0)
-    return genNegativeStepFor(s, names[0], bound.get("stop") ? start : TValue::ofConst(ConstValue::ofInt(0)), lb, ub,
+    return genNegativeStepFor(s, name, bound.get("stop") ? start : TValue::ofConst(ConstValue::ofInt(0)), lb, ub,
                               *step);
   mlir::Value stepV = indexConst(*step, s->getIter()->getRange());
   tile::LoopKind kind = bi->id == BuiltinID::Pipelined ? tile::LoopKind::Pipelined
@@ -378,8 +397,8 @@ void KernelGen::genFor(const ForStmt *s) {
   b.setInsertionPoint(loop.getBodyBlock()->getTerminator());
   pushScope(true);
   mlir::Value iv = loop.getInductionVar();
-  scopes.back().names[names[0]->getName()] =
-      LocalVar{TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(symbolFor(iv))), names[0]->getRange(), depth()};
+  scopes.back().names[name->getName()] =
+      LocalVar{TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(symbolFor(iv))), name->getRange(), depth()};
   ++loopDepth;
   genBody(s->getBody());
   --loopDepth;
