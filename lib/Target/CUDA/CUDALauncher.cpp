@@ -128,6 +128,43 @@ static llvm::Function *emitImageSelection(Builder &bd, llvm::ArrayRef<ImageRule>
   return fn;
 }
 
+/// The globals of a kernel's CUfunction cache: kCacheEntries entries
+/// {context, function[, image index]}, the count of published entries and
+/// the spin lock that loads take.
+struct FunctionCache {
+  llvm::StructType *entryTy;
+  llvm::ArrayType *cacheTy;
+  llvm::GlobalVariable *cache, *count, *lock;
+};
+
+static FunctionCache makeFunctionCache(Builder &bd, const CUDAKernelInfo &k, bool several) {
+  FunctionCache fc;
+  fc.entryTy = several ? llvm::StructType::get(bd.ctx, {bd.ptr, bd.ptr, bd.i32})
+                       : llvm::StructType::get(bd.ctx, {bd.ptr, bd.ptr});
+  fc.cacheTy = llvm::ArrayType::get(fc.entryTy, kCacheEntries);
+  std::string base = "__tilec_" + k.signature.name;
+  fc.cache = new llvm::GlobalVariable(bd.m, fc.cacheTy, false, llvm::GlobalValue::InternalLinkage,
+                                      llvm::Constant::getNullValue(fc.cacheTy), base + "_cache");
+  fc.count = new llvm::GlobalVariable(bd.m, bd.i32, false, llvm::GlobalValue::InternalLinkage,
+                                      llvm::ConstantInt::get(bd.i32, 0), base + "_count");
+  fc.lock = new llvm::GlobalVariable(bd.m, bd.i32, false, llvm::GlobalValue::InternalLinkage,
+                                     llvm::ConstantInt::get(bd.i32, 0), base + "_lock");
+  return fc;
+}
+
+/// The dynamic shared memory the kernel of image `chosen` needs (a select
+/// over the images); `any`: whether some image needs any.
+static Value *sharedBytesOf(IRBuilder<> &b, const CUDAKernelInfo &k, Value *chosen, bool &any) {
+  Value *sharedBytes = b.getInt32(k.launches.front().sharedBytes);
+  any = k.launches.front().sharedBytes > 0;
+  for (unsigned i = 1; i < k.launches.size(); ++i) {
+    sharedBytes =
+        b.CreateSelect(b.CreateICmpEQ(chosen, b.getInt32(i)), b.getInt32(k.launches[i].sharedBytes), sharedBytes);
+    any |= k.launches[i].sharedBytes > 0;
+  }
+  return sharedBytes;
+}
+
 /// Emits the cached lookup of the kernel's CUfunction for the current
 /// context; returns the function (null pointer on failure). With several
 /// images, `image` receives the index of the image the function comes from
@@ -137,17 +174,11 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   llvm::LLVMContext &ctx = bd.ctx;
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   bool several = images.several();
-  auto *entryTy = several ? llvm::StructType::get(ctx, {bd.ptr, bd.ptr, bd.i32})
-                          : llvm::StructType::get(ctx, {bd.ptr, bd.ptr});
-  auto *cacheTy = llvm::ArrayType::get(entryTy, kCacheEntries);
-  std::string base = "__tilec_" + k.signature.name;
-  auto *cache = new llvm::GlobalVariable(bd.m, cacheTy, false, llvm::GlobalValue::InternalLinkage,
-                                         llvm::Constant::getNullValue(cacheTy), base + "_cache");
-  auto *count = new llvm::GlobalVariable(bd.m, bd.i32, false, llvm::GlobalValue::InternalLinkage,
-                                         llvm::ConstantInt::get(bd.i32, 0), base + "_count");
-  auto *lock = new llvm::GlobalVariable(bd.m, bd.i32, false, llvm::GlobalValue::InternalLinkage,
-                                        llvm::ConstantInt::get(bd.i32, 0), base + "_lock");
-  auto *name = b.CreateGlobalString(k.signature.name, base + "_name");
+  FunctionCache fc = makeFunctionCache(bd, k, several);
+  llvm::StructType *entryTy = fc.entryTy;
+  llvm::ArrayType *cacheTy = fc.cacheTy;
+  llvm::GlobalVariable *cache = fc.cache, *count = fc.count, *lock = fc.lock;
+  auto *name = b.CreateGlobalString(k.signature.name, "__tilec_" + k.signature.name + "_name");
 
   Value *ctxSlot = b.CreateAlloca(bd.ptr);
   Value *modSlot = b.CreateAlloca(bd.ptr);
@@ -247,14 +278,8 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   b.CreateCondBr(b.CreateICmpEQ(grc, b.getInt32(0)), got, fail);
   b.SetInsertPoint(got);
   Value *f = b.CreateLoad(bd.ptr, tmpFn);
-  // The dynamic shared memory the chosen image's kernel needs.
-  Value *sharedBytes = b.getInt32(k.launches.front().sharedBytes);
-  bool anyShared = k.launches.front().sharedBytes > 0;
-  for (unsigned i = 1; i < k.launches.size(); ++i) {
-    sharedBytes = b.CreateSelect(b.CreateICmpEQ(chosen, b.getInt32(i)), b.getInt32(k.launches[i].sharedBytes),
-                                 sharedBytes);
-    anyShared |= k.launches[i].sharedBytes > 0;
-  }
+  bool anyShared = false;
+  Value *sharedBytes = sharedBytesOf(b, k, chosen, anyShared);
   if (anyShared) {
     auto *attrOk = llvm::BasicBlock::Create(ctx, "fn.attr", fn);
     Value *arc = b.CreateCall(bd.cu("cuFuncSetAttribute", {bd.ptr, bd.i32, bd.i32}),
