@@ -2,12 +2,13 @@
 # Style check of the lines a change touches, so that untouched code written before
 # .clang-format and .clang-tidy existed never fails it:
 #   clang-format  (git clang-format against BASE: the changed lines of C++ files)
+#   long-functions.py  (every function in lib/ at most 150 lines, every file at most 700)
 #   clang-tidy    (--tidy: the changed lines of changed lib/ and tools/ .cpp files, with the
 #                  build's compile_commands.json; slow, a few seconds of CPU per file)
 # BASE: the first argument, else $TILEC_LINT_BASE, else the merge base with main (on main
 # itself: HEAD, so that only uncommitted changes are checked). The working tree is compared
-# with BASE, committed or not. Exit status 1 when a changed line needs reformatting or has a
-# clang-tidy finding; the diff or the findings are printed.
+# with BASE, committed or not. Exit status 1 when lib/ is over a size limit, or a changed line
+# needs reformatting or has a clang-tidy finding; the findings or the diff are printed.
 # Usage: scripts/lint.sh [--tidy] [BASE]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,10 +27,14 @@ if [ -z "$fmt" ] || [ -z "$gcf" ]; then
   exit 0
 fi
 status=0
+# The size limits hold for the whole of lib/, not only the changed lines.
+if ! python3 "$root/scripts/long-functions.py"; then
+  status=1
+fi
 files=$(git diff --name-only --diff-filter=ACMR "$base" -- '*.cpp' '*.h' | grep -v '^test/' || true)
 if [ -z "$files" ]; then
   echo "lint: no C++ changes against $(git rev-parse --short "$base")"
-  exit 0
+  exit $status
 fi
 # shellcheck disable=SC2086
 out=$("$gcf" --binary "$fmt" --diff "$base" -- $files 2>&1 || true)
