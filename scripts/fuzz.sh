@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Fuzzes the frontend (lexer, parser, Sema, TileGen) with libFuzzer + ASan + UBSan.
-# Usage: scripts/fuzz.sh [seconds=300]. Seeds: the examples and every .tile test.
-# Crashers land in build-fuzz/crashers; copy each (minimised) into
-# test/fuzz/corpus/ once fixed, where ctest replays it.
+# Fuzzes the frontend (lexer, parser, the meta interpreter, Sema, TileGen) with
+# libFuzzer + ASan + UBSan.
+# Usage: scripts/fuzz.sh [seconds=300] [extra libFuzzer flags, e.g. -jobs=1]
+# Seeds: the examples and every .tile / .py file under test/ (a test's
+# `# RUN:` line gives the fuzz target its -D and --kernel options), with the
+# dictionary test/fuzz/meta.dict. Crashers land in build-fuzz/crashers; once
+# fixed, copy each (minimised) into test/fuzz/corpus/, where ctest replays it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-300}
+shift || true
 build=$root/build-fuzz
 "$root/scripts/setup.sh"
 if [ ! -f "$build/build.ninja" ]; then
@@ -15,10 +19,16 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fsanitize=fuzzer-no-link" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
 fi
-flock /tmp/tilec-build.lock ninja -C "$build" tilec-fuzz-frontend
+flock /tmp/tilec-build.lock ninja -C "$build" -j2 tilec-fuzz-frontend
 seeds=$build/seeds
 mkdir -p "$seeds" "$build/crashers" "$build/work"
-find "$root/examples" "$root/test" -name '*.tile' -exec cp {} "$seeds/" \;
+# Seeds keep their directory in their name: many tests share a file name.
+find "$root/examples" "$root/test" \( -name '*.tile' -o -name '*.py' \) -not -path '*/compat/*' -size -16k |
+  while read -r f; do
+    rel=${f#"$root"/}
+    cp "$f" "$seeds/${rel//\//_}"
+  done
 cp "$root"/test/fuzz/corpus/* "$seeds/" 2>/dev/null || true
-"$build/bin/tilec-fuzz-frontend" "$build/work" "$seeds" -max_total_time="$secs" -max_len=4096 \
-  -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$build/crashers/" -print_final_stats=1
+"$build/bin/tilec-fuzz-frontend" "$build/work" "$seeds" -max_total_time="$secs" -max_len=8192 \
+  -dict="$root/test/fuzz/meta.dict" -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$build/crashers/" \
+  -print_final_stats=1 "$@"
