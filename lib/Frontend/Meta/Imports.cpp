@@ -59,6 +59,13 @@ Value Interpreter::importModule(llvm::StringRef dotted, llvm::SMRange range, boo
         auto mod = std::make_shared<ModuleObj>();
         mod->name = dotted.str();
         mod->env = newEnv(nullptr);
+        // The package its relative imports start from (Python's __package__).
+        bool isPackage = llvm::sys::path::stem(file) == "__init__";
+        size_t dot = dotted.rfind('.');
+        std::string package = isPackage                      ? dotted.str()
+                              : dot == llvm::StringRef::npos ? ""
+                                                             : dotted.substr(0, dot).str();
+        mod->env->set("__package__", Value::ofStr(package), {});
         m = Value::ofObject(K::Module, mod);
         modules[dotted] = m; // before running: cyclic imports see it
         runModule(*userModules.back(), mod->env, dotted);
@@ -87,6 +94,23 @@ static void bindStar(const Value &m, Env *env, llvm::SMRange range) {
         env->set(e.getKey(), e.getValue().value, range);
 }
 
+/// The absolute name of `from <level dots><from> import ...` in the module of
+/// `env`: relative to that module's package. In the main file (no package)
+/// the name stays as written and is looked up beside the file and on -I.
+static std::string resolveRelative(Env *env, unsigned level, const std::string &from) {
+  const Binding *b = env->lookup("__package__");
+  if (!b || !b->value.is(Value::Kind::Str))
+    return from;
+  llvm::StringRef base = b->value.getStr();
+  for (unsigned k = 1; k < level && !base.empty(); ++k) {
+    size_t dot = base.rfind('.');
+    base = dot == llvm::StringRef::npos ? llvm::StringRef() : base.take_front(dot);
+  }
+  if (base.empty())
+    return from;
+  return from.empty() ? base.str() : (base + "." + from).str();
+}
+
 bool Interpreter::importStatement(const ImportStmt *s, Env *env) {
   if (!s->isFrom()) {
     for (const ImportName &n : s->getNames()) {
@@ -104,8 +128,8 @@ bool Interpreter::importStatement(const ImportStmt *s, Env *env) {
     return true;
   }
   std::string from = s->getFromModule().str();
-  if (s->getLevel() > 0 && from.empty())
-    from = ""; // `from . import x`: x is a sibling module
+  if (s->getLevel() > 0)
+    from = resolveRelative(env, s->getLevel(), from);
   for (const ImportName &n : s->getNames()) {
     if (n.dottedName == "*") {
       Value m = importModule(from, n.range, true);
