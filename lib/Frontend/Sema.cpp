@@ -372,6 +372,9 @@ bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule
   in.mainEnv = env;
   llvm::StringRef stem = llvm::sys::path::stem(file);
   in.runModule(module, env, stem.empty() ? "main" : stem);
+  // A definition that failed (a factory whose decorator raised) would have
+  // used the -D names it declares: do not call them unknown as well.
+  bool moduleFailed = diags.getNumErrors() != errorsBefore;
 
   std::vector<Candidate> candidates = collectCandidates(module, env, diags);
   auto listCandidates = [&] {
@@ -405,14 +408,21 @@ bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule
         chosen.push_back(c.value);
     }
   }
-  if (!opts.kernelName.empty() && chosen.size() > 1)
+  if (!opts.kernelName.empty() && chosen.size() > 1) {
     diags.emit(DiagID::meta_kernel_choice, llvm::SMRange(), "--kernel-name names one kernel but the file has several",
                listCandidates());
+    // Building them all under the one name would only add "defined more
+    // than once" errors.
+    chosen.clear();
+    for (meta::MetaOptions::Define &d : out.metaOptions.defines)
+      d.used = true;
+  }
   for (const Value &v : chosen) {
     Value k = v.is(K::Function) ? instantiate(v, out) : v;
     if (k.isValid())
       addKernel(k, opts, out);
   }
-  reportUnusedDefines(out);
+  if (!moduleFailed)
+    reportUnusedDefines(out);
   return diags.getNumErrors() == errorsBefore;
 }
