@@ -36,8 +36,11 @@ const char *tilec::getDiagFormat(DiagID id) { return diagTable[unsigned(id)].for
 const char *tilec::getDiagName(DiagID id) { return diagTable[unsigned(id)].name; }
 
 mlir::Location DiagnosticEmitter::getLoc(llvm::SMRange range) const {
+  // What has no place in the source (a wrong --kernel) is the tool's own
+  // message: the driver prints this location as `tilec: error: ...`
+  // (tilec::getToolLoc).
   if (!range.Start.isValid())
-    return mlir::UnknownLoc::get(&context);
+    return mlir::NameLoc::get(mlir::StringAttr::get(&context, "tilec"));
   unsigned bufferId = srcMgr.FindBufferContainingLoc(range.Start);
   if (!bufferId)
     return mlir::UnknownLoc::get(&context);
