@@ -326,7 +326,12 @@ void registerScalarBuiltins(llvm::StringMap<Value> &t) {
       in.error(DiagID::meta_error, a.range, "range() arg 3 must not be zero");
       return Value();
     }
-    return makeRange(v[0], v[1], a.args.size() == 3 ? v[2] : 1);
+    Value r = makeRange(v[0], v[1], a.args.size() == 3 ? v[2] : 1);
+    if (asObject(r, "range")->fields.lookup("len").getInt() < 0) { // more than 2**63 - 1 elements
+      in.error(DiagID::sema_const_error, a.range, "range() has more elements than a 64-bit length can count");
+      return Value();
+    }
+    return r;
   });
   t["min"] = makeBuiltin("min", [](Interpreter &in, CallArgs &a) { return minMax(in, a, false); });
   t["max"] = makeBuiltin("max", [](Interpreter &in, CallArgs &a) { return minMax(in, a, true); });
