@@ -206,10 +206,79 @@ tile.kernel @k(%g: index) {
 // -----
 
 tile.kernel @k(%g: index) {
-  tile.launch grid(%g) threads [128, 1, 1] as (%bx) {
+  // expected-error@+1 {{'tile.alloc_global' op expects 1 dynamic sizes (one per '?' of 'memref<4x?xf32, #tile.scope<global>>'), got 0}}
+  %w = tile.alloc_global : memref<4x?xf32, #tile.scope<global>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  // expected-error@+1 {{'tile.alloc_global' op allocates in shared; tile.alloc_global makes global buffers}}
+  %w = tile.alloc_global : memref<4xf32, #tile.scope<shared>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    // expected-error@+1 {{'tile.alloc_global' op expects parent op 'tile.kernel'}}
+    %w = tile.alloc_global : memref<4xf32, #tile.scope<global>>
   }
-  // expected-error@+1 {{'tile.launch' op a kernel holds at most one tile.launch}}
-  tile.launch grid(%g) threads [128, 1, 1] as (%bx) {
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  // expected-error@+1 {{'tile.call' op calls 'nothing', which is not a tile.kernel}}
+  tile.call @nothing()
+  tile.return
+}
+
+// -----
+
+tile.kernel private @sub(%a: memref<4xf32, #tile.scope<global>>) {
+  tile.return
+}
+tile.kernel @k(%g: index) {
+  // expected-error@+1 {{'tile.call' op passes 1 operands whose types do not match the 1 arguments of @sub}}
+  tile.call @sub(%g) : index
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    // expected-error@+1 {{'tile.alloc' op marks a shared buffer as a reducer; reducers are fragments}}
+    %r = tile.alloc {reducer = #tile.reduce_kind<sum>} : memref<4xf32, #tile.scope<shared>>
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    // expected-error@+1 {{'tile.alloc' op expects a sum, max or min reducer, got absmax}}
+    %r = tile.alloc {reducer = #tile.reduce_kind<absmax>} : memref<4xf32, #tile.scope<fragment>>
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %f = tile.alloc : memref<4xf32, #tile.scope<fragment>>
+    // expected-error@+1 {{'tile.finalize_reducer' op expects a buffer allocated as a reducer (tile.alloc {reducer = ...})}}
+    tile.finalize_reducer %f : memref<4xf32, #tile.scope<fragment>>
   }
   tile.return
 }

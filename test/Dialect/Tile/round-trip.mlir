@@ -279,3 +279,44 @@ tile.kernel @layouts() {
   }
   tile.return
 }
+
+// CHECK-LABEL: tile.kernel private @part
+// CHECK-LABEL: tile.kernel @sequence
+// CHECK: %[[W:.*]] = tile.alloc_global(%M) {name = "partial"} : memref<4x?xf32, #tile.scope<global>>
+// CHECK: %[[V:.*]] = tile.alloc_global : memref<8xi32, #tile.scope<global>>
+// CHECK: tile.call @part(%A, %[[W]], %M) : memref<?xf32, #tile.scope<global>>, memref<4x?xf32, #tile.scope<global>>, index
+// CHECK: tile.call @part(%A, %[[W]], %M) : memref<?xf32, #tile.scope<global>>, memref<4x?xf32, #tile.scope<global>>, index
+tile.kernel private @part(%A: memref<?xf32, #tile.scope<global>>, %W: memref<4x?xf32, #tile.scope<global>>, %M: index) {
+  tile.return
+}
+tile.kernel @sequence(%A: memref<?xf32, #tile.scope<global>> {tile.name = "A", tile.dtype = "float32"},
+                      %M: index {tile.name = "M", tile.dynamic}) {
+  %w = tile.alloc_global(%M) {name = "partial"} : memref<4x?xf32, #tile.scope<global>>
+  %v = tile.alloc_global : memref<8xi32, #tile.scope<global>>
+  tile.call @part(%A, %w, %M) : memref<?xf32, #tile.scope<global>>, memref<4x?xf32, #tile.scope<global>>, index
+  tile.call @part(%A, %w, %M) : memref<?xf32, #tile.scope<global>>, memref<4x?xf32, #tile.scope<global>>, index
+  tile.return
+}
+
+// CHECK-LABEL: tile.kernel @reducers
+// CHECK: %[[R:.*]] = tile.alloc {reducer = #tile.reduce_kind<max>} : memref<64xf32, #tile.scope<fragment>>
+// CHECK: tile.finalize_reducer %[[R]] : memref<64xf32, #tile.scope<fragment>>
+tile.kernel @reducers() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %r = tile.alloc {reducer = #tile.reduce_kind<max>} : memref<64xf32, #tile.scope<fragment>>
+    tile.finalize_reducer %r : memref<64xf32, #tile.scope<fragment>>
+  }
+  tile.return
+}
+
+// CHECK-LABEL: tile.kernel @two_launches
+// CHECK: tile.launch grid
+// CHECK: tile.launch grid
+tile.kernel @two_launches(%g: index {tile.name = "g", tile.dynamic}) {
+  tile.launch grid(%g) threads [128, 1, 1] as (%bx) {
+  }
+  tile.launch grid(%g) threads [64, 1, 1] as (%bx) {
+  }
+  tile.return
+}

@@ -48,6 +48,40 @@ Type tilec::tile::getDtypeElementType(MLIRContext *ctx, StringRef dtype) {
       .Default(Type());
 }
 
+StringRef tilec::tile::getDtypeSpelling(Type type) {
+  if (type.isF16())
+    return "float16";
+  if (type.isBF16())
+    return "bfloat16";
+  if (type.isF32())
+    return "float32";
+  if (type.isF64())
+    return "float64";
+  if (isa<Float8E4M3FNType>(type))
+    return "float8_e4m3";
+  if (isa<Float8E5M2Type>(type))
+    return "float8_e5m2";
+  if (type.isInteger(1))
+    return "bool";
+  if (auto i = dyn_cast<IntegerType>(type)) {
+    switch (i.getWidth()) {
+    case 4:
+      return "int4";
+    case 8:
+      return "int8";
+    case 16:
+      return "int16";
+    case 32:
+      return "int32";
+    case 64:
+      return "int64";
+    default:
+      break;
+    }
+  }
+  return "";
+}
+
 LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,

@@ -30,6 +30,11 @@ constexpr StringLiteral kStackLimit = Names::StackLimitAttrHelper::getNameStr();
 constexpr StringLiteral kThreadLoop = Names::ThreadLoopAttrHelper::getNameStr();
 } // namespace
 
+std::string tilec::tile::launchKernelName(StringRef kernel, unsigned index) {
+  return (kernel + "__k" + Twine(index)).str();
+}
+std::string tilec::tile::workspaceFunctionName(StringRef kernel) { return ("__tilec_" + kernel + "_workspace").str(); }
+
 bool tilec::tile::isTileAttrName(StringRef name) {
   return name.starts_with(TileDialect::getDialectNamespace()) &&
          name.drop_front(TileDialect::getDialectNamespace().size()).starts_with(".");

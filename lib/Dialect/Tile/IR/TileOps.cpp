@@ -104,6 +104,52 @@ LogicalResult AllocOp::verify() {
     return emitOpError() << "expects an identity layout, got " << type;
   if (!(*this)->getParentOfType<LaunchOp>())
     return emitOpError() << "must be inside a tile.launch";
+  if (std::optional<ReduceKind> kind = getReducer()) {
+    if (getScope() != Scope::Fragment)
+      return emitOpError() << "marks a " << scopeName(getScope()) << " buffer as a reducer; reducers are fragments";
+    if (*kind != ReduceKind::Sum && *kind != ReduceKind::Max && *kind != ReduceKind::Min)
+      return emitOpError() << "expects a sum, max or min reducer, got " << stringifyReduceKind(*kind);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocGlobalOp
+//===----------------------------------------------------------------------===//
+
+void AllocGlobalOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), getName() ? *getName() : "global");
+}
+
+LogicalResult AllocGlobalOp::verify() {
+  MemRefType type = getType();
+  if (getBufferScope(type) != Scope::Global)
+    return emitOpError() << "allocates in " << scopeName(getBufferScope(type))
+                         << "; tile.alloc_global makes global buffers";
+  if (!type.getLayout().isIdentity())
+    return emitOpError() << "expects an identity layout, got " << type;
+  if (static_cast<int64_t>(getDynamicSizes().size()) != type.getNumDynamicDims())
+    return emitOpError() << "expects " << type.getNumDynamicDims() << " dynamic sizes (one per '?' of " << type
+                         << "), got " << getDynamicSizes().size();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CallOp
+//===----------------------------------------------------------------------===//
+
+KernelOp CallOp::getCalleeKernel() { return SymbolTable::lookupNearestSymbolFrom<KernelOp>(*this, getCalleeAttr()); }
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto callee = symbols.lookupNearestSymbolFrom<KernelOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "calls '" << getCallee() << "', which is not a tile.kernel";
+  if (callee.getOperation() == (*this)->getParentOp())
+    return emitOpError() << "calls the kernel it is in";
+  TypeRange expected = callee.getArgumentTypes();
+  if (expected != TypeRange(getOperands().getTypes()))
+    return emitOpError() << "passes " << getOperands().size() << " operands whose types do not match the "
+                         << expected.size() << " arguments of @" << getCallee();
   return success();
 }
 
@@ -269,6 +315,23 @@ LogicalResult CumsumOp::verify() {
                          << formatShape(dstType.getShape())
                          << " differs from source shape "
                          << formatShape(srcType.getShape());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FinalizeReducerOp
+//===----------------------------------------------------------------------===//
+
+ReduceKind FinalizeReducerOp::getKind() {
+  auto alloc = getReducer().getDefiningOp<AllocOp>();
+  return alloc && alloc.getReducer() ? *alloc.getReducer() : ReduceKind::Sum;
+}
+
+LogicalResult FinalizeReducerOp::verify() {
+  auto alloc = getReducer().getDefiningOp<AllocOp>();
+  if (!alloc || !alloc.getReducer())
+    return emitOpError() << "expects a buffer allocated as a reducer "
+                            "(tile.alloc {reducer = ...})";
   return success();
 }
 

@@ -131,6 +131,26 @@ LaunchOp KernelOp::getLaunchOp() {
   return {};
 }
 
+bool KernelOp::isLaunchSequence() {
+  if (getBody().empty())
+    return false;
+  return llvm::any_of(getBody().front(), [](Operation &op) { return isa<CallOp>(op); });
+}
+
+LogicalResult tilec::tile::rejectLaunchSequence(KernelOp kernel, StringRef target) {
+  Block &body = kernel.getBody().front();
+  auto globals = body.getOps<AllocGlobalOp>();
+  if (!globals.empty())
+    return (*globals.begin()).emitError()
+           << "the " << target << " target has no workspace for T.alloc_global buffers (kernel '" << kernel.getSymName()
+           << "'); pass the buffer to the kernel as a T.Tensor parameter "
+              "instead";
+  auto calls = llvm::to_vector(body.getOps<CallOp>());
+  return calls[calls.size() > 1 ? 1 : 0].emitError()
+         << "the " << target << " target runs one T.Kernel block per kernel function, and '" << kernel.getSymName()
+         << "' has " << calls.size() << "; write each T.Kernel block as a kernel function of its own";
+}
+
 /// Names the entry block arguments after their `tile.name` attributes.
 void KernelOp::getAsmBlockArgumentNames(Region &region,
                                         OpAsmSetValueNameFn setNameFn) {
@@ -203,8 +223,9 @@ LogicalResult KernelOp::verify() {
 
   // 3. Global buffers only come in as arguments (views of them are fine).
   WalkResult walk = body.walk([&](Operation *op) {
-    // Views of arguments are fine; tile.alloc reports its own error.
-    if (isa<ViewLikeOpInterface, CastOpInterface, AllocOp>(op))
+    // Views of arguments are fine; tile.alloc reports its own error; global
+    // intermediates come from tile.alloc_global.
+    if (isa<ViewLikeOpInterface, CastOpInterface, AllocOp, AllocGlobalOp>(op))
       return WalkResult::advance();
     for (Value result : op->getResults()) {
       if (isBufferInScope(result.getType(), Scope::Global)) {
@@ -312,16 +333,7 @@ LogicalResult LaunchOp::verify() {
     if (llvm::any_of(*cluster, [](int64_t c) { return c <= 0; }))
       return emitOpError() << "expects positive cluster extents";
   }
-  if (failed(verifyIndexArgs(*this, getBody(), rank, "block index")))
-    return failure();
-  // At most one launch per kernel: report on every launch after the first.
-  for (Operation &op : *(*this)->getBlock()) {
-    if (&op == getOperation())
-      break;
-    if (isa<LaunchOp>(op))
-      return emitOpError() << "a kernel holds at most one tile.launch";
-  }
-  return success();
+  return verifyIndexArgs(*this, getBody(), rank, "block index");
 }
 
 //===----------------------------------------------------------------------===//

@@ -27,6 +27,10 @@ void registerTileDialect(mlir::DialectRegistry &registry);
 /// stands for, or null when the spelling is unknown.
 mlir::Type getDtypeElementType(mlir::MLIRContext *ctx, llvm::StringRef dtype);
 
+/// The dtype spelling of an element type taken as signed ("float32",
+/// "int8", "bool", ...), or "" for a type no dtype stands for.
+llvm::StringRef getDtypeSpelling(mlir::Type type);
+
 /// Whether `name` is an attribute name of the tile dialect (`tile.*`).
 bool isTileAttrName(llvm::StringRef name);
 
@@ -34,6 +38,21 @@ bool isTileAttrName(llvm::StringRef name);
 // Typed access to the dialect's discardable attributes (TileDialect.td).
 // They go by name, so they work whether or not the dialect is loaded.
 //===----------------------------------------------------------------------===//
+
+/// Launch sequences (tile-outline-launches): the private kernel that runs
+/// launch `index` of kernel `kernel` (`<kernel>__k<index>`), and the function
+/// giving its workspace layout (`__tilec_<kernel>_workspace`: from the
+/// kernel's runtime dimensions, the bytes needed, then each global buffer's
+/// offset, every buffer starting on a kWorkspaceAlignment boundary).
+std::string launchKernelName(llvm::StringRef kernel, unsigned index);
+std::string workspaceFunctionName(llvm::StringRef kernel);
+constexpr int64_t kWorkspaceAlignment = 256;
+
+/// The diagnostic of a target whose launchers cannot run launch sequence
+/// `kernel`: at its first global buffer (no workspace), else at its second
+/// T.Kernel block; always failure.
+class KernelOp;
+mlir::LogicalResult rejectLaunchSequence(KernelOp kernel, llvm::StringRef target);
 
 /// Kernel argument attributes of argument `i` of `fn`: `tile.name`,
 /// `tile.dtype`, `tile.dynamic`, `tile.shape` (null / false when absent).

@@ -69,6 +69,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     }
     ```
 
+    Before tile-outline-launches the body may hold several launches, which
+    run one after another, and `tile.alloc_global` buffers they share; after
+    it such a kernel is a launch sequence (`tile.alloc_global` and
+    `tile.call` of private kernels with one launch each).
+
     The builder does not create the entry block: call `addEntryBlock()`.
   }];
 
@@ -98,8 +103,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     }
     bool isDeclaration() { return isExternal(); }
 
-    /// The kernel's tile.launch, or null when it has none.
+    /// The kernel's first tile.launch, or null when it has none.
     LaunchOp getLaunchOp();
+    /// Whether the body runs other kernels (tile.call) instead of holding a
+    /// launch: what tile-outline-launches leaves of a kernel function with
+    /// several launches or global allocations.
+    bool isLaunchSequence();
   }];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -158,7 +167,8 @@ def Tile_LaunchOp : Tile_Op<"launch", [
     }
     ```
 
-    It must sit directly in a `tile.kernel`, at most one per kernel. The
+    It must sit directly in a `tile.kernel`; several launches in one kernel
+    run in order (tile-outline-launches makes each a kernel of its own). The
     builder creates the body block (index arguments) and its `tile.yield`:
     insert before `getBodyBlock()->getTerminator()`.
   }];
@@ -185,9 +195,52 @@ def Tile_LaunchOp : Tile_Op<"launch", [
   let hasVerifier = 1;
 }
 
+def Tile_CallOp : Tile_Op<"call", [
+    HasParent<"KernelOp">, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "run another kernel's launch (a launch sequence)";
+  let description = [{
+    Runs the launch of the private kernel `callee` with `operands` as its
+    arguments; calls run in order, each after the previous one completed (on
+    a GPU: on the same stream). tile-outline-launches writes these in the
+    kernel function it splits; the operands are the function's arguments and
+    its `tile.alloc_global` buffers.
+
+    ```mlir
+    tile.call @splitk__k0(%A, %B, %partial, %M) : memref<?x256xf32, #tile.scope<global>>, ...
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands);
+  let assemblyFormat = "$callee `(` $operands `)` attr-dict (`:` type($operands)^)?";
+  let extraClassDeclaration = [{
+    /// The kernel this call runs (null when the symbol is missing).
+    KernelOp getCalleeKernel();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Buffers
 //===----------------------------------------------------------------------===//
+
+def Tile_AllocGlobalOp : Tile_Op<"alloc_global", [
+    HasParent<"KernelOp">,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "a global intermediate buffer (T.alloc_global)";
+  let description = [{
+    `T.alloc_global(shape, dtype)` (or `T.alloc_buffer` in the global scope)
+    outside any `T.Kernel`: a row-major global buffer that lives across the
+    kernel's launches, carved from the workspace the caller passes (spec §8).
+    `dynamic_sizes` gives each dynamic dimension (runtime dimensions of the
+    kernel, in order); `name` is the source name.
+
+    ```mlir
+    %partial = tile.alloc_global(%M) {name = "partial"} : memref<4x?xf32, #tile.scope<global>>
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$dynamic_sizes, OptionalAttr<StrAttr>:$name);
+  let results = (outs Res<Tile_Buffer, "the new buffer", [MemAlloc]>:$result);
+  let assemblyFormat = "(`(` $dynamic_sizes^ `)`)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
 
 def Tile_AllocOp : Tile_Op<"alloc", [
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
@@ -197,12 +250,23 @@ def Tile_AllocOp : Tile_Op<"alloc", [
     (rank 0, `local`). The scope is the result type's memory space; the shape
     is static. Must be inside a `tile.launch`.
 
+    `reducer` marks a fragment of `T.alloc_reducer(shape, dtype, op=...)`:
+    each thread holding a copy of an element accumulates a partial result
+    in it, `tile.finalize_reducer` combines the copies with `reducer` (sum,
+    max or min), and a fill gives the value to one copy and the combiner's
+    identity to the others.
+
     ```mlir
     %A_s = tile.alloc : memref<128x64xf16, #tile.scope<shared>>
     %v = tile.alloc : memref<f32, #tile.scope<local>>
+    %r = tile.alloc {reducer = #tile.reduce_kind<sum>} : memref<64xf32, #tile.scope<fragment>>
     ```
   }];
+  let arguments = (ins OptionalAttr<Tile_ReduceKindAttr>:$reducer);
   let results = (outs Res<Tile_Buffer, "the new buffer", [MemAlloc]>:$result);
+  let builders = [OpBuilder<(ins "::mlir::Type":$result), [{
+    build($_builder, $_state, result, ::tilec::tile::ReduceKindAttr());
+  }]>];
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -336,6 +400,26 @@ def Tile_CumsumOp : Tile_Op<"cumsum"> {
     $src `->` $dst `dim` `=` $dim attr-dict `:` type($src) `,` type($dst)
   }];
   let hasVerifier = 1;
+}
+
+def Tile_FinalizeReducerOp : Tile_Op<"finalize_reducer"> {
+  let summary = "combine a reducer's per-thread partial results (T.finalize_reducer)";
+  let description = [{
+    `reducer` is a fragment allocated with a `reducer` kind: every thread's
+    copy of each element is combined with that kind, and each copy then
+    holds the result.
+
+    ```mlir
+    tile.finalize_reducer %r : memref<64xf32, #tile.scope<fragment>>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_Buffer, "reducer", [MemRead, MemWrite]>:$reducer);
+  let assemblyFormat = "$reducer attr-dict `:` type($reducer)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The reducer's combiner.
+    ::tilec::tile::ReduceKind getKind();
+  }];
 }
 
 def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
