@@ -11,6 +11,7 @@
 #include "tilec/Driver/Pipelines.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/Lexer.h"
@@ -196,10 +197,13 @@ private:
     return runTargetPipeline(*tileModule, opts, out, errs);
   }
 
-  /// The target-neutral cleanups every pipeline starts with.
+  /// The target-neutral steps every pipeline starts with: kernel functions
+  /// with several T.Kernel blocks or global buffers become launch sequences,
+  /// then cleanups.
   mlir::LogicalResult runTileOptimizations(mlir::ModuleOp module) {
     mlir::PassManager pm(&context);
     pm.enableVerifier(true);
+    pm.addPass(tilec::createTileOutlineLaunches());
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
     return pm.run(module);

@@ -79,6 +79,7 @@ struct TileLowerWarpGroupsPass : tilec::impl::TileLowerWarpGroupsBase<TileLowerW
 } // namespace
 
 void tile::registerTilePasses() {
+  mlir::registerPass([] { return createTileOutlineLaunches(); });
   mlir::registerPass([] { return createTileInferLayouts(); });
   mlir::registerPass([] { return createTilePlanPipelines(); });
   mlir::registerPass([] { return createTilePlanSharedMemory(); });

@@ -10,6 +10,33 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileOutlineLaunches : Pass<"tile-outline-launches", "mlir::ModuleOp"> {
+  let summary = "split kernel functions with several launches or global buffers";
+  let description = [{
+    A `tile.kernel` with several `tile.launch` ops or `tile.alloc_global`
+    buffers (spec §6: the T.Kernel blocks run in order and share the global
+    buffers, which live in the caller's workspace, §8) becomes a launch
+    sequence:
+    - launch i moves into a private `tile.kernel @<k>__k<i>` with one
+      launch, whose arguments are the kernel's tensors, then the global
+      buffers (tensor arguments named after them, `tile.shape` naming their
+      runtime dimensions), then the runtime dimensions and scalars; the ops
+      before it that the launch uses come along;
+    - the kernel keeps its `tile.alloc_global` ops and runs the parts with
+      `tile.call`, in order;
+    - `func.func @__tilec_<k>_workspace(dims...) -> (index, index...)`
+      returns, from the kernel's runtime dimensions in order, the bytes the
+      workspace needs and each buffer's byte offset in it (every buffer on a
+      256-byte boundary); the targets' launchers call it and pass each part
+      pointers into the workspace.
+
+    A kernel with one launch and no global buffer is left unchanged; so is
+    a launch sequence. A global buffer sized by anything but the kernel's
+    runtime dimensions is a diagnostic.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::arith::ArithDialect"];
+}
+
 def TileInferLayouts : Pass<"tile-infer-layouts", "mlir::ModuleOp"> {
   let summary = "choose the fragment layouts and gemm plans of every tile.launch";
   let description = [{
