@@ -33,6 +33,18 @@ const BuiltinParam pKernel[] = {{"threads", AK::Extents, dInt(128), true},
                                 {"prelude", AK::ConstStr, none(), true}};
 const BuiltinParam pAlloc[] = {{"shape", AK::Shape, req()}, {"dtype", AK::DType, req()},
                                {"scope", AK::ConstStr, none()}};
+const BuiltinParam pAllocGlobal[] = {
+    {"shape", AK::Shape, req()}, {"dtype", AK::DType, req()}, {"scope", AK::ConstStr, dStr("global")}};
+const BuiltinParam pAllocBuffer[] = {
+    {"shape", AK::Shape, req()}, {"dtype", AK::DType, dStr("float32")}, {"scope", AK::ConstStr, dStr("global")}};
+const BuiltinParam pAllocReducer[] = {{"shape", AK::Shape, req()},
+                                      {"dtype", AK::DType, req()},
+                                      {"op", AK::ConstStr, dStr("sum")},
+                                      {"replication", AK::Any, none()}};
+const BuiltinParam pFinalizeReducer[] = {{"reducer", AK::Buffer, req()},
+                                         {"dst", AK::Buffer, none()},
+                                         {"batch", AK::ConstInt, dInt(1)},
+                                         {"annotations", AK::Any, none()}};
 const BuiltinParam pAllocVar[] = {
     {"dtype", AK::DType, req()}, {"init", AK::Value, none()}, {"scope", AK::ConstStr, none()}};
 const BuiltinParam pCopy[] = {{"src", AK::Region, req()},
@@ -164,6 +176,10 @@ const Row rows[] = {
     ROW(AllocFragment, "T.alloc_fragment", Alloc, pAlloc, true),
     ROW(AllocLocal, "T.alloc_local", Alloc, pAlloc, true),
     ROW(AllocVar, "T.alloc_var", Alloc, pAllocVar, true),
+    ROW(AllocGlobal, "T.alloc_global", Alloc, pAllocGlobal, true),
+    ROW(AllocBuffer, "T.alloc_buffer", Alloc, pAllocBuffer, true),
+    ROW(AllocReducer, "T.alloc_reducer", Alloc, pAllocReducer, true),
+    ROW(FinalizeReducer, "T.finalize_reducer", Stmt, pFinalizeReducer, true),
     ROW(Copy, "T.copy", Stmt, pCopy, true),
     ROW(Gemm, "T.gemm", Stmt, pGemm, true),
     ROW(Fill, "T.fill", Stmt, pFill, true),

@@ -196,7 +196,7 @@ bool KernelGen::build(mlir::ModuleOp module) {
   for (const Stmt *s : info.body)
     genStmt(s);
   popScope();
-  if (!launch && diags.getNumErrors() == errorsAtStart)
+  if (launches.empty() && diags.getNumErrors() == errorsAtStart)
     diags.emit(DiagID::sema_kernel_missing, fn->getNameRange(), fn->getName());
 
   b.setInsertionPointToEnd(entry);
@@ -204,7 +204,10 @@ bool KernelGen::build(mlir::ModuleOp module) {
   if (diags.getNumErrors() != errorsAtStart)
     return false;
   // Spec §6: every thread reaches each tile operation.
-  return !launch || mlir::succeeded(tile::checkUniformControl(launch));
+  for (tile::LaunchOp l : launches)
+    if (mlir::failed(tile::checkUniformControl(l)))
+      return false;
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -404,6 +407,16 @@ void KernelGen::genAssign(const AssignStmt *s) {
     const BuiltinInfo *info = resolveCallee(call, spelled);
     if (spelled && !info)
       return;
+    if (info && (info->id == BuiltinID::AllocGlobal || info->id == BuiltinID::AllocBuffer)) {
+      if (targets.size() != 1 || !llvm::isa<NameExpr>(targets[0])) {
+        diags.emit(DiagID::sema_bad_target, targets[0]->getRange(), "this target (an allocation binds one name)");
+        return;
+      }
+      BoundCall bound;
+      if (bindCall(*info, call, diags, bound))
+        genGlobalAlloc(bound, llvm::cast<NameExpr>(targets[0]));
+      return;
+    }
     if (info && info->context == BuiltinContext::Alloc) {
       if (!launch) {
         diags.emit(DiagID::sema_outside_launch, call->getCallee()->getRange(), info->name);

@@ -43,6 +43,8 @@ struct BufferInfo {
   bool isVar = false; // T.alloc_var: a rank-0 local read and written by name
   bool isParam = false;
   bool isBarrier = false; // T.alloc_barrier: mbarriers, used only by the barrier statements
+  /// T.alloc_reducer: the combiner of its partial results.
+  std::optional<tile::ReduceKind> reducer;
   /// A global tensor's T.Layout (T.annotate_layout): element accesses go to
   /// the element at the layout's physical offset (TileGenLayouts.cpp).
   std::shared_ptr<const GlobalLayout> layout;
@@ -92,6 +94,14 @@ struct Region {
   /// Extent per dimension; nullopt for an element region (the other side's extent).
   std::optional<llvm::SmallVector<int64_t, 4>> sizes;
   llvm::SMRange range;
+};
+
+/// The shape of a global allocation: static sizes (kDynamic for runtime
+/// dimensions), the runtime dimensions' names and their index values.
+struct GlobalShape {
+  llvm::SmallVector<int64_t, 4> shape;
+  llvm::SmallVector<std::string, 4> dimNames;
+  llvm::SmallVector<mlir::Value, 4> sizes;
 };
 
 /// A name bound inside a kernel body.
@@ -269,6 +279,16 @@ public:
   void genNegativeStepFor(const ast::ForStmt *s, const ast::NameExpr *name, TValue start, mlir::Value lb,
                           mlir::Value ub, int64_t step);
   void genAlloc(const BoundCall &call, const ast::NameExpr *target);
+  // Global intermediates and reducers (TileGenWorkspace.cpp).
+  /// T.alloc_global / T.alloc_buffer: a global buffer of the kernel function
+  /// (outside T.Kernel), or for alloc_buffer in another scope genAlloc.
+  void genGlobalAlloc(const BoundCall &call, const ast::NameExpr *target);
+  bool globalShapeArg(const BoundCall &call, GlobalShape &out);
+  bool globalShapeDim(const TValue &v, llvm::SMRange range, GlobalShape &out);
+  std::optional<TValue> globalDimByName(const ast::Expr *e);
+  /// T.alloc_reducer's `op` (and its checked `replication`).
+  std::optional<tile::ReduceKind> reducerKindArg(const BoundCall &call);
+  void genFinalizeReducer(const BoundCall &call);
   bool evalRegion(const ast::Expr *e, Region &out);
   void genCopy(const BoundCall &call);
   void genGemm(const BoundCall &call);
@@ -348,7 +368,10 @@ public:
   llvm::StringMap<TValue> params; // parameter and runtime-dimension names
   llvm::StringMap<mlir::Value> dynamicDims;
   llvm::DenseMap<mlir::Value, unsigned> symbols;
+  /// The T.Kernel being generated (null between them).
   tile::LaunchOp launch;
+  /// Every T.Kernel of the kernel function, in order.
+  llvm::SmallVector<tile::LaunchOp, 2> launches;
   unsigned parallelDepth = 0;
   /// The enclosing T.Parallel loops' variables, by LinearForm symbol.
   llvm::DenseMap<unsigned, ParallelVar> parallelVars;

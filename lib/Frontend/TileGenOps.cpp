@@ -116,6 +116,10 @@ void KernelGen::genLaunch(const BoundCall &call, const WithStmt *s) {
   }
   genBody(s->getBody());
   popScope();
+  // The kernel function may go on with another T.Kernel (spec §6: they run
+  // in order).
+  launches.push_back(launch);
+  launch = nullptr;
 }
 
 /// The buffer scope a tile-lang scope string names.
@@ -189,9 +193,12 @@ void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
   }
   std::optional<llvm::SmallVector<int64_t, 4>> shape = shapeArg(call, "shape");
   std::optional<DType> t = dtypeArg(call, "dtype");
-  tile::Scope scope = id == BuiltinID::AllocShared     ? tile::Scope::Shared
-                      : id == BuiltinID::AllocFragment ? tile::Scope::Fragment
-                                                       : tile::Scope::Local;
+  tile::Scope scope = id == BuiltinID::AllocShared                                      ? tile::Scope::Shared
+                      : id == BuiltinID::AllocFragment || id == BuiltinID::AllocReducer ? tile::Scope::Fragment
+                                                                                        : tile::Scope::Local;
+  std::optional<tile::ReduceKind> reducer;
+  if (id == BuiltinID::AllocReducer && !(reducer = reducerKindArg(call)))
+    return;
   // tile-lang's scope argument wins over the allocator's name
   // (`T.alloc_fragment((1,), T.int32, "local")` is a per-thread array).
   if (call.get("scope"))
@@ -214,6 +221,10 @@ void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
   buf->dimNames.assign(shape->size(), "");
   buf->declRange = target->getRange();
   buf->value = createAlloc(l, *shape, *t, scope);
+  if (reducer) {
+    buf->reducer = reducer;
+    buf->value.getDefiningOp<tile::AllocOp>().setReducer(*reducer);
+  }
   LocalVar var{TValue::ofBuffer(buf), target->getRange(), depth()};
   scopes.back().names[name] = var;
 }

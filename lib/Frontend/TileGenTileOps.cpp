@@ -471,6 +471,8 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     return genReduce(call);
   case BuiltinID::CumSum:
     return genCumSum(call);
+  case BuiltinID::FinalizeReducer:
+    return genFinalizeReducer(call);
   case BuiltinID::AtomicAdd:
     return genAtomicAdd(call);
   case BuiltinID::AnnotateLayout:
@@ -491,7 +493,13 @@ void KernelGen::genTileStmt(const BoundCall &call) {
   case BuiltinID::Fill:
   case BuiltinID::Clear: {
     argFailed = false;
-    BufferInfo *buf = bufferArg(call, "buffer");
+    // `T.clear(v)` of a T.alloc_var names the variable, not its value.
+    BufferInfo *buf = nullptr;
+    if (auto *n = llvm::dyn_cast<NameExpr>(call.get("buffer")))
+      if (LocalVar *var = lookupLocal(n->getName()); var && var->isBound() && var->value.isBuffer())
+        buf = var->value.buffer;
+    if (!buf)
+      buf = bufferArg(call, "buffer");
     if (!buf)
       return;
     TValue v = call.info->id == BuiltinID::Clear ? TValue::ofConst(ConstValue::ofInt(0)) : eval(call.get("value"));

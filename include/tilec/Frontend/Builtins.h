@@ -39,6 +39,9 @@ enum class BuiltinID {
   AllocFragment,
   AllocLocal,
   AllocVar,
+  AllocGlobal,
+  AllocBuffer,
+  AllocReducer,
   // tile operations
   Copy,
   Gemm,
@@ -50,6 +53,7 @@ enum class BuiltinID {
   ReduceAbsSum,
   ReduceAbsMax,
   CumSum,
+  FinalizeReducer,
   AtomicAdd,
   Print,
   UseSwizzle,
@@ -172,13 +176,13 @@ struct BuiltinParam {
 
 /// Where a builtin may be used.
 enum class BuiltinContext {
-  Const,    // anywhere, folded at compile time when possible (ceildiv, min)
-  Module,   // module level only (dynamic, Tensor)
-  Stmt,     // a statement inside T.Kernel (copy, gemm)
-  Expr,     // an expression inside a kernel (exp, cast)
-  Iter,     // the iterable of a `for` (Parallel, Pipelined, range)
-  With,     // the context of a `with` (Kernel)
-  Alloc,    // the value of an assignment inside T.Kernel
+  Const,  // anywhere, folded at compile time when possible (ceildiv, min)
+  Module, // module level only (dynamic, Tensor)
+  Stmt,   // a statement inside T.Kernel (copy, gemm)
+  Expr,   // an expression inside a kernel (exp, cast)
+  Iter,   // the iterable of a `for` (Parallel, Pipelined, range)
+  With,   // the context of a `with` (Kernel)
+  Alloc,  // the value of an assignment (inside T.Kernel, or before it for global buffers)
 };
 
 struct BuiltinInfo {
