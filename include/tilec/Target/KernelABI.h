@@ -2,8 +2,9 @@
 //
 // One launcher per kernel, the same argument order on every target: tensors
 // as pointers in parameter order (const when never written), then dynamic
-// dimensions as int64_t, then scalars (GPU targets append a stream). This
-// file derives that signature from a tile.kernel and writes the C header.
+// dimensions as int64_t, then scalars, then `void *workspace` when the kernel
+// has global buffers (GPU targets append a stream). This file derives that
+// signature from a tile.kernel and writes the C header.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_TARGET_KERNELABI_H
@@ -29,11 +30,32 @@ struct KernelArg {
   bool readOnly = false;          ///< tensors the kernel never writes become `const T *`
 };
 
+/// One kernel a launch sequence runs, and where each of its arguments comes
+/// from.
+struct LaunchStep {
+  std::string kernel;
+  /// Per argument of `kernel`: >= 0, the sequence's argument of that index;
+  /// < 0, its workspace buffer -1 - value (workspace + the buffer's offset).
+  std::vector<int> args;
+};
+
 /// Everything a launcher and its header need about one kernel.
 struct KernelSignature {
   std::string name;
   std::vector<KernelArg> args;
-  std::vector<int64_t> threads;   ///< block size (x, y, z)
+  std::vector<int64_t> threads; ///< block size (x, y, z); a sequence's first launch's
+  /// False for the private kernels of a launch sequence: internal launchers,
+  /// not in the header.
+  bool exported = true;
+  /// A launch sequence (tile-outline-launches): the kernels it runs in order.
+  std::vector<LaunchStep> steps;
+  /// Its global buffers: the launcher takes `void *workspace` (after the
+  /// scalars) and `<name>_workspace_size(dims...)` gives the bytes needed;
+  /// `workspaceFunction` returns them and each buffer's offset.
+  unsigned workspaceBuffers = 0;
+  std::string workspaceFunction;
+  bool isSequence() const { return !steps.empty(); }
+  bool hasWorkspace() const { return workspaceBuffers > 0; }
 };
 
 /// Reads a `tile.kernel` op (via FunctionOpInterface and its `tile.*`
@@ -55,7 +77,8 @@ enum class LaunchStatus : int {
   BadDimension = 2,
   Misaligned = 3,
   LaunchFailed = 4,
-  NoImage = 5, ///< CUDA objects for several archs: no image fits the device
+  NoImage = 5,     ///< CUDA objects for several archs: no image fits the device
+  NoWorkspace = 6, ///< a kernel with global buffers was given a null workspace
 };
 
 /// Header flavours: what each target appends to the C signature.

@@ -3,7 +3,7 @@
 // 1. Outline each tile.kernel into a grid function (the ops before the
 //    launch, returning the grid extents) and a body function (the whole
 //    kernel with the launch body inlined; block indices are its last three
-//    arguments).
+//    arguments). Launch sequences go: their launchers call their parts'.
 // 2. Wrap the runs of per-thread statements in loops over the block's
 //    threads (ThreadLoops.cpp): spec §6's SIMT semantics.
 // 3. Guard the kernel's own element accesses of global tensors like copies:
@@ -173,6 +173,11 @@ static void guardGlobalAccesses(ModuleOp module) {
 }
 
 LogicalResult tilec::convertTileToLoops(ModuleOp module, int64_t stackLimit) {
+  // A launch sequence (tile-outline-launches) holds no code of its own: its
+  // launcher, built from its signature, calls its parts' launchers.
+  for (auto kernel : llvm::make_early_inc_range(module.getOps<tile::KernelOp>()))
+    if (kernel.isLaunchSequence())
+      kernel.erase();
   // T.ws regions and barriers run in program order (the host takes them all).
   for (auto kernel : module.getOps<tile::KernelOp>())
     if (tile::LaunchOp launch = kernel.getLaunchOp(); launch && failed(tile::lowerWarpGroups(launch, nullptr)))

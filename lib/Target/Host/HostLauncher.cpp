@@ -11,6 +11,8 @@
 //    block, bz outermost and bx innermost -- or, with several threads, let
 //    worker threads take block numbers from an atomic counter
 //    (HostThreads.cpp).
+// The parts of a launch sequence get internal launchers of their own, which
+// the sequence's launcher calls in order (HostSequence.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "HostLauncher.h"
@@ -134,6 +136,10 @@ llvm::SmallVector<Value> LauncherInfo::kernelArguments(OpBuilder &b, Location lo
 }
 
 Value LauncherInfo::checkArguments(OpBuilder &b, Location loc, ValueRange params) const {
+  return checkLauncherArguments(b, loc, sig, params);
+}
+
+Value host::checkLauncherArguments(OpBuilder &b, Location loc, const KernelSignature &sig, ValueRange params) {
   Value anyNull, badDim;
   auto orInto = [&](Value &acc, Value v) { acc = acc ? arith::OrIOp::create(b, loc, acc, v).getResult() : v; };
   for (auto [i, arg] : llvm::enumerate(sig.args)) {
@@ -188,6 +194,8 @@ static LogicalResult buildLauncher(ModuleOp module, const KernelSignature &sig, 
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto fnType = b.getFunctionType(info.parameterTypes(), {b.getI32Type()});
   auto launcher = func::FuncOp::create(b, loc, sig.name, fnType);
+  if (!sig.exported)
+    makeInternal(launcher); // a part of a launch sequence
   Block *entry = launcher.addEntryBlock();
   b.setInsertionPointToStart(entry);
   ValueRange params = entry->getArguments();
@@ -208,9 +216,18 @@ static LogicalResult buildLauncher(ModuleOp module, const KernelSignature &sig, 
   return success();
 }
 
+void host::makeInternal(func::FuncOp fn) {
+  fn.setPrivate();
+  fn->setAttr("llvm.linkage", LLVM::LinkageAttr::get(fn.getContext(), LLVM::Linkage::Internal));
+}
+
 LogicalResult tilec::buildHostLaunchers(ModuleOp module, llvm::ArrayRef<KernelSignature> kernels, unsigned threads) {
+  // The kernels with a launch first: the launch sequences call them.
   for (const KernelSignature &sig : kernels)
-    if (failed(buildLauncher(module, sig, threads)))
+    if (!sig.isSequence() && failed(buildLauncher(module, sig, threads)))
+      return failure();
+  for (const KernelSignature &sig : kernels)
+    if (sig.isSequence() && failed(buildSequenceLauncher(module, sig)))
       return failure();
   return success();
 }

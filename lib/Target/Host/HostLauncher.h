@@ -21,6 +21,20 @@ namespace tilec::host {
 /// byte for bool and int4.
 mlir::Type cParameterType(mlir::Type kernelType);
 
+/// The i32 status of a launcher's argument checks (0 when all pass):
+/// TILEC_ERROR_NULL_POINTER for a null tensor, else
+/// TILEC_ERROR_BAD_DIMENSION for a dimension <= 0.
+mlir::Value checkLauncherArguments(mlir::OpBuilder &b, mlir::Location loc, const KernelSignature &sig,
+                                   mlir::ValueRange params);
+
+/// Makes `fn` private to the object (internal linkage).
+void makeInternal(mlir::func::FuncOp fn);
+
+/// Builds the launcher of launch sequence `sig` (HostSequence.cpp): checks,
+/// the workspace layout, then each part's launcher in order, stopping at the
+/// first failure; and `<name>_workspace_size(dims...)`.
+mlir::LogicalResult buildSequenceLauncher(mlir::ModuleOp module, const KernelSignature &sig);
+
 /// One kernel's signature and its lowered functions.
 class LauncherInfo {
 public:
