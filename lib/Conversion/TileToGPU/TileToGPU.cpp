@@ -9,6 +9,8 @@
 //    attributes; with narrow-type emulation, make fp8 values and packed
 //    tensors bytes.
 // 3. Erase the tile.kernel.
+// Launch sequences (tile-outline-launches) are erased first: the target's
+// launchers run their parts, or a diagnostic says the target cannot.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/TileToGPU/TileToGPU.h"
@@ -148,6 +150,19 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
 
 LogicalResult tilec::lowerTileToGPU(ModuleOp module, const TargetInfo &target, const GPULoweringOptions &options) {
   MLIRContext *ctx = module.getContext();
+  // Launch sequences: the launchers run them from the signatures (or the
+  // target cannot).
+  bool sequencesOk = true;
+  for (tile::KernelOp kernel : llvm::make_early_inc_range(module.getOps<tile::KernelOp>())) {
+    if (!kernel.isLaunchSequence())
+      continue;
+    if (!options.launchSequences)
+      sequencesOk &= succeeded(tile::rejectLaunchSequence(kernel, target.getName()));
+    else
+      kernel.erase();
+  }
+  if (!sequencesOk)
+    return failure();
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGPUModuleName);

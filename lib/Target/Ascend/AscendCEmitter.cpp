@@ -63,6 +63,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return error(op, "does not support explicit warp specialization (T.ws regions, T.alloc_barrier mbarriers)");
   if (isa<tile::UseSwizzleOp, tile::AnnotateLayoutOp, tile::YieldOp>(op))
     return success(); // block order and shared layouts do not change results
+  if (isa<tile::FinalizeReducerOp>(op))
+    return success(); // one instruction stream updated the reducer's one copy
   if (auto tid = dyn_cast<tile::ThreadIdOp>(op)) {
     // An AI Core runs one instruction stream: thread 0, as on the host target.
     std::string n = fresh("v");
@@ -307,6 +309,9 @@ LogicalResult KernelEmitter::run() {
 
 LogicalResult tilec::emitAscendC(ModuleOp module, const AscendTargetOptions &options,
                                  std::vector<AscendKernel> &kernels) {
+  for (auto kernel : module.getOps<tile::KernelOp>())
+    if (kernel.isLaunchSequence())
+      return tile::rejectLaunchSequence(kernel, "ascend");
   for (auto kernel : module.getOps<tile::KernelOp>()) {
     AscendKernel k;
     KernelEmitter emitter(kernel, options, k);

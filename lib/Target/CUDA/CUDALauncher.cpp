@@ -16,6 +16,8 @@
 //    function, builds the memref descriptors the kernel takes (pointer,
 //    pointer, offset, sizes, strides) and its CUtensorMaps, and calls
 //    cuLaunchKernel on the stream.
+// The parts of a launch sequence get internal launchers; the sequence's own
+// launcher calls them in order (CUDASequence.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "CUDALauncher.h"
@@ -46,8 +48,7 @@ struct Builder {
 };
 } // namespace
 
-/// The C type of a scalar argument as the kernel receives it.
-static llvm::Type *scalarType(llvm::LLVMContext &ctx, llvm::StringRef dtype) {
+llvm::Type *tilec::cudaScalarType(llvm::LLVMContext &ctx, llvm::StringRef dtype) {
   if (dtype == "float32")
     return llvm::Type::getFloatTy(ctx);
   if (dtype == "float64")
@@ -429,14 +430,18 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
   }
   for (const CUDAKernelInfo &k : kernels) {
     const KernelSignature &sig = k.signature;
+    if (sig.isSequence())
+      continue; // below, once the launchers of its parts exist
     llvm::SmallVector<llvm::Type *> params;
     for (const KernelArg &a : sig.args)
       params.push_back(a.kind == KernelArg::Kind::Tensor       ? bd.ptr
                        : a.kind == KernelArg::Kind::DynamicDim ? bd.i64
-                                                               : scalarType(ctx, a.dtype));
+                                                               : cudaScalarType(ctx, a.dtype));
     params.push_back(bd.ptr); // CUstream
     auto *fnTy = llvm::FunctionType::get(bd.i32, params, false);
-    auto *fn = llvm::Function::Create(fnTy, llvm::GlobalValue::ExternalLinkage, sig.name, module);
+    // The parts of a launch sequence are internal: its launcher calls them.
+    auto *fn = llvm::Function::Create(
+        fnTy, sig.exported ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage, sig.name, module);
     auto *entry = llvm::BasicBlock::Create(ctx, "entry", fn);
     IRBuilder<> b(entry);
     auto ret = [&](Value *cond, int code) {
@@ -494,4 +499,7 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
       emitLaunch(bd, b, fn, sig, k.launches[li], cuFn, dims);
     }
   }
+  for (const CUDAKernelInfo &k : kernels)
+    if (k.signature.isSequence())
+      buildCUDASequenceLauncher(module, k.signature);
 }

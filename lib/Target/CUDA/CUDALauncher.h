@@ -51,6 +51,16 @@ struct CUDAImage {
 void buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelInfo> kernels,
                         llvm::ArrayRef<CUDAImage> images);
 
+/// The C type of a scalar argument as a launcher receives it (fp16/bf16 as
+/// their bits).
+llvm::Type *cudaScalarType(llvm::LLVMContext &ctx, llvm::StringRef dtype);
+
+/// Adds the launcher of launch sequence `sig` (CUDASequence.cpp): the
+/// argument checks, the workspace's buffers (`module` holds its workspace
+/// function, made internal here), then each part's launcher on the same
+/// stream, stopping at the first failure; and `<name>_workspace_size`.
+void buildCUDASequenceLauncher(llvm::Module &module, const KernelSignature &sig);
+
 } // namespace tilec
 
 #endif // TILEC_LIB_TARGET_CUDA_CUDALAUNCHER_H

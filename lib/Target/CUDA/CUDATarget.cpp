@@ -11,8 +11,9 @@
 //    plus the PTX of its last arch (`fatbin` stops).
 // 5. Host side: each group's grid functions (lowered with the device
 //    pipeline's host half) translated to LLVM IR and linked, launchers that
-//    pick a group's image at run time added with IRBuilder, x86-64 code
-//    generation (`asm`, `obj`, `-shared`).
+//    pick a group's image at run time added with IRBuilder (launch
+//    sequences: launchers calling their parts'), x86-64 code generation
+//    (`asm`, `obj`, `-shared`).
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/CUDA/CUDATarget.h"
@@ -217,6 +218,7 @@ static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> a
   // fp8 values and packed 4-bit tensors: bytes with software conversions.
   GPULoweringOptions lowering;
   lowering.emulateNarrowTypes = true;
+  lowering.launchSequences = true; // the launchers run them (CUDASequence.cpp)
   if (archs.size() == 1) {
     CUDATargetInfo info(archs.front());
     if (failed(lowerTileToGPU(module, info, lowering)))
@@ -490,13 +492,20 @@ LogicalResult CUDABackend::emitHost(MLIRContext *ctx, EmitStage stage, llvm::raw
       return fail(ctx, "cannot translate the launchers to LLVM IR");
     part->setTargetTriple(llvm::Triple("x86_64-unknown-linux-gnu"));
     part->setDataLayout("e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128");
-    if (gi > 0)
+    if (gi > 0) {
       for (CUDAKernelLaunch &l : g.launches) {
         std::string renamed = l.gridFunction + "." + std::to_string(gi);
         if (llvm::Function *grid = part->getFunction(l.gridFunction))
           grid->setName(renamed);
         l.gridFunction = renamed;
       }
+      // Workspace layouts are the same in every lowering: the first one's.
+      for (const KernelSignature &sig : sigs)
+        if (llvm::Function *layout = sig.hasWorkspace() ? part->getFunction(sig.workspaceFunction) : nullptr) {
+          layout->setName(sig.workspaceFunction + "." + std::to_string(gi));
+          layout->setLinkage(llvm::GlobalValue::InternalLinkage);
+        }
+    }
     if (!llvmModule)
       llvmModule = std::move(part);
     else if (llvm::Linker::linkModules(*llvmModule, std::move(part)))
@@ -510,6 +519,9 @@ LogicalResult CUDABackend::emitHost(MLIRContext *ctx, EmitStage stage, llvm::raw
   for (unsigned i = 0; i < kernels.size(); ++i)
     for (const ArchGroup &g : groups)
       kernels[i].launches.push_back(g.launches[i]);
+  for (const KernelSignature &sig : sigs)
+    if (sig.hasWorkspace() && !llvmModule->getFunction(sig.workspaceFunction))
+      return fail(ctx, "no workspace layout '" + sig.workspaceFunction + "' for kernel '" + sig.name + "'");
   buildCUDALaunchers(*llvmModule, kernels, images);
   HostOptions hostOpts;
   llvm::SmallVector<char> bytes;

@@ -27,6 +27,11 @@ struct GPULoweringOptions {
   /// addressed with integer arithmetic (CUDA). Off, fp8 types stay for the
   /// target to judge and packed tensors get a diagnostic.
   bool emulateNarrowTypes = false;
+  /// The target's launchers run launch sequences (tile-outline-launches:
+  /// several T.Kernel blocks, T.alloc_global workspaces), from the
+  /// signatures read before the lowering, which drops the sequences; off,
+  /// each is a diagnostic naming the target.
+  bool launchSequences = false;
 };
 
 /// Replaces every tile.kernel of `module` by a gpu.func in
