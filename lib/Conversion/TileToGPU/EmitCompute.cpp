@@ -6,7 +6,8 @@
 // reduced lane digits, then shared memory over the reduced warp digits; the
 // result goes to a fragment, a shared buffer (first replica writes) or a
 // local one. Shared and local sources: each output element loops over its
-// line.
+// line. Reducers: the same shuffles and shared memory over the digits that
+// replicate the reducer's layout, every copy getting the combined value.
 //
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
@@ -449,5 +450,42 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
       v = combine(kind, memref::LoadOp::create(b, loc, mem, at), v);
     memref::StoreOp::create(b, loc, v, mem, at);
   }
+  return success();
+}
+
+/// tile.finalize_reducer: each thread's copies of the reducer's elements
+/// combined over the thread digits that replicate its layout (xor shuffles
+/// within a warp, the reduction scratch across warps), so that every copy
+/// holds the result.
+LogicalResult KernelEmitter::emitFinalizeReducer(tile::FinalizeReducerOp op) {
+  Fragment &f = fragments[op.getReducer()];
+  llvm::SmallVector<LayoutField> replicas;
+  if (!f.layout.replicationFields(replicas))
+    return op.emitOpError("cannot combine the copies of a reducer whose layout ")
+           << f.layout.str() << " does not split the thread id into digits";
+  if (replicas.empty())
+    return success(); // one copy of every element
+  tile::ReduceKind kind = op.getKind();
+  llvm::SmallVector<Value> part;
+  for (int64_t r = 0; r < f.layout.numRegs; ++r)
+    part.push_back(memref::LoadOp::create(b, loc, f.regs, ValueRange{cIdx(r)}));
+  // Lane digits by shuffles (powers of two), the rest through shared memory.
+  llvm::SmallVector<LayoutField> warpFields;
+  for (const LayoutField &rf : replicas) {
+    if (!llvm::isPowerOf2_64(rf.count)) {
+      warpFields.push_back(rf);
+      continue;
+    }
+    int64_t k = 1;
+    for (; k < rf.count && rf.stride * k < target.getShuffleLanes(); k *= 2)
+      for (Value &p : part)
+        p = combine(kind, p, shuffleXor(*this, p, rf.stride * k));
+    if (k < rf.count)
+      warpFields.push_back({true, rf.stride * k, rf.count / k, 0});
+  }
+  if (!warpFields.empty())
+    reduceAcrossWarps(*this, kind, f.elementType, f.layout, warpFields, part);
+  for (int64_t r = 0; r < f.layout.numRegs; ++r)
+    memref::StoreOp::create(b, loc, part[r], f.regs, ValueRange{cIdx(r)});
   return success();
 }

@@ -394,6 +394,12 @@ LogicalResult KernelEmitter::emitFill(tile::FillOp op) {
   auto type = cast<MemRefType>(buf.getType());
   if (scope == tile::Scope::Fragment) {
     Fragment &f = fragments[buf];
+    // A reducer's value goes to one copy of each element, the combiner's
+    // identity to the others (the finalize combines the copies).
+    auto alloc = buf.getDefiningOp<tile::AllocOp>();
+    if (alloc && alloc.getReducer())
+      val = arith::SelectOp::create(b, loc, isFirstReplica(f.layout), val,
+                                    identityOf(*alloc.getReducer(), f.elementType));
     for (int64_t r = 0; r < f.layout.numRegs; ++r)
       memref::StoreOp::create(b, loc, val, f.regs, ValueRange{cIdx(r)});
     return success();

@@ -512,6 +512,8 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
     return emitReduce(r);
   if (auto c = dyn_cast<tile::CumsumOp>(op))
     return emitCumsum(c);
+  if (auto r = dyn_cast<tile::FinalizeReducerOp>(op))
+    return emitFinalizeReducer(r);
   if (auto a = dyn_cast<tile::AtomicAddOp>(op))
     return emitAtomicAdd(a);
   if (auto p = dyn_cast<tile::PrintOp>(op))

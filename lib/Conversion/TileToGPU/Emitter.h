@@ -221,6 +221,7 @@ public:
   mlir::LogicalResult emitParallel(tile::ParallelOp op);
   mlir::LogicalResult emitReduce(tile::ReduceOp op);
   mlir::LogicalResult emitCumsum(tile::CumsumOp op);
+  mlir::LogicalResult emitFinalizeReducer(tile::FinalizeReducerOp op);
   mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
   mlir::LogicalResult emitPrint(tile::PrintOp op);
   mlir::LogicalResult emitGemm(tile::GemmOp op);

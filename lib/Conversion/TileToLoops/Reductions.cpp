@@ -5,6 +5,7 @@
 // reduce: for each destination index, acc = clear ? identity : dst[idx];
 //         acc = combine(acc, f(src[..., t, ...])) for t in order.
 // cumsum: acc = 0; for t (reversed with `reverse`): acc += src[t]; dst[t] = acc.
+// finalize_reducer: nothing (one copy of the reducer took every update).
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringUtils.h"
@@ -150,8 +151,18 @@ struct CumsumLowering : OpRewritePattern<tile::CumsumOp> {
   }
 };
 
+/// tile.finalize_reducer: the host runs a T.Parallel's iterations on one
+/// copy of the reducer (spec §6), which already holds the combined result.
+struct FinalizeReducerLowering : OpRewritePattern<tile::FinalizeReducerOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tile::FinalizeReducerOp op, PatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void loops::populateReductionPatterns(RewritePatternSet &patterns) {
-  patterns.add<ReduceLowering, CumsumLowering>(patterns.getContext());
+  patterns.add<ReduceLowering, CumsumLowering, FinalizeReducerLowering>(patterns.getContext());
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Dialect/Tile/IR/FragmentLayout.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -149,6 +150,31 @@ int64_t FragmentLayout::distinctThreads() const {
       if (f.onThread)
         n *= f.count;
   return n;
+}
+
+bool FragmentLayout::replicationFields(llvm::SmallVectorImpl<LayoutField> &out) const {
+  llvm::SmallVector<LayoutField> fields;
+  for (const auto &d : dims)
+    for (const LayoutField &f : d)
+      if (f.onThread && f.count > 1)
+        fields.push_back(f);
+  llvm::sort(fields, [](const LayoutField &a, const LayoutField &b) { return a.stride < b.stride; });
+  int64_t next = 1;
+  auto gapUpTo = [&](int64_t stride) {
+    if (stride % next != 0)
+      return false;
+    if (stride > next)
+      out.push_back({true, next, stride / next, 0});
+    return true;
+  };
+  for (const LayoutField &f : fields) {
+    if (f.stride < next || !gapUpTo(f.stride))
+      return false;
+    next = f.stride * f.count;
+  }
+  if (numThreads < next || !gapUpTo(numThreads))
+    return false;
+  return true;
 }
 
 FragmentLayout FragmentLayout::canonical(llvm::ArrayRef<int64_t> shape, int64_t threads, int64_t vector,

@@ -455,10 +455,15 @@ bool LayoutSolver::placeNext() {
   ParallelInfo *bestLoop = nullptr;
   int64_t bestRank = -1, bestNumel = -1;
   // Fragments indexed with constants in some T.Parallel come last: the loops
-  // that index them take their layouts from the other fragments.
+  // that index them take their layouts from the other fragments. So do
+  // reducers: the loops that update them give them their copies.
+  auto isDeferred = [&](Value f) {
+    auto alloc = f.getDefiningOp<AllocOp>();
+    return constantIndexed.contains(f) || (alloc && alloc.getReducer());
+  };
   for (bool deferred : {false, true}) {
     for (Value f : frags) {
-      if (fragments.count(f) || constantIndexed.contains(f) != deferred)
+      if (fragments.count(f) || isDeferred(f) != deferred)
         continue;
       auto t = cast<MemRefType>(f.getType());
       if (t.getRank() > bestRank || (t.getRank() == bestRank && t.getNumElements() > bestNumel))

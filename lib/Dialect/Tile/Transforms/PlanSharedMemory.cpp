@@ -7,8 +7,9 @@
 //    boundaries of one window: `stages` copies each (a pipeline's staged
 //    buffers), swizzled where only copies and matrix gemms use them.
 // 2. The scratch area after them (16-byte aligned): two halves for
-//    cross-warp reductions (threads x destination registers of 32-bit or
-//    wider values each) and a row-major copy for scans of fragments.
+//    cross-warp reductions and reducer finalizes (threads x destination
+//    registers of 32-bit or wider values each) and a row-major copy for
+//    scans of fragments.
 // 3. The window against the target's limit (a diagnostic past it).
 // 4. Tensor-copy pipelines: their tiles must sit on 1 KB boundaries of the
 //    window, and the window then starts at a 1 KB boundary of the dynamic
@@ -48,6 +49,24 @@ static LogicalResult planScratch(LaunchOp launch, const TargetInfo &target, int6
     unsigned bits = std::max(32u, r.getDst().getType().getElementType().getIntOrFloatBitWidth());
     if (crossWarp)
       reduceHalf = std::max<int64_t>(reduceHalf, numThreads * dstRegs * bits / 8);
+  });
+  // Reducers' finalizes combine the copies over the replicating digits the
+  // same way.
+  launch.walk([&](FinalizeReducerOp f) {
+    auto alloc = f.getReducer().getDefiningOp<AllocOp>();
+    auto attr = alloc ? alloc->getAttrOfType<FragmentLayoutAttr>(layoutName) : FragmentLayoutAttr();
+    if (!attr)
+      return;
+    FragmentLayout layout = attr.getLayout();
+    llvm::SmallVector<LayoutField> replicas;
+    if (!layout.replicationFields(replicas))
+      return;
+    bool crossWarp = false;
+    for (const LayoutField &rf : replicas)
+      crossWarp |= !llvm::isPowerOf2_64(rf.count) || rf.stride * rf.count > target.getShuffleLanes();
+    unsigned bits = std::max(32u, alloc.getType().getElementType().getIntOrFloatBitWidth());
+    if (crossWarp)
+      reduceHalf = std::max<int64_t>(reduceHalf, numThreads * layout.numRegs * bits / 8);
   });
   scratch = 2 * reduceHalf;
   // Scans of fragments go through a row-major scratch copy.

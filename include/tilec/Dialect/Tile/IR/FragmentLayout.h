@@ -92,6 +92,11 @@ struct FragmentLayout {
                                   int64_t maxInnerThreads = 0);
   /// Threads that hold distinct elements (the product of the thread digits).
   int64_t distinctThreads() const;
+  /// The thread digits no field reads, as thread fields (scale 0) in
+  /// increasing stride: the threads differing only in them hold the same
+  /// elements. False when the thread fields do not form a mixed radix of
+  /// the thread id (overlapping or misaligned digits).
+  bool replicationFields(llvm::SmallVectorImpl<LayoutField> &out) const;
   /// The mma.sync m16n8 accumulator layout of an M x N tile split over
   /// warpsM x warpsN warps (warp w = warpN + warpsN * warpM).
   static FragmentLayout mmaAccumulator(int64_t m, int64_t n, int64_t warpsM, int64_t warpsN);
