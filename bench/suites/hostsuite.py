@@ -46,6 +46,9 @@ def parse_header(path):
             a = re.match(r"\s*\*\s+(\w+): (\w+) scalar", line)
             if a:
                 args.append((a.group(1), "scalar", a.group(2), None, ""))
+                continue
+            if re.match(r"\s*\*\s+workspace: \w+_workspace_size\(", line):
+                args.append(("workspace", "workspace", None, None, ""))
         out.append((m.group(3), args))
     return out
 
@@ -96,6 +99,15 @@ def run_case(name, lib_host, lib_cuda, kernel, args, dim):
         elif kind == "dim":
             host_args.append(ctypes.c_int64(dims[n]))
             cuda_args.append(ctypes.c_int64(dims[n]))
+        elif kind == "workspace":  # T.alloc_global buffers: NAME_workspace_size(dims...) bytes
+            size = getattr(lib_host, kernel + "_workspace_size")
+            size.restype = ctypes.c_size_t
+            nbytes = size(*[ctypes.c_int64(dims[a[0]]) for a in args if a[1] == "dim"])
+            hw = torch.empty(nbytes, dtype=torch.uint8)
+            dw = torch.empty(nbytes, dtype=torch.uint8, device=dev)
+            tensors.append((n, hw, dw, False))  # kept alive for the calls, not compared
+            host_args.append(ctypes.c_void_p(hw.data_ptr()))
+            cuda_args.append(ctypes.c_void_p(dw.data_ptr()))
         else:
             ct, v = SCALAR[dt]
             host_args.append(ct(v))
