@@ -151,6 +151,13 @@ LogicalResult KernelEmitter::emitStore(memref::StoreOp op) {
     FailureOr<Value> reg = fragmentRegIndex(op, buf, op.getIndices());
     if (failed(reg))
       return failure();
+    // A reducer's copy takes the updates of the loop's first replicas only:
+    // the other replicas of a replicated loop run the same iterations again.
+    auto alloc = buf.getDefiningOp<tile::AllocOp>();
+    if (alloc && alloc.getReducer() && par && par->driver) {
+      Value old = memref::LoadOp::create(b, loc, fragments[buf].regs, ValueRange{*reg});
+      val = arith::SelectOp::create(b, loc, isFirstReplica(*par->driver), val, old);
+    }
     memref::StoreOp::create(b, loc, val, fragments[buf].regs, ValueRange{*reg});
     return success();
   }
