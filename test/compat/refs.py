@@ -364,3 +364,13 @@ def blocksparse_gemm(ins, p):
                     c[i * bm:(i + 1) * bm, j * bn:(j + 1) * bn] += \
                         a[i * bm:(i + 1) * bm, k * bk:(k + 1) * bk] @ b[k * bk:(k + 1) * bk, j * bn:(j + 1) * bn]
     return {"C": c}
+
+
+# ---- further families ----------------------------------------------------------
+# Each refs_<family>.py next to this file holds the references of one family of
+# tile-lang's examples and registers them in REFS through `@ref` (`from refs import ref`).
+import importlib as _importlib
+import pathlib as _pathlib
+
+for _module in sorted(_pathlib.Path(__file__).resolve().parent.glob("refs_*.py")):
+    _importlib.import_module(_module.stem)
