@@ -1,0 +1,111 @@
+"""References of the miscellaneous example families (quickstart, visual layout inference, DeepGEMM,
+grouped GEMM, fused MoE, GDN, KDA, DeepSeek v3.2/v4/mHC, DSA, dequantize GEMM), written from what each
+kernel computes (see refs.py for the signature)."""
+import numpy as np
+
+from refs import ref, f32
+
+
+def _bf16(x):
+    import cabi
+    return cabi.quantize(np.asarray(x, np.float64), "bfloat16")
+
+
+def _f16(x):
+    return np.asarray(x, np.float16).astype(np.float64)
+
+
+def _cdiv(a, b):
+    return -(-a // b)
+
+
+# ---- GEMM examples -------------------------------------------------------------
+
+
+@ref
+def gemm_nn_relu(ins, p):
+    """C = max(A @ B, 0) (quickstart)."""
+    return {"C": np.maximum(ins["A"] @ ins["B"], 0)}
+
+
+@ref
+def deepgemm_fp8_2xacc(ins, p):
+    """C = sum over 128-wide K groups g of (A[:, g] @ B[:, g].T) * scales_a[m, g] * scales_b[n // 128, g]."""
+    a, b, sa, sb = ins["A"], ins["B"], ins["scales_a"], ins["scales_b"]
+    m, k = a.shape
+    n = b.shape[0]
+    c = np.zeros((m, n))
+    for g in range(_cdiv(k, 128)):
+        part = f32(a[:, g * 128:(g + 1) * 128] @ b[:, g * 128:(g + 1) * 128].T)
+        c += part * (sa[:, g][:, None] * np.repeat(sb[:, g], 128)[None, :n])
+    return {"C": c}
+
+
+deepgemm_fp8_2xacc.gen = {"scales_a": lambda s, rng, p: rng.uniform(0.5, 2.0, s),
+                          "scales_b": lambda s, rng, p: rng.uniform(0.5, 2.0, s)}
+
+
+# ---- grouped GEMM --------------------------------------------------------------
+
+
+def _group_sizes(p, total, count):
+    """Ragged group sizes summing to `total` (the first groups smaller, the last takes the rest)."""
+    base = [max(1, total // count - 7 * (count - 1 - i)) for i in range(count)]
+    base[-1] = total - sum(base[:-1])
+    assert base[-1] > 0
+    return base
+
+
+def _gg_offsets(p):
+    sizes = _group_sizes(p, p["batch_sum"], p["batch_count"])
+    off = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    bm = p["block_M"]
+    padded = [0]
+    for s in sizes[:-1]:
+        padded.append(padded[-1] + _cdiv(s + 1, bm) * bm)
+    return np.array(sizes), off, np.array(padded)
+
+
+@ref
+def grouped_gemm_fwd(ins, p):
+    """C[rows of group g] = A[rows of g] @ B[g] (the groups' rows are consecutive in A)."""
+    a, b = ins["A"], ins["B"]
+    sizes, off = ins["batch_sizes"].astype(int), ins["batch_offsets"].astype(int)
+    c = np.zeros((a.shape[0], b.shape[2]))
+    for g in range(len(sizes)):
+        c[off[g]:off[g] + sizes[g]] = a[off[g]:off[g] + sizes[g]] @ b[g]
+    return {"C": c}
+
+
+grouped_gemm_fwd.gen = {"batch_sizes": lambda s, rng, p: _gg_offsets(p)[0],
+                        "batch_offsets": lambda s, rng, p: _gg_offsets(p)[1],
+                        "batch_padded_offsets": lambda s, rng, p: _gg_offsets(p)[2]}
+
+
+@ref
+def grouped_gemm_bwd(ins, p):
+    """C[g] = A[rows].T @ B[rows]. The kernel masks a K tile's row i with `i < batch_sizes[g]`
+    (not the row's position in the group), so a group of at least block_K rows reads whole
+    block_K tiles: its rows offset .. offset + ceil(size / block_K) * block_K (into the next group)."""
+    a, b = ins["A"], ins["B"]
+    sizes, off = ins["batch_sizes"].astype(int), ins["batch_offsets"].astype(int)
+    bk = p["block_K"]
+    c = np.zeros((len(sizes), a.shape[1], b.shape[1]))
+    for g in range(len(sizes)):
+        rows = [off[g] + t * bk + i for t in range(_cdiv(sizes[g], bk)) for i in range(bk) if i < sizes[g]]
+        c[g] = a[rows].T @ b[rows]
+    return {"C": c}
+
+
+def _gg_bwd_sizes(p):
+    """Ragged sizes except the last group, a multiple of block_K (its whole tiles stay inside A)."""
+    bk, total, count = p["block_K"], p["batch_sum"], p["batch_count"]
+    sizes = _group_sizes(p, total, count)
+    sizes[0] += sizes[-1] % bk
+    sizes[-1] -= sizes[-1] % bk
+    assert sizes[-1] > 0
+    return np.array(sizes), np.concatenate([[0], np.cumsum(sizes)[:-1]])
+
+
+grouped_gemm_bwd.gen = {"batch_sizes": lambda s, rng, p: _gg_bwd_sizes(p)[0],
+                        "batch_offsets": lambda s, rng, p: _gg_bwd_sizes(p)[1]}
