@@ -109,3 +109,59 @@ def _gg_bwd_sizes(p):
 
 grouped_gemm_bwd.gen = {"batch_sizes": lambda s, rng, p: _gg_bwd_sizes(p)[0],
                         "batch_offsets": lambda s, rng, p: _gg_bwd_sizes(p)[1]}
+
+
+# ---- fused MoE -----------------------------------------------------------------
+
+
+def _silu_glu(x, wg, wu):
+    """silu(x @ wg.T) * (x @ wu.T) in float32, stored in float16."""
+    g = f32(x @ wg.T)
+    return _f16(g / (1 + np.exp(-g)) * f32(x @ wu.T))
+
+
+@ref
+def moe_shared(ins, p):
+    """The shared expert: up_logits = silu(x Wg^T) * (x Wu^T) (float16), output = up_logits @ Wd^T."""
+    up = _silu_glu(ins["input"], ins["shared_W_gate"], ins["shared_W_up"])
+    return {"up_logits": up, "output": up @ ins["shared_W_down"].T}
+
+
+_MOE_SIZES = (50, 0, 17, 64, 33, 70, 1, 85)
+
+
+def _moe_groups(p):
+    """Group sizes (one empty group), offsets, offsets padded to block_token + 1 rows, and each
+    block's group (as the example's MoE.forward builds them)."""
+    count, bt = p["group_count"], p["block_token"]
+    sizes = list(_MOE_SIZES[:count])
+    sizes[-1] += p["group_sum"] - sum(sizes)
+    assert len(sizes) == count and sizes[-1] >= 0
+    off = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    padded = [0]
+    for s in sizes[:-1]:
+        padded.append(padded[-1] + _cdiv(s + 1, bt) * bt)
+    m = _cdiv(p["group_sum"], bt) + count
+    idx = [max(i for i in range(count) if bx * bt >= padded[i]) for bx in range(m)]
+    return {"group_sizes": np.array(sizes), "group_offsets": off, "group_padded_offsets": np.array(padded),
+            "group_idx_for_bx": np.array(idx)}
+
+
+@ref
+def moe_routed(ins, p):
+    """Each group g of consecutive rows goes through expert g: up = silu(x Wg[g]^T) * (x Wu[g]^T)
+    (float16), output = (up @ Wd[g]^T) * routed_expert_weights[row]."""
+    x, w = ins["input"], ins["routed_expert_weights"]
+    sizes, off = ins["group_sizes"].astype(int), ins["group_offsets"].astype(int)
+    up = np.zeros((x.shape[0], ins["routed_expert_gate"].shape[1]))
+    out = np.zeros(x.shape)
+    for g in range(len(sizes)):
+        r = slice(off[g], off[g] + sizes[g])
+        up[r] = _silu_glu(x[r], ins["routed_expert_gate"][g], ins["routed_expert_up"][g])
+        out[r] = (up[r] @ ins["routed_expert_down"][g].T) * w[r][:, None]
+    return {"up_logits": up, "output": out}
+
+
+moe_routed.gen = {name: (lambda name: lambda s, rng, p: _moe_groups(p)[name])(name)
+                  for name in ("group_sizes", "group_offsets", "group_padded_offsets", "group_idx_for_bx")}
+moe_routed.gen["routed_expert_weights"] = lambda s, rng, p: rng.uniform(0.0, 1.0, s)
