@@ -165,3 +165,50 @@ def moe_routed(ins, p):
 moe_routed.gen = {name: (lambda name: lambda s, rng, p: _moe_groups(p)[name])(name)
                   for name in ("group_sizes", "group_offsets", "group_padded_offsets", "group_idx_for_bx")}
 moe_routed.gen["routed_expert_weights"] = lambda s, rng, p: rng.uniform(0.0, 1.0, s)
+
+
+# ---- DeepSeek v3.2 ---------------------------------------------------------------
+
+
+@ref
+def ds_act_quant(ins, p):
+    """Per (row, 128-column group): S = max(amax, 1e-4) / 448, Y = fp8(clamp(X / S, -448, 448))."""
+    from refs import _per_token_cast
+    q, s = _per_token_cast(ins["X"])
+    return {"Y": q, "S": s}
+
+
+@ref
+def ds_fp8_gemm(ins, p):
+    """C = sum over 128-wide K groups g of (A[:, g] @ B[:, g].T) * scales_a[m, g] * scales_b[n // 128, g]."""
+    return {"C": deepgemm_fp8_2xacc(ins, p)["C"]}
+
+
+ds_fp8_gemm.gen = deepgemm_fp8_2xacc.gen
+
+
+@ref
+def ds_fp8_index(ins, p):
+    """o[b, m, n] = k_s[b, n] * sum_h relu(q[b, m, h] . k[b, n]) * q_s[b, m, h]."""
+    q, qs, k, ks = ins["q"], ins["q_s"], ins["k"], ins["k_s"]
+    logits = f32(np.maximum(np.einsum("bmhd,bnd->bmnh", q, k), 0))
+    return {"o": np.einsum("bmnh,bmh->bmn", logits, qs) * ks[:, None, :]}
+
+
+def _kv_ranges(s, rng, p):
+    n = p["seq_len_kv"]
+    return rng.integers(0, n // 2, s)
+
+
+@ref
+def ds_clean_logits(ins, p):
+    """Logits[i, j] = -inf outside CuSeqLenKS[i] <= j < CuSeqLenKE[i], unchanged inside."""
+    x, ks, ke = ins["Logits"].copy(), ins["CuSeqLenKS"].astype(int), ins["CuSeqLenKE"].astype(int)
+    j = np.arange(x.shape[1])[None, :]
+    x[(j < ks[:, None]) | (j >= ke[:, None])] = -np.inf
+    return {"Logits": x}
+
+
+ds_clean_logits.inout = ("Logits",)
+ds_clean_logits.gen = {"CuSeqLenKS": _kv_ranges,
+                       "CuSeqLenKE": lambda s, rng, p: rng.integers(p["seq_len_kv"] // 2, p["seq_len_kv"] + 1, s)}
