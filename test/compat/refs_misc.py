@@ -212,3 +212,15 @@ def ds_clean_logits(ins, p):
 ds_clean_logits.inout = ("Logits",)
 ds_clean_logits.gen = {"CuSeqLenKS": _kv_ranges,
                        "CuSeqLenKE": lambda s, rng, p: rng.integers(p["seq_len_kv"] // 2, p["seq_len_kv"] + 1, s)}
+
+
+@ref
+def sparse_mla_bwd_preprocess(ins, p):
+    """Delta[..., h] = sum_d O[..., h, d] * dO[..., h, d] (float32 products of the bfloat16 inputs)."""
+    return {"Delta": (ins["O"] * ins["dO"]).sum(axis=-1)}
+
+
+@ref
+def sparse_mla_bwd_postprocess(ins, p):
+    """dKV_out = dKV in bfloat16."""
+    return {"dKV_out": ins["dKV"]}
