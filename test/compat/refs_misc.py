@@ -224,3 +224,87 @@ def sparse_mla_bwd_preprocess(ins, p):
 def sparse_mla_bwd_postprocess(ins, p):
     """dKV_out = dKV in bfloat16."""
     return {"dKV_out": ins["dKV"]}
+
+
+# ---- DSA sparse fine-tuning (varlen sparse MLA) ------------------------------------
+
+_DSA_LENS = (13, 30, 7)
+
+
+def _dsa_offsets(s, rng, p):
+    lens = list(_DSA_LENS)
+    lens[-1] += p["seq_len"] - sum(lens)
+    return np.concatenate([[0], np.cumsum(lens)])
+
+
+def _dsa_token_indices(s, rng, p):
+    off = _dsa_offsets(None, rng, p)
+    return np.array([(b, t) for b in range(len(off) - 1) for t in range(off[b + 1] - off[b])])
+
+
+def _dsa_indices(s, rng, p):
+    """Top-k key positions of each token inside its sequence (with repeats), the first its own
+    position (so every token keeps a key); positions after the token are masked by the kernel."""
+    off = _dsa_offsets(None, rng, p)
+    seq, g, k = s
+    out = np.zeros(s, int)
+    for b in range(len(off) - 1):
+        n = off[b + 1] - off[b]
+        for t in range(n):
+            out[off[b] + t] = rng.integers(0, n, (g, k))
+            out[off[b] + t, :, 0] = t
+    return out
+
+
+_DSA_GEN = {"Offsets": _dsa_offsets, "TokenIndices": _dsa_token_indices, "Indices": _dsa_indices}
+
+
+def _dsa_scores(ins, p):
+    """(scores, valid, kv rows) per token and group: scores[t, g, h, j] = Q[t, h] . KV[bos + idx_j, g]
+    (heads of group g), valid = idx_j <= the token's position and != -1."""
+    q, kv, idx = ins["Q"], ins["KV"], ins["Indices"].astype(int)
+    off, ti = ins["Offsets"].astype(int), ins["TokenIndices"].astype(int)
+    seq, heads, _ = q.shape
+    groups = kv.shape[1]
+    hg = heads // groups
+    bos = off[ti[:, 0]]
+    rows = kv[bos[:, None, None] + idx, np.arange(groups)[None, :, None]]  # t g k d
+    qg = q.reshape(seq, groups, hg, -1)
+    s = np.einsum("tghd,tgkd->tghk", qg, rows)
+    valid = (idx <= ti[:, 1][:, None, None]) & (idx != -1)
+    return s, valid[:, :, None, :], rows
+
+
+def _dsa_scale(p):
+    sc = p.get("sm_scale")
+    return sc if isinstance(sc, float) else (p["dim"] + p["tail_dim"]) ** -0.5
+
+
+@ref
+def dsa_sparse_mla_fwd(ins, p):
+    """Output[t, h] = softmax_j(scale * s[t, h, j] over the valid top-k keys) @ KV[key j, :dim];
+    Lse = log sum exp(scale * s) (natural log); P is rounded to bfloat16 before the P @ V product."""
+    s, valid, rows = _dsa_scores(ins, p)
+    s = np.where(valid, s * _dsa_scale(p), -np.inf)
+    m = s.max(axis=-1, keepdims=True)
+    e = np.exp(s - m)
+    l = e.sum(axis=-1, keepdims=True)
+    o = np.einsum("tghk,tgkd->tghd", _bf16(e), rows[..., :p["dim"]]) / l
+    seq = s.shape[0]
+    return {"Output": o.reshape(seq, -1, p["dim"]), "Lse": (np.log(l) + m).reshape(seq, -1)}
+
+
+dsa_sparse_mla_fwd.gen = _DSA_GEN
+
+
+@ref
+def dsa_sparse_mla_topk_reducesum(ins, p):
+    """ReduceSum[t, g, 0, j] = sum over the group's heads of exp(scale * s[t, h, j] - Lse[t, h]) (0 where masked)."""
+    s, valid, _ = _dsa_scores(ins, p)
+    seq, groups, hg, k = s.shape
+    lse = ins["Lse"].reshape(seq, groups, hg, 1)
+    e = np.where(valid, np.exp(s * _dsa_scale(p) - lse), 0)
+    return {"ReduceSum": e.sum(axis=2)[:, :, None, :]}
+
+
+dsa_sparse_mla_topk_reducesum.gen = _DSA_GEN
