@@ -308,3 +308,51 @@ def dsa_sparse_mla_topk_reducesum(ins, p):
 
 
 dsa_sparse_mla_topk_reducesum.gen = _DSA_GEN
+
+
+# ---- DeepSeek v4 -----------------------------------------------------------------
+
+
+@ref
+def ds4_fp8_quant(ins, p):
+    """Per (row, block_size-column group): s = max(amax, 1e-4) / 448, rounded up to a power of two
+    when round_scale; quant = fp8(clamp(x / s, -448, 448))."""
+    from refs import fp8_e4m3
+    x, g = ins["x"], p.get("block_size", 128)
+    m, n = x.shape
+    ng = _cdiv(n, g)
+    pad = np.zeros((m, ng * g))
+    pad[:, :n] = x
+    blocks = pad.reshape(m, ng, g)
+    s = f32(np.maximum(np.abs(blocks).max(axis=2), 1e-4) * f32(1 / 448.0))
+    if p.get("round_scale", True):
+        s = 2.0 ** np.ceil(np.log2(s))
+    q = fp8_e4m3(np.clip(f32(blocks / s[:, :, None]), -448.0, 448.0))
+    return {"quant": q.reshape(m, ng * g)[:, :n], "scale": s}
+
+
+def _ds4_topk(s, rng, p):
+    """Key positions in [0, seq_len_kv) with repeats; batches after the first end with -1 padding
+    (the kernel still gathers row -1 of its batch, which lies inside the tensor there)."""
+    idx = rng.integers(0, p["seq_len_kv"], s)
+    idx[1:, :, -p["topk"] // 5:] = -1
+    return idx
+
+
+@ref
+def ds4_sparse_attn_fwd(ins, p):
+    """Output[b, s, h] = softmax over [scale * Q . KV[idx_j] for idx_j >= 0] + [Sinks[h]] (the sink's
+    weight dropped) @ KV[idx_j]."""
+    q, kv, idx, sink = ins["Q"], ins["KV"], ins["TopkIndices"].astype(int), ins["Sinks"]
+    b, s, h, d = q.shape
+    scale = p.get("sm_scale") if isinstance(p.get("sm_scale"), float) else d ** -0.5
+    rows = kv[np.arange(b)[:, None, None], idx]  # b s k d
+    sc = np.einsum("bshd,bskd->bshk", q, rows) * scale
+    sc = np.where((idx >= 0)[:, :, None, :], sc, -np.inf)
+    m = np.maximum(sc.max(axis=-1, keepdims=True), sink[None, None, :, None])
+    e = np.exp(sc - m)
+    l = e.sum(axis=-1, keepdims=True) + np.exp(sink[None, None, :, None] - m)
+    return {"Output": np.einsum("bshk,bskd->bshd", _bf16(e), rows) / l}
+
+
+ds4_sparse_attn_fwd.gen = {"TopkIndices": _ds4_topk}
