@@ -356,3 +356,42 @@ def ds4_sparse_attn_fwd(ins, p):
 
 
 ds4_sparse_attn_fwd.gen = {"TopkIndices": _ds4_topk}
+
+
+# ---- DeepSeek mHC ----------------------------------------------------------------
+
+
+@ref
+def mhc_post(ins, p):
+    """x[n, o, :] = c[n, o] * d[n, :] + sum_i a[n, i, o] * b[n, i, :]."""
+    a, b, c, d = ins["a"], ins["b"], ins["c"], ins["d"]
+    return {"x": c[:, :, None] * d[:, None, :] + np.einsum("nio,nih->noh", a, b)}
+
+
+def _sinkhorn_out(s, rng, p):
+    """A Sinkhorn forward's result: exp(M), M uniform in [0, 4), normalised over columns then rows 20 times."""
+    r = np.exp(rng.uniform(0.0, 4.0, s))
+    for _ in range(20):
+        r = r / r.sum(-2, keepdims=True)
+        r = r / r.sum(-1, keepdims=True)
+    return r
+
+
+@ref
+def mhc_sinkhorn_bwd(ins, p):
+    """The Sinkhorn backward res = (dR - x1[:, None] - x2[None, :]) * R, where (x1, x2) solves
+    [[I, R], [R^T, I]] (x1, x2) = (rowsum(R dR), colsum(R dR)) (the kernel by conjugate gradients;
+    res does not depend on which solution of the singular system)."""
+    r_all, dr_all = ins["out"], ins["dout"]
+    n = r_all.shape[-1]
+    res = np.zeros(r_all.shape)
+    for t in range(r_all.shape[0]):
+        r, dr = r_all[t], dr_all[t]
+        a = np.block([[np.eye(n), r], [r.T, np.eye(n)]])
+        b = np.concatenate([(r * dr).sum(1), (r * dr).sum(0)])
+        x = np.linalg.lstsq(a, b, rcond=None)[0]
+        res[t] = (dr - x[:n, None] - x[None, n:]) * r
+    return {"res": res}
+
+
+mhc_sinkhorn_bwd.gen = {"out": _sinkhorn_out}
