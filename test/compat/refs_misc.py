@@ -395,3 +395,41 @@ def mhc_sinkhorn_bwd(ins, p):
 
 
 mhc_sinkhorn_bwd.gen = {"out": _sinkhorn_out}
+
+
+# ---- DSA HISA --------------------------------------------------------------------
+
+
+@ref
+def hisa_clean_and_maintain_logits(ins, p):
+    """As clean_logits (-inf outside [KS, KE)), and +inf at the first and last kept column."""
+    out = ds_clean_logits(ins, p)["Logits"]
+    rows = np.arange(out.shape[0])
+    out[rows, ins["CuSeqLenKS"].astype(int)] = np.inf
+    out[rows, ins["CuSeqLenKE"].astype(int) - 1] = np.inf
+    return {"Logits": out}
+
+
+hisa_clean_and_maintain_logits.inout = ("Logits",)
+hisa_clean_and_maintain_logits.gen = ds_clean_logits.gen
+
+
+# ---- dequantize GEMM ---------------------------------------------------------------
+
+
+def _i4_of_u8(b):
+    """Each byte as two signed 4-bit values, the low nibble first."""
+    b = b.astype(np.int64)
+    lo, hi = b & 0xF, (b >> 4) & 0xF
+    out = np.stack([lo, hi], axis=-1).reshape(b.shape[0], -1)
+    return np.where(out >= 8, out - 16, out)
+
+
+@ref
+def dequant_w4a8(ins, p):
+    """Ct = (A @ int4(B).T).T, B holding two int4 weights a byte (the low nibble first)."""
+    return {"Ct": (ins["A"] @ _i4_of_u8(ins["B"]).T).T}
+
+
+dequant_w4a8.gen = {"B": lambda s, rng, p: rng.integers(0, 256, s),
+                    "A": lambda s, rng, p: rng.integers(-128, 128, s)}
