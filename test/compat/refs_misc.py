@@ -433,3 +433,110 @@ def dequant_w4a8(ins, p):
 
 dequant_w4a8.gen = {"B": lambda s, rng, p: rng.integers(0, 256, s),
                     "A": lambda s, rng, p: rng.integers(-128, 128, s)}
+
+
+# ---- GDN (gated delta net, chunked) -------------------------------------------------
+
+
+def _chunks(s, c):
+    return [slice(i, min(i + c, s)) for i in range(0, s, c)]
+
+
+@ref
+def gdn_chunk_local_cumsum(ins, p):
+    """G_new = cumsum of G inside each chunk_size chunk along S (from the chunk's end when reverse)."""
+    g = ins["G"]
+    axis = 2 if p.get("head_first") else 1
+    out = np.zeros(g.shape)
+    for c in _chunks(g.shape[axis], p["chunk_size"]):
+        idx = [slice(None)] * 3
+        idx[axis] = c
+        part = g[tuple(idx)]
+        if p.get("reverse"):
+            out[tuple(idx)] = np.flip(np.cumsum(np.flip(part, axis), axis), axis)
+        else:
+            out[tuple(idx)] = np.cumsum(part, axis)
+    return {"G_new": out}
+
+
+def _in(x, p, key="input_dtype"):
+    """Rounds to the entry's dtype named by `key` (bfloat16, float16 or float32)."""
+    d = str(p.get(key, "T.bfloat16"))
+    if "bfloat16" in d:
+        return _bf16(x)
+    if "float16" in d:
+        return _f16(x)
+    return f32(x)
+
+
+@ref
+def gdn_chunk_scaled_dot_kkt(ins, p):
+    """A[b, t, h, j] for key s = (t's chunk start) + j: beta_t (k_t . k_s) exp(g_t - g_s) where s < t and
+    g_t - g_s <= 0, else 0 (beta_t k_t rounded to the input dtype)."""
+    k, beta, g = ins["K"], ins["Beta"], ins["G"]
+    b, s, h, _ = k.shape
+    c = p["chunk_size"]
+    a = np.zeros((b, s, h, c))
+    for ch in _chunks(s, c):
+        kc, gc = k[:, ch], g[:, ch]
+        bk = _in(kc * beta[:, ch][..., None], p)
+        dot = np.einsum("bthd,bshd->bhts", bk, kc)
+        n = kc.shape[1]
+        lower = np.arange(n)[:, None] > np.arange(n)[None, :]
+        if p.get("use_g", True):
+            diff = gc.transpose(0, 2, 1)[:, :, :, None] - gc.transpose(0, 2, 1)[:, :, None, :]
+            dot = np.where(lower & (diff <= 0), dot * np.exp(diff), 0)
+        else:
+            dot = np.where(lower, dot, 0)
+        a[:, ch, :, :n] = dot.transpose(0, 2, 1, 3)
+    return {"A": a}
+
+
+@ref
+def gdn_chunk_fwd_o(ins, p):
+    """O_t = scale (exp(g_t) q_t H_c + sum_{s <= t in the chunk, g_t - g_s <= 0} exp(g_t - g_s) (q_t . k_s) v_s),
+    the intra-chunk weights rounded to the input dtype."""
+    q, k, v, hid, g = ins["Q"], ins["K"], ins["V"], ins["HIDDEN"], ins["G"]
+    b, s, h, _ = q.shape
+    use_g = p.get("use_g", True)
+    o = np.zeros(v.shape)
+    for ci, ch in enumerate(_chunks(s, p["chunk_size"])):
+        qc, kc, vc, gc = q[:, ch], k[:, ch], v[:, ch], g[:, ch].transpose(0, 2, 1)
+        inter = np.einsum("bthd,bhdv->bhtv", qc, hid[:, ci])
+        a = np.einsum("bthd,bshd->bhts", qc, kc)
+        n = qc.shape[1]
+        if use_g:
+            inter = inter * np.exp(gc)[..., None]
+            diff = gc[:, :, :, None] - gc[:, :, None, :]
+            a = np.where(diff <= 0, a * np.exp(diff), 0)
+        a = np.where(np.arange(n)[:, None] >= np.arange(n)[None, :], a, 0)
+        o[:, ch] = (p["scale"] * (inter + np.einsum("bhts,bshv->bhtv", _in(a, p), vc))).transpose(0, 2, 1, 3)
+    return {"O": o}
+
+
+@ref
+def gdn_chunk_delta_h_fwd(ins, p):
+    """The chunked delta-rule state: per chunk c, h[c] = the state before it (input dtype),
+    V_new = U - W h[c]; with gates V_new_t *= exp(g_last - g_t) where that is <= 0 (else 0) and
+    the state *= exp(g_last); state += K_c^T V_new (rounded); final_state = the last state."""
+    k, w, u, g = ins["K"], ins["W"], ins["U"], ins["G"]
+    b, s, h, dk = k.shape
+    state = ins["initial_state"].copy() if p.get("use_initial_state", True) else np.zeros((b, h, dk, u.shape[-1]))
+    c = p["chunk_size"]
+    hs_out = np.zeros((b, s // c, h, dk, u.shape[-1]))
+    vnew = np.zeros(u.shape)
+    for ci, ch in enumerate(_chunks(s, c)):
+        hs = _in(state, p)
+        hs_out[:, ci] = hs
+        vn = f32(u[:, ch].transpose(0, 2, 1, 3) - np.einsum("bhtk,bhkv->bhtv", w[:, ch].transpose(0, 2, 1, 3), hs))
+        vnew[:, ch] = vn.transpose(0, 2, 1, 3)
+        if p.get("use_g", True):
+            gl = g[:, ch.stop - 1][:, :, None, None]
+            d = gl - g[:, ch].transpose(0, 2, 1)[..., None]
+            vn = np.where(d <= 0, vn * np.exp(d), 0)
+            state = state * np.exp(gl)
+        state = f32(state + np.einsum("bhtk,bhtv->bhkv", k[:, ch].transpose(0, 2, 1, 3), _in(vn, p)))
+    out = {"h": hs_out, "final_state": state}
+    if p.get("save_new_value", True):
+        out["V_new"] = vnew
+    return out
