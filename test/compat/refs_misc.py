@@ -540,3 +540,88 @@ def gdn_chunk_delta_h_fwd(ins, p):
     if p.get("save_new_value", True):
         out["V_new"] = vnew
     return out
+
+
+def _bsh(x, ch):
+    """x[b, chunk, h, ...] as (b, h, t, ...)."""
+    return np.moveaxis(x[:, ch], 2, 1)
+
+
+def _unbsh(x):
+    return np.moveaxis(x, 1, 2)
+
+
+@ref
+def gdn_recompute_w_u_fwd(ins, p):
+    """Per chunk: U = A_c @ (beta V), W = A_c @ (beta exp(g) K) (the right operands rounded to the input dtype)."""
+    k, v, beta, g, a = ins["K"], ins["V"], ins["Beta"], ins["G"], ins["A"]
+    w, u = np.zeros(k.shape), np.zeros(v.shape)
+    for ch in _chunks(k.shape[1], p["chunk_size"]):
+        n = ch.stop - ch.start
+        ac = _bsh(a, ch)[..., :n]
+        bt, eg = _bsh(beta, ch)[..., None], np.exp(_bsh(g, ch))[..., None]
+        u[:, ch] = _unbsh(ac @ _in(_bsh(v, ch) * bt, p))
+        w[:, ch] = _unbsh(ac @ _in(_in(_bsh(k, ch) * bt, p) * eg, p))
+    return {"W": w, "U": u}
+
+
+@ref
+def gdn_wy_fast_bwd(ins, p):
+    """Backward of W = A (beta exp(g) K), U = A (beta V): dA = dw (beta e^g K)^T + du (beta V)^T,
+    dk = beta e^g A^T dw, dv = beta A^T du, dbeta = sum (A^T dw) K e^g + sum (A^T du) V, dg = sum (A^T dw) K e^g beta."""
+    k, v, beta, g, a, dw, du = (ins[n] for n in ("K", "V", "Beta", "G", "A", "dw", "du"))
+    c = p["chunk_size"]
+    out = {n: np.zeros(ins[n].shape) for n in ("dA", "dk", "dv", "dbeta", "dg")}
+    for ch in _chunks(k.shape[1], c):
+        n = ch.stop - ch.start
+        ac = _bsh(a, ch)[..., :n]
+        bt, eg = _bsh(beta, ch)[..., None], np.exp(_bsh(g, ch))[..., None]
+        kc, vc, dwc, duc = _bsh(k, ch), _bsh(v, ch), _bsh(dw, ch), _bsh(du, ch)
+        kbg = _in(_in(kc * bt, p) * eg, p)
+        vb = _in(vc * bt, p)
+        da = np.zeros(ac.shape[:-1] + (c,))
+        da[..., :n] = dwc @ np.swapaxes(kbg, -1, -2) + duc @ np.swapaxes(vb, -1, -2)
+        dkbg = np.swapaxes(ac, -1, -2) @ dwc
+        dvb = np.swapaxes(ac, -1, -2) @ duc
+        out["dA"][:, ch] = _unbsh(da)
+        out["dk"][:, ch] = _unbsh(dkbg * bt * eg)
+        out["dv"][:, ch] = _unbsh(dvb * bt)
+        out["dbeta"][:, ch] = _unbsh(((dkbg * kc * eg).sum(-1) + (dvb * vc).sum(-1)))
+        out["dg"][:, ch] = _unbsh((dkbg * kc * eg * bt).sum(-1))
+    return out
+
+
+@ref
+def gdn_wy_fast_bwd_split(ins, p):
+    """The split backward through A = (I + strictly lower gated beta K K^T)^-1: with dA masked to its strictly
+    lower part, dA2 = -(A^T (dA A^T)) (strictly lower, times exp(g_i - g_j) where g_i - g_j <= 0, else 0);
+    dk += dA2 K beta + dA2^T (beta K), dbeta_k = sum (dA2 K) K; dg_A_positive[i, j] = dA2[i, j] (beta_i k_i . k_j)
+    and dg_A_negative[j, i] the same (intermediates rounded to the input dtype where the kernel stores them)."""
+    k, beta, g, a, da_in, dk_in = (ins[n] for n in ("K", "Beta", "G", "A", "dA", "dk"))
+    c = p["chunk_size"]
+    dk = dk_in.copy()
+    dbeta = np.zeros(beta.shape)
+    pos, neg = np.zeros(a.shape), np.zeros(a.shape)
+    lower = np.arange(c)[:, None] > np.arange(c)[None, :]
+    for ch in _chunks(k.shape[1], c):
+        assert ch.stop - ch.start == c, "S must be a multiple of chunk_size"
+        ac, dac, gc = _bsh(a, ch), _bsh(da_in, ch), _bsh(g, ch)
+        kc, bt = _bsh(k, ch), _bsh(beta, ch)[..., None]
+        x = _in(np.where(lower, dac, 0) @ np.swapaxes(ac, -1, -2), p)
+        y = np.swapaxes(ac, -1, -2) @ x
+        diff = gc[..., :, None] - gc[..., None, :]
+        d2 = np.where(lower, -y, 0)
+        d2 = np.where(diff <= 0, d2 * np.exp(diff), 0)
+        d3 = _in(d2, p)
+        kb = _in(kc * bt, p)
+        arec = kb @ np.swapaxes(kc, -1, -2)
+        dkb = d3 @ kc
+        dbeta[:, ch] = _unbsh((dkb * kc).sum(-1))
+        dk[:, ch] = _unbsh(_bsh(dk_in, ch) + np.swapaxes(d3, -1, -2) @ kb + _in(dkb * bt, p))
+        daa = d2 * arec
+        pos[:, ch] = _unbsh(daa)
+        neg[:, ch] = _unbsh(np.swapaxes(daa, -1, -2))
+    return {"dk": dk, "dbeta_k": dbeta, "dg_A_positive": pos, "dg_A_negative": neg}
+
+
+gdn_wy_fast_bwd_split.inout = ("dk",)
