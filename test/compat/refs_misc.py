@@ -625,3 +625,121 @@ def gdn_wy_fast_bwd_split(ins, p):
 
 
 gdn_wy_fast_bwd_split.inout = ("dk",)
+
+
+# ---- KDA (Kimi delta attention: per-channel gates, exp2) ------------------------------
+
+
+@ref
+def kda_chunk_fwd_o(ins, p):
+    """O = (2^GK * (scale Q)) @ H_c + tril(A_c) @ V per chunk (scale Q and the gated Q rounded to the input dtype)."""
+    q, v, gk, a, hid = ins["Q"], ins["V"], ins["GK"], ins["A"], ins["HIDDEN"]
+    c = p["chunk_size"]
+    o = np.zeros(v.shape)
+    for ci, ch in enumerate(_chunks(q.shape[1], c)):
+        n = ch.stop - ch.start
+        gq = _in(_in(_bsh(q, ch) * p["scale"], p) * np.exp2(_bsh(gk, ch)), p)
+        ac = np.tril(_bsh(a, ch)[..., :n])
+        o[:, ch] = _unbsh(gq @ hid[:, ci] + ac @ _bsh(v, ch))
+    return {"O": o}
+
+
+@ref
+def kda_recompute_w_u_fwd(ins, p):
+    """Per chunk: U = A_c (beta V), W = A_c (beta 2^G K), KG = K 2^(G_last - G) (G_last: the chunk's last row)."""
+    k, v, beta, g, a = ins["K"], ins["V"], ins["Beta"], ins["G"], ins["A"]
+    out = {"W": np.zeros(k.shape), "U": np.zeros(v.shape)}
+    if p.get("use_kg"):
+        out["KG"] = np.zeros(k.shape)
+    for ch in _chunks(k.shape[1], p["chunk_size"]):
+        n = ch.stop - ch.start
+        ac = _bsh(a, ch)[..., :n]
+        bt, kc, gc = _bsh(beta, ch)[..., None], _bsh(k, ch), _bsh(g, ch)
+        out["U"][:, ch] = _unbsh(ac @ _in(_bsh(v, ch) * bt, p))
+        out["W"][:, ch] = _unbsh(ac @ _in(_in(kc * bt, p) * np.exp2(gc), p))
+        if p.get("use_kg"):
+            out["KG"][:, ch] = _unbsh(kc * np.exp2(gc[..., -1:, :] - gc))
+    return out
+
+
+@ref
+def kda_chunk_delta_h_fwd(ins, p):
+    """The chunked delta-rule state with per-channel gates: per chunk, h[c] = the state (input dtype),
+    V_new = U - W h[c]; state *= 2^GK_last[k] per key channel; state += K_c^T V_new (rounded)."""
+    k, w, u, gk = ins["K"], ins["W"], ins["U"], ins["GK"]
+    b, s, h, dk = k.shape
+    dv = u.shape[-1]
+    state = ins["initial_state"].copy() if p.get("use_initial_state", True) else np.zeros((b, h, dk, dv))
+    chunks = _chunks(s, p["chunk_size"])
+    hs_out, vnew = np.zeros((b, len(chunks), h, dk, dv)), np.zeros(u.shape)
+    for ci, ch in enumerate(chunks):
+        hs = _in(state, p)
+        hs_out[:, ci] = hs
+        vn = f32(_bsh(u, ch) - _bsh(w, ch) @ hs)
+        vnew[:, ch] = _unbsh(vn)
+        if p.get("use_gk", True):
+            state = state * np.exp2(gk[:, ch.stop - 1])[..., None]
+        state = f32(state + np.swapaxes(_bsh(k, ch), -1, -2) @ _in(vn, p, "output_dtype"))
+    out = {"h": hs_out, "final_state": state}
+    if p.get("save_new_value", True):
+        out["V_new"] = vnew
+    return out
+
+
+@ref
+def kda_chunk_bwd_dv_local(ins, p):
+    """dv = tril(A_c)^T @ dO per chunk."""
+    do, a = ins["DO"], ins["A"]
+    dv = np.zeros(do.shape)
+    for ch in _chunks(do.shape[1], p["chunk_size"]):
+        n = ch.stop - ch.start
+        dv[:, ch] = _unbsh(np.swapaxes(np.tril(_bsh(a, ch)[..., :n]), -1, -2) @ _bsh(do, ch))
+    return {"dv": dv}
+
+
+def _neg_gates(s, rng, p):
+    """Log-space decay gates (<= 0, as the model's cumulative log gates): the state does not grow."""
+    return rng.uniform(-1.0, 0.0, s)
+
+
+kda_chunk_delta_h_fwd.gen = {"GK": _neg_gates}
+
+
+@ref
+def kda_chunk_bwd_gla_dA(ins, p):
+    """dA = scale * tril(dO_c @ V_c^T) per chunk (columns past a short last chunk are 0)."""
+    do, v = ins["DO"], ins["V"]
+    c = p["chunk_size"]
+    da = np.zeros(do.shape[:3] + (c,))
+    for ch in _chunks(do.shape[1], c):
+        n = ch.stop - ch.start
+        da[:, ch, :, :n] = _unbsh(np.tril(_bsh(do, ch) @ np.swapaxes(_bsh(v, ch), -1, -2)) * p["scale"])
+    return {"dA": da}
+
+
+@ref
+def kda_chunk_delta_bwd_dhu(ins, p):
+    """The delta-rule state gradient, chunks in reverse: dh[c] = the gradient (output dtype),
+    dv2 = K_c dh[c] + dv; gradient *= 2^GK_last per key channel; += scale Q_c^T dO_c - W_c^T dv2; dh0 = the last."""
+    q, k, w, gk, do, dv = (ins[n] for n in ("Q", "K", "W", "GK", "dO", "dv"))
+    b, s, h, dk = q.shape
+    chunks = _chunks(s, p["chunk_size"])
+    state = ins["dht"].copy() if p.get("use_final_state_gradient", True) else np.zeros((b, h, dk, dv.shape[-1]))
+    dh, dv2 = np.zeros((b, len(chunks), h, dk, dv.shape[-1])), np.zeros(dv.shape)
+    for ci in reversed(range(len(chunks))):
+        ch = chunks[ci]
+        hs = _in(state, p, "output_dtype")
+        dh[:, ci] = hs
+        d2 = _in(_bsh(k, ch) @ hs + _bsh(dv, ch), p)
+        dv2[:, ch] = _unbsh(d2)
+        if p.get("use_gk", True):
+            state = state * np.exp2(gk[:, ch.stop - 1])[..., None]
+        state = f32(state + p["scale"] * np.swapaxes(_bsh(q, ch), -1, -2) @ _bsh(do, ch)
+                    - np.swapaxes(_bsh(w, ch), -1, -2) @ d2)
+    out = {"dh": dh, "dv2": dv2}
+    if p.get("use_initial_state", True):
+        out["dh0"] = state
+    return out
+
+
+kda_chunk_delta_bwd_dhu.gen = {"GK": _neg_gates}
