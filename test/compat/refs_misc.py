@@ -743,3 +743,55 @@ def kda_chunk_delta_bwd_dhu(ins, p):
 
 
 kda_chunk_delta_bwd_dhu.gen = {"GK": _neg_gates}
+
+
+@ref
+def kda_chunk_bwd_dqkwg(ins, p):
+    """Per chunk (G_n: the gate of its last row): dq = scale 2^G (dO h^T), dk = 2^(G_n - G) (V dh^T),
+    dw = -(dv h^T), dg = Q dq - K dk, plus on the chunk's last row sum_s dk K + 2^G_n sum_v h dh."""
+    q, k, v, g, h, dv, do, dh = (ins[n] for n in ("Q", "K", "V", "G", "h", "dv", "DO", "Dh"))
+    out = {n: np.zeros(q.shape) for n in ("dq", "dk", "dw", "dg")}
+    for ci, ch in enumerate(_chunks(q.shape[1], p["chunk_size"])):
+        gc, gn = _bsh(g, ch), g[:, ch.stop - 1][:, :, None, :]
+        hc, dhc = h[:, ci], dh[:, ci]
+        dq = (_bsh(do, ch) @ np.swapaxes(hc, -1, -2)) * p["scale"] * np.exp2(gc)
+        dk = (_bsh(v, ch) @ np.swapaxes(dhc, -1, -2)) * np.exp2(gn - gc)
+        dw = -(_bsh(dv, ch) @ np.swapaxes(hc, -1, -2))
+        dgkn = (hc * dhc).sum(-1) * np.exp2(g[:, ch.stop - 1])
+        kc = _bsh(k, ch)
+        dg = _bsh(q, ch) * dq - kc * dk
+        dg[:, :, -1] += (dk * kc).sum(-2) + dgkn
+        for n, x in (("dq", dq), ("dk", dk), ("dw", dw), ("dg", dg)):
+            out[n][:, ch] = _unbsh(x)
+    return out
+
+
+@ref
+def kda_wy_fast_bwd(ins, p):
+    """Backward of W = A (beta 2^GK K), U = A (beta V) with per-channel gates, adding into dk and dg:
+    dk2 = dk + beta 2^GK (A^T dw), dv = beta A^T du, dbeta = sum (A^T dw) K 2^GK + sum (A^T du) V,
+    dg2 = dg + (A^T dw) (beta 2^GK K), dA = -strict_lower(A^T (L A^T)) with L = strict_lower(dw (beta 2^GK K)^T + du (beta V)^T)."""
+    k, v, beta, gk, a, dw, du, dk, dg = (ins[n] for n in ("K", "V", "Beta", "GK", "A", "dw", "du", "dk", "dg"))
+    c = p["chunk_size"]
+    out = {"dA": np.zeros(a.shape), "dk2": np.zeros(k.shape), "dv": np.zeros(v.shape),
+           "dbeta": np.zeros(beta.shape), "dg2": np.zeros(k.shape)}
+    for ch in _chunks(k.shape[1], c):
+        n = ch.stop - ch.start
+        ac = _bsh(a, ch)[..., :n]
+        bt, ge = _bsh(beta, ch)[..., None], np.exp2(_bsh(gk, ch))
+        kc, vc, dwc, duc = _bsh(k, ch), _bsh(v, ch), _bsh(dw, ch), _bsh(du, ch)
+        kbg = _in(kc * bt * ge, p)
+        vb = _in(vc * bt, p)
+        dacc = dwc @ np.swapaxes(kbg, -1, -2) + duc @ np.swapaxes(vb, -1, -2)
+        dkbg = np.swapaxes(ac, -1, -2) @ dwc
+        dvb = np.swapaxes(ac, -1, -2) @ duc
+        out["dk2"][:, ch] = _unbsh(dkbg * ge * bt + _bsh(dk, ch))
+        out["dv"][:, ch] = _unbsh(dvb * bt)
+        out["dbeta"][:, ch] = _unbsh((dkbg * kc * ge).sum(-1) + (dvb * vc).sum(-1))
+        out["dg2"][:, ch] = _unbsh(dkbg * kbg + _bsh(dg, ch))
+        low = np.tril(np.ones((n, n)), -1)
+        t1 = _in(_in(dacc * low, p) @ np.swapaxes(ac, -1, -2), p)
+        da = np.zeros(ac.shape[:-1] + (c,))
+        da[..., :n] = -(np.swapaxes(ac, -1, -2) @ t1) * low
+        out["dA"][:, ch] = _unbsh(da)
+    return out
