@@ -795,3 +795,60 @@ def kda_wy_fast_bwd(ins, p):
         da[..., :n] = -(np.swapaxes(ac, -1, -2) @ t1) * low
         out["dA"][:, ch] = _unbsh(da)
     return out
+
+
+@ref
+def kda_fwd_intra_token_parallel(ins, p):
+    """For token t and the keys j of its sub-chunk up to t: Aqk[t, j % chunk] = sum_k q_t k_j 2^(g_t - g_j),
+    Akk[t, j - subchunk start] = sum_k (beta_t k_t) k_j 2^(g_t - g_j) for j < t (beta_t k_t rounded); 0 elsewhere."""
+    q, k, gk, beta = ins["Q"], ins["K"], ins["GK"], ins["Beta"]
+    b, s, h, _ = q.shape
+    cs, scs = p["chunk_size"], p["sub_chunk_size"]
+    aqk, akk = np.zeros((b, s, h, cs)), np.zeros((b, s, h, scs))
+    kb = _in(k * beta[..., None], p)
+    for t in range(s):
+        ts = (t // cs) * cs + ((t % cs) // scs) * scs
+        for j in range(ts, t + 1):
+            kj = k[:, j] * np.exp2(gk[:, t] - gk[:, j])
+            aqk[:, t, :, j % cs] = (q[:, t] * kj).sum(-1)
+            if j < t:
+                akk[:, t, :, j - ts] = (kb[:, t] * kj).sum(-1)
+    return {"Aqk": aqk, "Akk": akk}
+
+
+@ref
+def kda_fwd_inter_solve_fused(ins, p):
+    """Per chunk, with sub-chunks of sub_chunk_size: the off-diagonal sub-chunk blocks (row sub-chunk after
+    the column one) Aqk[i, j] = scale sum_k q_i k_j 2^(g_i - g_j) and L[i, j] = beta_i sum_k k_i k_j 2^(g_i - g_j);
+    L's diagonal blocks are the strictly lower part of Akk_diag; Akk = (I + L)^-1 (lower triangular).
+    The kernel writes neither Aqk's diagonal blocks (the token-parallel kernel's) nor the upper blocks: zeroed."""
+    q, k, gk, beta, diag = ins["Q"], ins["K"], ins["GK"], ins["Beta"], ins["Akk_diag"]
+    b, s, h, _ = q.shape
+    cs, bc = p["chunk_size"], p["sub_chunk_size"]
+    aqk, akk = np.zeros((b, s, h, cs)), np.zeros((b, s, h, cs))
+    for ch in _chunks(s, cs):
+        n = ch.stop - ch.start
+        qc, kc, gc, bt = _bsh(q, ch), _bsh(k, ch), _bsh(gk, ch), _bsh(beta, ch)
+        dq = np.einsum("bhik,bhjk->bhij", qc * np.exp2(gc), kc * np.exp2(-gc))
+        dk = np.einsum("bhik,bhjk->bhij", kc * np.exp2(gc), kc * np.exp2(-gc)) * bt[..., None]
+        sub = np.arange(n) // bc
+        off = sub[:, None] > sub[None, :]
+        same = (sub[:, None] == sub[None, :]) & (np.arange(n)[:, None] > np.arange(n)[None, :])
+        dg = np.zeros((b, h, n, n))
+        dc = _bsh(diag, ch)
+        for i in range(n):
+            for j in range(n):
+                if same[i, j]:
+                    dg[:, :, i, j] = dc[:, :, i, j - sub[i] * bc]
+        lmat = np.where(off, dk, 0) + dg
+        aqk[:, ch, :, :n] = _unbsh(np.where(off, dq * p["scale"], 0))
+        akk[:, ch, :, :n] = _unbsh(np.linalg.inv(np.eye(n) + lmat))
+    return {"Aqk": aqk, "Akk": akk}
+
+
+kda_fwd_inter_solve_fused.zero = ("Aqk", "Akk")
+kda_fwd_inter_solve_fused.gen = {
+    "K": lambda s, rng, p: rng.uniform(-0.2, 0.2, s),
+    "GK": lambda s, rng, p: rng.uniform(-0.5, 0.0, s),
+    "Beta": lambda s, rng, p: rng.uniform(0.0, 1.0, s),
+    "Akk_diag": lambda s, rng, p: rng.uniform(-0.2, 0.2, s)}
