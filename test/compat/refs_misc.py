@@ -852,3 +852,35 @@ kda_fwd_inter_solve_fused.gen = {
     "GK": lambda s, rng, p: rng.uniform(-0.5, 0.0, s),
     "Beta": lambda s, rng, p: rng.uniform(0.0, 1.0, s),
     "Akk_diag": lambda s, rng, p: rng.uniform(-0.2, 0.2, s)}
+
+
+@ref
+def kda_chunk_bwd_intra(ins, p):
+    """The intra-chunk backward of Aqk[i, j] = q_i . (k_j 2^(g_i - g_j)), Akk[i, j] = beta_i k_i . (k_j 2^(g_i - g_j)),
+    j <= i in the chunk: dq2 = dq + sum_j dAqk[i, j] k_j E, dk2_i = dk + beta_i sum_j dAkk[i, j] k_j E + dkt,
+    dkt_j = sum_i (dAqk[i, j] q_i + dAkk[i, j] beta_i k_i) E, db2[block] = sum over the DK block of
+    (sum_j dAkk k_j E) k_i, dg2 = q dq_intra + (dk_intra - dkt) k + dg (E = 2^(g_i - g_j) per channel)."""
+    q, k, g, beta, daq, dak, dq, dk, dg = (ins[n] for n in ("q", "k", "g", "beta", "dAqk", "dAkk", "dq", "dk", "dg"))
+    b, s, h, d = q.shape
+    bk = p["block_DK"]
+    out = {"dq2": dq.copy(), "dk2": dk.copy(), "db2": np.zeros((_cdiv(d, bk), b, s, h)), "dg2": dg.copy()}
+    for ch in _chunks(s, p["chunk_size"]):
+        n = ch.stop - ch.start
+        m = np.tril(np.ones((n, n)))
+        qc, kc, gc, bt = _bsh(q, ch), _bsh(k, ch), _bsh(g, ch), _bsh(beta, ch)
+        wq, wk = _bsh(daq, ch)[..., :n] * m, _bsh(dak, ch)[..., :n] * m
+        e = np.exp2(gc[:, :, :, None, :] - gc[:, :, None, :, :])  # b h i j k
+        dq_in = np.einsum("bhij,bhjk,bhijk->bhik", wq, kc, e)
+        dk_in = np.einsum("bhij,bhjk,bhijk->bhik", wk, kc, e)
+        dkt = np.einsum("bhij,bhik,bhijk->bhjk", wq, qc, e) + np.einsum("bhij,bhik,bhijk->bhjk", wk, kc * bt[..., None], e)
+        dka = dk_in * bt[..., None]
+        out["dq2"][:, ch] += _unbsh(dq_in)
+        out["dk2"][:, ch] += _unbsh(dka + dkt)
+        out["dg2"][:, ch] += _unbsh(qc * dq_in + (dka - dkt) * kc)
+        for blk in range(_cdiv(d, bk)):
+            sl = slice(blk * bk, (blk + 1) * bk)
+            out["db2"][blk, :, ch] = np.moveaxis((dk_in[..., sl] * kc[..., sl]).sum(-1), 1, 2)
+    return out
+
+
+kda_chunk_bwd_intra.gen = {"g": _neg_gates}
