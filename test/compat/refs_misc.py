@@ -884,3 +884,41 @@ def kda_chunk_bwd_intra(ins, p):
 
 
 kda_chunk_bwd_intra.gen = {"g": _neg_gates}
+
+
+@ref
+def ds32_sparse_mla_fwd(ins, p):
+    """Batched sparse MLA: Output[b, s, h] = softmax over the top-k keys idx <= s of scale * Q . KV[b, idx]
+    (scale = (dim + tail_dim)^-0.5 unless sm_scale) @ KV[b, idx, :dim]; Lse in base 2."""
+    q, kv, idx = ins["Q"], ins["KV"], ins["Indices"].astype(int)
+    b, s, heads, _ = q.shape
+    groups, d = kv.shape[2], p["dim"]
+    hg = heads // groups
+    rows = kv[np.arange(b)[:, None, None, None], idx, np.arange(groups)[None, None, :, None]]  # b s g k d
+    sc = np.einsum("bsghd,bsgkd->bsghk", q.reshape(b, s, groups, hg, -1), rows) * _dsa_scale(p)
+    valid = idx <= np.arange(s)[None, :, None, None]
+    sc = np.where(valid[:, :, :, None, :], sc, -np.inf)
+    m = sc.max(-1, keepdims=True)
+    e = np.exp(sc - m)
+    l = e.sum(-1, keepdims=True)
+    o = np.einsum("bsghk,bsgkd->bsghd", _bf16(e), rows[..., :d]) / l
+    return {"Output": o.reshape(b, s, heads, d), "Lse": ((np.log(l) + m)[..., 0] / np.log(2)).reshape(b, s, heads)}
+
+
+def _ds32_indices(s, rng, p):
+    """Top-k key positions in [0, seq_len_kv) with repeats, the first the query's own position."""
+    idx = rng.integers(0, p["seq_len_kv"], s)
+    idx[:, :, :, 0] = np.arange(s[1])[None, :, None]
+    return idx
+
+
+ds32_sparse_mla_fwd.gen = {"Indices": _ds32_indices}
+
+
+@ref
+def dequant_w4a8_convert(ins, p):
+    """C = the int4 values of B (two a byte, the low nibble first) in C's dtype."""
+    return {"C": _i4_of_u8(ins["B"])}
+
+
+dequant_w4a8_convert.gen = {"B": lambda s, rng, p: rng.integers(0, 256, s)}
