@@ -1,0 +1,257 @@
+"""NumPy references of tile-lang's attention examples (flash_attention, attention_sink,
+block_causal_attention, blocksparse_attention, deepseek_nsa, deepseek_mla, linear_attention).
+
+Written from what each kernel computes. Conventions the kernels share:
+- scores are scaled in base 2: `scale = dim**-0.5 * 1.44269504`, p = exp2(s * scale - m);
+  the log-sum-exp they store (`lse`) is in base 2: log2(sum exp2(s * scale)).
+- backward kernels take lse and Delta = rowsum(O * dO) from the forward; the `gen`
+  functions below draw Q, K, V, dO and compute lse, O and Delta from them, so the inputs
+  are those of a real backward pass (P = exp2(s * scale - lse) in [0, 1]). Each gen draws
+  its tensor from the case's generator and keeps it in p["_gen"] for the later ones.
+- P and dS enter their GEMMs as float16 (the kernels cast the fragments), dQ/dK/dV
+  accumulate in float32; the references round at the same points.
+- dQ is accumulated through a `T.Layout` on the global tensor (make_dq_layout): the
+  accumulator tensor holds its elements at the layout's physical positions, which the
+  postprocess kernel reads back (tilec honours a global T.Layout exactly).
+"""
+import numpy as np
+
+from refs import f32, ref
+
+LOG2E = 1.44269504  # the kernels' constant
+
+
+def f16(x):
+    return np.asarray(x, np.float16).astype(np.float64)
+
+
+def _stash(p):
+    return p.setdefault("_gen", {})
+
+
+def _draw(name, lo=-1.0, hi=1.0, rnd=f16):
+    """A gen drawing `name` uniformly (rounded to its dtype) and keeping it for later gens."""
+    def gen(shape, rng, p):
+        x = rnd(rng.uniform(lo, hi, shape))
+        _stash(p)[name] = x
+        return x
+    return gen
+
+
+# ---- layouts -------------------------------------------------------------------------
+
+
+def _layout_coords(shape, fn):
+    idx = np.indices(shape)
+    coords = fn(*idx)
+    return tuple(np.asarray(c) for c in coords)
+
+
+def _layout_store(x, fn):
+    """The raw contents of a tensor whose elements x sit at fn(index) (a global T.Layout)."""
+    coords = _layout_coords(x.shape, fn)
+    phys = np.zeros(tuple(int(c.max()) + 1 for c in coords))
+    phys[coords] = x
+    return phys.reshape(x.shape)
+
+
+def _layout_load(raw, fn):
+    """The logical tensor of raw contents laid out by fn."""
+    coords = _layout_coords(raw.shape, fn)
+    phys = raw.reshape(tuple(int(c.max()) + 1 for c in coords))
+    return phys[coords]
+
+
+def _dq8_bshd(b, l, h, d):
+    return b, l // 8, h, d // 8, d % 2, 4 * (l % 8) + (d % 8) // 2
+
+
+def _dq8_bhsd(b, h, l, d):
+    return b, h, l // 8, d // 8, d % 2, 4 * (l % 8) + (d % 8) // 2
+
+
+def _bhld(b, l, h, d):
+    return b, h, l, d
+
+
+def _hld(l, h, d):
+    return h, l, d
+
+
+# ---- the attention cores (one head, rows of queries against keys) ------------------------
+
+
+def attn_fwd_rows(q, k, v, scale, keep=None):
+    """Output and base-2 lse of softmax(q k^T) v with base-2 scores s * scale; `keep` masks keys.
+    Rows without any key get output 0."""
+    t = (q @ k.T) * scale
+    if keep is not None:
+        t = np.where(keep, t, -np.inf)
+    m = t.max(axis=1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    e = np.exp2(t - m)
+    l = e.sum(axis=1, keepdims=True)
+    o = (e @ v) / np.where(l > 0, l, 1.0)
+    with np.errstate(divide="ignore"):
+        lse = np.log2(l[:, 0]) + m[:, 0]
+    return o, lse
+
+
+def attn_bwd_rows(q, k, v, do, lse, delta, scale, sm_scale, keep=None):
+    """dq, dk, dv of one head the way the kernels compute them: P = exp2(s * scale - lse),
+    dV = f16(P)^T dO, dS = f16(P * (dO V^T - Delta) * sm_scale), dK = dS^T Q, dQ = dS K."""
+    s = f32(q @ k.T)
+    pm = f32(np.exp2(s * scale - lse[:, None]))
+    if keep is not None:
+        pm = np.where(keep, pm, 0.0)
+    dp = f32(do @ v.T)
+    dv = f16(pm).T @ do
+    ds = f16(pm * (dp - delta[:, None]) * sm_scale)
+    return ds @ k, ds.T @ q, dv
+
+
+def _to_bhsd(x, layout):
+    return np.swapaxes(x, 1, 2) if layout == "bshd" else x
+
+
+def _from_bhsd(x, layout):
+    return np.swapaxes(x, 1, 2) if layout == "bshd" else x
+
+
+# ---- fixed-length forward + backward (example_mha_bwd_*, example_gqa_bwd*) -----------------
+
+
+def _dims(p):
+    dqk = p.get("dim_qk", p.get("dim"))
+    return dqk, p.get("dim_v", dqk)
+
+
+def _fwd_all(q, k, v, dqk, causal):
+    """q (B, H, L, D), k/v (B, Hkv, L, D): O (B, H, L, Dv) and base-2 lse (B, H, L)."""
+    b, h, l, _ = q.shape
+    g = h // k.shape[1]
+    o = np.zeros((b, h, l, v.shape[-1]))
+    lse = np.zeros((b, h, l))
+    keep = np.tril(np.ones((l, l), bool)) if causal else None
+    for bi in range(b):
+        for hi in range(h):
+            o[bi, hi], lse[bi, hi] = attn_fwd_rows(q[bi, hi], k[bi, hi // g], v[bi, hi // g], dqk ** -0.5 * LOG2E, keep)
+    return o, lse
+
+
+def _bwd_gens(layout):
+    """Q, K, V, dO drawn; lse and Delta from the forward pass over them (layout of Q..dO)."""
+    def lse(shape, rng, p):
+        st = _stash(p)
+        q, k, v = (_to_bhsd(st[n], layout) for n in ("Q", "K", "V"))
+        o, lse = _fwd_all(q, k, v, _dims(p)[0], p.get("is_causal", False))
+        st["O"] = f16(_from_bhsd(o, layout))
+        return f32(lse)
+
+    def delta(shape, rng, p):
+        st = _stash(p)
+        return f32(_to_bhsd(f16(st["O"] * st["dO"]), layout).sum(axis=-1))
+
+    return {"Q": _draw("Q"), "K": _draw("K"), "V": _draw("V"), "dO": _draw("dO"), "lse": lse, "Delta": delta}
+
+
+def _bwd_all(ins, p, layout):
+    """dQ (B, H, L, Dqk), dK and dV per query head (B, H, L, D) in bhsd."""
+    q, k, v, do = (_to_bhsd(ins[n], layout) for n in ("Q", "K", "V", "dO"))
+    lse, delta = ins["lse"], ins["Delta"]
+    dqk, _ = _dims(p)
+    b, h, l, _ = q.shape
+    g = h // k.shape[1]
+    keep = np.tril(np.ones((l, l), bool)) if p.get("is_causal", False) else None
+    dq = np.zeros(q.shape)
+    dk = np.zeros((b, h, l, k.shape[-1]))
+    dv = np.zeros((b, h, l, v.shape[-1]))
+    for bi in range(b):
+        for hi in range(h):
+            dq[bi, hi], dk[bi, hi], dv[bi, hi] = attn_bwd_rows(
+                q[bi, hi], k[bi, hi // g], v[bi, hi // g], do[bi, hi], lse[bi, hi], delta[bi, hi],
+                dqk ** -0.5 * LOG2E, dqk ** -0.5, keep)
+    return dq, dk, dv
+
+
+@ref
+def mha_bwd_bhsd(ins, p):
+    """example_mha_bwd_bhsd flashattn_bwd: dQ (float32, through make_dq_layout), dK, dV."""
+    dq, dk, dv = _bwd_all(ins, p, "bhsd")
+    return {"dQ": _layout_store(f32(dq), _dq8_bhsd), "dK": dk, "dV": dv}
+
+
+mha_bwd_bhsd.gen = _bwd_gens("bhsd")
+mha_bwd_bhsd.zero = ("dQ",)
+
+
+@ref
+def mha_bwd_bshd(ins, p):
+    dq, dk, dv = _bwd_all(ins, p, "bshd")
+    return {"dQ": _layout_store(f32(np.swapaxes(dq, 1, 2)), _dq8_bshd), "dK": _bshd(dk), "dV": _bshd(dv)}
+
+
+mha_bwd_bshd.gen = _bwd_gens("bshd")
+mha_bwd_bshd.zero = ("dQ",)
+
+
+def _bshd(x):
+    return np.swapaxes(x, 1, 2)
+
+
+def _split_groups(d, groups):
+    """Per query head gradients (B, H, L, D) -> (groups, B, L, Hkv, D): head h at [h % groups, :, :, h // groups]."""
+    b, h, l, dd = d.shape
+    out = np.zeros((groups, b, l, h // groups, dd))
+    for hi in range(h):
+        out[hi % groups, :, :, hi // groups] = d[:, hi]
+    return out
+
+
+@ref
+def gqa_bwd_split(ins, p):
+    """example_gqa_bwd flashattn_bwd_split: dQ through make_dq_layout, dK/dV per group (summed after)."""
+    dq, dk, dv = _bwd_all(ins, p, "bshd")
+    g = p.get("groups", 1)
+    return {"dQ": _layout_store(f32(_bshd(dq)), _dq8_bshd), "dK": _split_groups(dk, g), "dV": _split_groups(dv, g)}
+
+
+gqa_bwd_split.gen = _bwd_gens("bshd")
+gqa_bwd_split.zero = ("dQ",)
+
+
+@ref
+def gqa_bwd_split_bhld(ins, p):
+    """example_gqa_bwd_tma_reduce flashattn_bwd_split_novarlen: dQ held as (b, h, l, d)."""
+    dq, dk, dv = _bwd_all(ins, p, "bshd")
+    g = p.get("groups", 1)
+    return {"dQ": _layout_store(f32(_bshd(dq)), _bhld), "dK": _split_groups(dk, g), "dV": _split_groups(dv, g)}
+
+
+gqa_bwd_split_bhld.gen = _bwd_gens("bshd")
+gqa_bwd_split_bhld.zero = ("dQ",)
+
+
+# ---- postprocess: the accumulator's layout back to plain float16 ------------------------------
+
+
+@ref
+def dq_post_bhsd(ins, p):
+    return {"dQ_out": _layout_load(ins["dQ"], _dq8_bhsd)}
+
+
+@ref
+def dq_post_bshd(ins, p):
+    return {"dQ_out": _layout_load(ins["dQ"], _dq8_bshd)}
+
+
+@ref
+def dqkv_post_bhld(ins, p):
+    """example_gqa_bwd_tma_reduce postprocess: dQ, dK, dV held as (b, h, l, d)."""
+    return {n + "_out": _layout_load(ins[n], _bhld) for n in ("dQ", "dK", "dV")}
+
+
+@ref
+def dqkv_post_hld(ins, p):
+    """example_gqa_bwd_tma_reduce_varlen postprocess: dQ, dK, dV held as (h, l, d)."""
+    return {n + "_out": _layout_load(ins[n], _hld) for n in ("dQ", "dK", "dV")}
