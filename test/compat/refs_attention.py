@@ -255,3 +255,146 @@ def dqkv_post_bhld(ins, p):
 def dqkv_post_hld(ins, p):
     """example_gqa_bwd_tma_reduce_varlen postprocess: dQ, dK, dV held as (h, l, d)."""
     return {n + "_out": _layout_load(ins[n], _hld) for n in ("dQ", "dK", "dV")}
+
+
+# ---- variable-length batches (cu_seqlens) ------------------------------------------------
+
+
+def seq_lens(total, n, multiple=1):
+    """n ragged lengths summing to total (deterministic): a third of the mean moved between
+    neighbours, so sequences end inside blocks and differ in their number of blocks."""
+    base = total // n
+    lens = [base] * n
+    for i in range(0, n - 1, 2):
+        d = base // 3
+        lens[i] += d
+        lens[i + 1] -= d
+    lens[-1] += total - sum(lens)
+    if multiple > 1:
+        lens = [l // multiple * multiple for l in lens]
+        lens[-1] += total - sum(lens)
+    return lens
+
+
+def _cu(p, total_key, batch_key, multiple=1):
+    m = p[multiple] if isinstance(multiple, str) else multiple
+    return np.concatenate([[0], np.cumsum(seq_lens(p[total_key], p[batch_key], m))]).astype(np.int64)
+
+
+def _cu_gen(total_key, batch_key, multiple=1):
+    """cu_seqlens of seq_lens(p[total_key], p[batch_key]); `multiple` (a number or a define's
+    name) makes every length a multiple of it."""
+    return lambda shape, rng, p: _cu(p, total_key, batch_key, multiple)
+
+
+def _segments(cu):
+    cu = np.asarray(cu).astype(int)
+    return [(int(cu[i]), int(cu[i + 1])) for i in range(len(cu) - 1)]
+
+
+def varlen_fwd(q, k, v, cuq, cuk, scale, causal, right_aligned=True):
+    """Output (Tq, H, Dv) and lse per (batch, head, row) of packed sequences; query head h reads
+    kv head h // (H // Hkv). Causal: key j visible from query i if j <= i + (lk - lq) when
+    right_aligned, else j <= i."""
+    h, hkv = q.shape[1], k.shape[1]
+    o = np.zeros((q.shape[0], h, v.shape[-1]))
+    lses = []
+    for (qs, qe), (ks, ke) in zip(_segments(cuq), _segments(cuk)):
+        lq, lk = qe - qs, ke - ks
+        off = lk - lq if right_aligned else 0
+        keep = (np.arange(lk)[None, :] <= np.arange(lq)[:, None] + off) if causal else None
+        lse_b = np.zeros((h, lq))
+        for hi in range(h):
+            kh = hi // (h // hkv)
+            o[qs:qe, hi], lse_b[hi] = attn_fwd_rows(q[qs:qe, hi], k[ks:ke, kh], v[ks:ke, kh], scale, keep)
+        lses.append(lse_b)
+    return o, lses
+
+
+@ref
+def varlen_fwd_unpad(ins, p):
+    """example_{mha,gqa}_fwd_varlen: Output_unpad over packed sequences (causal aligned on the right)."""
+    q, k, v = ins["Q_unpad"], ins["K_unpad"], ins["V_unpad"]
+    o, _ = varlen_fwd(q, k, v, ins["cu_seqlens_q"], ins["cu_seqlens_k"], p["dim"] ** -0.5 * LOG2E,
+                      p.get("is_causal", False))
+    return {"Output_unpad": o}
+
+
+varlen_fwd_unpad.gen = {"cu_seqlens_q": _cu_gen("UQ", "batch_size"), "cu_seqlens_k": _cu_gen("UKV", "batch_size")}
+
+
+def _lse_padded(lses, p):
+    """lse (batch, heads, N_CTX): rows of each sequence, 0 past its end (the kernel writes 0 there)."""
+    out = np.zeros((p["batch"], p["heads"], p["N_CTX"]))
+    for b, l in enumerate(lses):
+        out[b, :, :l.shape[1]] = l
+    return out
+
+
+@ref
+def varlen_fwd_lse(ins, p):
+    """example_gqa_bwd_tma_reduce_varlen flashattn_fwd: Output and base-2 lse (0 past each sequence);
+    causal keeps key j <= query i (aligned on the left)."""
+    q, k, v = ins["Q"], ins["K"], ins["V"]
+    o, lses = varlen_fwd(q, k, v, ins["cu_seqlens_q"], ins["cu_seqlens_k"], p["dim_qk"] ** -0.5 * LOG2E,
+                         p.get("is_causal", False), right_aligned=False)
+    return {"Output": o, "lse": _lse_padded(lses, p)}
+
+
+varlen_fwd_lse.gen = {"cu_seqlens_q": _cu_gen("total_q", "batch"), "cu_seqlens_k": _cu_gen("total_kv", "batch")}
+
+
+@ref
+def varlen_bwd_preprocess(ins, p):
+    """Delta (batch, heads, N_CTX) = rowsum(f16(O * dO)) of each sequence's rows, 0 past its end."""
+    prod = f16(ins["O"] * ins["dO"]).sum(axis=-1)  # (T, H)
+    out = np.zeros((p["batch"], p["heads"], p["N_CTX"]))
+    for b, (s, e) in enumerate(_segments(ins["cu_seqlens_q"])):
+        out[b, :, :e - s] = prod[s:e].T
+    return {"Delta": out}
+
+
+varlen_bwd_preprocess.gen = {"cu_seqlens_q": _cu_gen("total_q", "batch")}
+
+
+def _varlen_bwd_gens(kv_multiple):
+    """Q, K, V, dO drawn; lse and Delta (batch, heads, N_CTX) of the forward over them, 0 past
+    each sequence (what flashattn_fwd and flashattn_bwd_preprocess write)."""
+    def lse(shape, rng, p):
+        st = _stash(p)
+        cuq, cuk = _cu(p, "total_q", "batch"), _cu(p, "total_kv", "batch", kv_multiple)
+        o, lses = varlen_fwd(st["Q"], st["K"], st["V"], cuq, cuk, p["dim_qk"] ** -0.5 * LOG2E,
+                             p.get("is_causal", False), right_aligned=False)
+        st["O"] = f16(o)
+        return f32(_lse_padded(lses, p))
+
+    def delta(shape, rng, p):
+        st = _stash(p)
+        cuq = _cu(p, "total_q", "batch")
+        return varlen_bwd_preprocess({"O": st["O"], "dO": st["dO"], "cu_seqlens_q": cuq}, p)["Delta"]
+
+    return {"Q": _draw("Q"), "K": _draw("K"), "V": _draw("V"), "dO": _draw("dO"), "lse": lse, "Delta": delta,
+            "cu_seqlens_q": _cu_gen("total_q", "batch"), "cu_seqlens_k": _cu_gen("total_kv", "batch", kv_multiple)}
+
+
+@ref
+def varlen_bwd_split(ins, p):
+    """example_gqa_bwd_tma_reduce_varlen flashattn_bwd_split: dQ (held as (h, l, d)) and dK/dV per
+    group (groups, total_kv, head_kv, d); causal keeps key j <= query i of each sequence."""
+    q, k, v, do = (ins[n] for n in ("Q", "K", "V", "dO"))
+    dqk, h, g = p["dim_qk"], q.shape[1], p.get("groups", 1)
+    dq = np.zeros(q.shape)
+    dk = np.zeros((g,) + k.shape)
+    dv = np.zeros((g,) + v.shape)
+    for b, ((qs, qe), (ks, ke)) in enumerate(zip(_segments(ins["cu_seqlens_q"]), _segments(ins["cu_seqlens_k"]))):
+        lq, lk = qe - qs, ke - ks
+        keep = (np.arange(lk)[None, :] <= np.arange(lq)[:, None]) if p.get("is_causal", False) else None
+        for hi in range(h):
+            dq[qs:qe, hi], dk[hi % g, ks:ke, hi // g], dv[hi % g, ks:ke, hi // g] = attn_bwd_rows(
+                q[qs:qe, hi], k[ks:ke, hi // g], v[ks:ke, hi // g], do[qs:qe, hi],
+                ins["lse"][b, hi, :lq], ins["Delta"][b, hi, :lq], dqk ** -0.5 * LOG2E, dqk ** -0.5, keep)
+    return {"dQ": _layout_store(f32(dq), _hld), "dK": dk, "dV": dv}
+
+
+varlen_bwd_split.gen = _varlen_bwd_gens("block_M")
+varlen_bwd_split.zero = ("dQ",)
