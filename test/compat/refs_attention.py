@@ -398,3 +398,134 @@ def varlen_bwd_split(ins, p):
 
 varlen_bwd_split.gen = _varlen_bwd_gens("block_M")
 varlen_bwd_split.zero = ("dQ",)
+
+
+# ---- attention sinks (attention_sink/) ------------------------------------------------------
+# A learned per-head logit `sink` joins every row's softmax denominator (not its numerator):
+# O = sum_j exp2(t_j - m) v_j / (sum_j exp2(t_j - m) + exp2(sink * log2e - m)), t = s * scale.
+# The kernels compute `sink * 1.44269504` in the sink's dtype (a float16 element times a Python
+# float stays float16 in tile-lang), which the references repeat.
+
+
+def _in(x, p):
+    if "bfloat16" in str(p.get("dtype", "")):
+        import cabi
+        return cabi.quantize(x, "bfloat16")
+    return f16(x)
+
+
+def sink_log2(sink, p):
+    return _in(sink * _in(LOG2E, p), p)
+
+
+def sink_rows(q, k, v, scale, sink2, keep):
+    """Output and base-2 lse of one head with a sink (sink2 in base 2); `keep` masks keys."""
+    t = np.where(keep, (q @ k.T) * scale, -np.inf)
+    m = np.maximum(t.max(axis=1, keepdims=True), sink2)
+    e = np.exp2(t - m)
+    den = e.sum(axis=1, keepdims=True) + np.exp2(sink2 - m)
+    return (e @ v) / den, np.log2(den[:, 0]) + m[:, 0]
+
+
+def _sink_keep(lq, lk, past, causal, window):
+    qi = np.arange(lq)[:, None] + past
+    kj = np.arange(lk)[None, :]
+    keep = qi >= kj if causal else np.ones((lq, lk), bool)
+    if window is not None:
+        keep &= qi < kj + window
+    return keep
+
+
+@ref
+def sink_fwd_bhsd(ins, p):
+    """example_mha_sink_fwd_bhsd flashattn: causal with the queries at the end of the keys
+    (past_len = seq_kv - seq_q), optional sliding window, per-head sink."""
+    q, k, v, sinks = ins["Q"], ins["K"], ins["V"], ins["Sinks"]
+    b, h, lq, d = q.shape
+    lk = k.shape[2]
+    scale = (p.get("sm_scale") or d ** -0.5) * LOG2E
+    keep = _sink_keep(lq, lk, lk - lq, True, p.get("window_size"))
+    o = np.zeros(q.shape)
+    for bi in range(b):
+        for hi in range(h):
+            kh = hi // (h // k.shape[1])
+            o[bi, hi], _ = sink_rows(q[bi, hi], k[bi, kh], v[bi, kh], scale, sink_log2(sinks[hi], p), keep)
+    return {"Output": o}
+
+
+def _sink_varlen(ins, p, total_lse):
+    q, k, v, sinks = ins["Q_unpad"], ins["K_unpad"], ins["V_unpad"], ins["Sinks"]
+    h, hkv, d = q.shape[1], k.shape[1], q.shape[2]
+    scale = (p.get("sm_scale") or d ** -0.5) * LOG2E
+    o = np.zeros(q.shape)
+    lse = np.zeros((p["batch_size"], h, total_lse)) if total_lse else None
+    for b, ((qs, qe), (ks, ke)) in enumerate(zip(_segments(ins["cu_seqlens_q"]), _segments(ins["cu_seqlens_k"]))):
+        lq, lk = qe - qs, ke - ks
+        keep = _sink_keep(lq, lk, lk - lq, p.get("is_causal", False), p.get("window_size"))
+        for hi in range(h):
+            kh = hi // (h // hkv)
+            o[qs:qe, hi], l = sink_rows(q[qs:qe, hi], k[ks:ke, kh], v[ks:ke, kh], scale, sink_log2(sinks[hi], p), keep)
+            if lse is not None:
+                lse[b, hi, :lq] = l
+    return o, lse
+
+
+@ref
+def sink_fwd_varlen(ins, p):
+    """example_gqa_sink_fwd_varlen flashattn_sink: packed sequences, causal aligned on the right."""
+    return {"Output_unpad": _sink_varlen(ins, p, 0)[0]}
+
+
+sink_fwd_varlen.gen = {"cu_seqlens_q": _cu_gen("UQ", "batch_size"), "cu_seqlens_k": _cu_gen("UKV", "batch_size")}
+
+
+@ref
+def sink_fwd_varlen_lse(ins, p):
+    """example_gqa_sink_bwd_varlen flashattn_fwd: Output_unpad and base-2 lse (batch, heads, N_CTX),
+    written for each sequence's rows only (the entry zeroes lse, so the rest reads 0)."""
+    o, lse = _sink_varlen(ins, p, p["N_CTX"])
+    return {"Output_unpad": o, "lse": lse}
+
+
+sink_fwd_varlen_lse.gen = sink_fwd_varlen.gen
+sink_fwd_varlen_lse.zero = ("lse",)
+
+
+@ref
+def sink_dsink(ins, p):
+    """flashattn_bwd_dsink: dsinks[b, h, i] = -exp2(sink * log2e - lse) * Delta."""
+    sink2 = sink_log2(ins["Sinks"], p)[None, :, None]
+    return {"dsinks": -np.exp2(sink2 - ins["lse"]) * ins["Delta"]}
+
+
+@ref
+def sink_dsink_varlen(ins, p):
+    """The varlen dsink: 0 past each sequence's end."""
+    out = sink_dsink(ins, p)["dsinks"]
+    for b, (s, e) in enumerate(_segments(ins["cu_seqlens_q"])):
+        out[b, :, e - s:] = 0
+    return {"dsinks": out}
+
+
+sink_dsink_varlen.gen = {"cu_seqlens_q": _cu_gen("UQ", "batch_size")}
+
+
+@ref
+def sink_bwd_preprocess_varlen(ins, p):
+    """example_gqa_sink_bwd_varlen preprocess: Delta of each sequence's rows (the entry zeroes
+    Delta: the kernel writes only those)."""
+    prod = _in(ins["O"] * ins["dO"], p).sum(axis=-1)
+    out = np.zeros((p["batch_size"], p["heads"], p["N_CTX"]))
+    for b, (s, e) in enumerate(_segments(ins["cu_seqlens_q"])):
+        out[b, :, :e - s] = prod[s:e].T
+    return {"Delta": out}
+
+
+sink_bwd_preprocess_varlen.gen = {"cu_seqlens_q": _cu_gen("UQ", "batch_size")}
+sink_bwd_preprocess_varlen.zero = ("Delta",)
+
+
+@ref
+def dq_post_hld(ins, p):
+    """The varlen postprocess: dQ held as (h, l, d)."""
+    return {"dQ_out": _layout_load(ins["dQ"], _hld)}
