@@ -97,16 +97,17 @@ def attn_fwd_rows(q, k, v, scale, keep=None):
     return o, lse
 
 
-def attn_bwd_rows(q, k, v, do, lse, delta, scale, sm_scale, keep=None):
+def attn_bwd_rows(q, k, v, do, lse, delta, scale, sm_scale, keep=None, rnd=f16):
     """dq, dk, dv of one head the way the kernels compute them: P = exp2(s * scale - lse),
-    dV = f16(P)^T dO, dS = f16(P * (dO V^T - Delta) * sm_scale), dK = dS^T Q, dQ = dS K."""
+    dV = rnd(P)^T dO, dS = rnd(P * (dO V^T - Delta) * sm_scale), dK = dS^T Q, dQ = dS K
+    (rnd: rounding to the kernel's input dtype, float16 unless given)."""
     s = f32(q @ k.T)
     pm = f32(np.exp2(s * scale - lse[:, None]))
     if keep is not None:
         pm = np.where(keep, pm, 0.0)
     dp = f32(do @ v.T)
-    dv = f16(pm).T @ do
-    ds = f16(pm * (dp - delta[:, None]) * sm_scale)
+    dv = rnd(pm).T @ do
+    ds = rnd(pm * (dp - delta[:, None]) * sm_scale)
     return ds @ k, ds.T @ q, dv
 
 
@@ -529,3 +530,161 @@ sink_bwd_preprocess_varlen.zero = ("Delta",)
 def dq_post_hld(ins, p):
     """The varlen postprocess: dQ held as (h, l, d)."""
     return {"dQ_out": _layout_load(ins["dQ"], _hld)}
+
+
+# ---- block-causal (dLLM) attention (block_causal_attention/) -----------------------------------
+# A sequence is a noisy half followed by a clean half, cut into dllm blocks of dllm_block
+# tokens (positions local to their half). A noisy query sees the noisy keys of its own block
+# and the clean keys of earlier blocks; a clean query sees the clean keys of its block and
+# earlier ones. Inputs are bfloat16 (the factories' default dtype).
+
+
+def bf16(x):
+    import cabi
+    return cabi.quantize(np.asarray(x, np.float64), "bfloat16")
+
+
+LOG2E_EXACT = 1.4426950408889634  # block_causal_attention's LOG2_E
+
+
+def dllm_mask(seq_len, dllm_block):
+    half = seq_len // 2
+    pos = np.arange(seq_len)
+    clean = pos >= half
+    blk = np.where(clean, pos - half, pos) // dllm_block
+    qc, kc = clean[:, None], clean[None, :]
+    qb, kb = blk[:, None], blk[None, :]
+    return ((qb == kb) & ~qc & ~kc) | ((qb > kb) & ~qc & kc) | ((qb >= kb) & qc & kc)
+
+
+def _bc_segments(ins, p):
+    """(start, end) of each sequence: the whole (batch-major) tensor, or cu_seqlens."""
+    if "cu_seqlens" in ins:
+        return _segments(ins["cu_seqlens"])
+    return None
+
+
+def _bc_fwd(q, k, v, p):
+    """q, k, v (L, H, D) of one sequence: O (L, H, D), lse (H, L)."""
+    l, h, _ = q.shape
+    keep = dllm_mask(l, p["dllm_block"])
+    o, lse = np.zeros(q.shape), np.zeros((h, l))
+    for hi in range(h):
+        o[:, hi], lse[hi] = attn_fwd_rows(q[:, hi], k[:, hi], v[:, hi], p["softmax_scale"] * LOG2E_EXACT, keep)
+    return o, lse
+
+
+def _bc_bwd(q, k, v, do, lse, delta, p):
+    l, h, _ = q.shape
+    keep = dllm_mask(l, p["dllm_block"])
+    dq, dk, dv = np.zeros(q.shape), np.zeros(k.shape), np.zeros(v.shape)
+    for hi in range(h):
+        dq[:, hi], dk[:, hi], dv[:, hi] = attn_bwd_rows(
+            q[:, hi], k[:, hi], v[:, hi], do[:, hi], lse[hi], delta[hi],
+            p["softmax_scale"] * LOG2E_EXACT, p["softmax_scale"], keep, rnd=bf16)
+    return dq, dk, dv
+
+
+def _bc_lse_gen(shape, rng, p):
+    st = _stash(p)
+    q, k, v = st["Q"], st["K"], st["V"]
+    if "_cu" in st:
+        lse, o = np.zeros(shape), np.zeros(q.shape)
+        for s, e in _segments(st["_cu"]):
+            o[s:e], lse[:, s:e] = _bc_fwd(q[s:e], k[s:e], v[s:e], p)
+    else:
+        lse, o = np.zeros(shape), np.zeros(q.shape)
+        for b in range(q.shape[0]):
+            o[b], lse[b] = _bc_fwd(q[b], k[b], v[b], p)
+    st["O"] = bf16(o)
+    return f32(lse)
+
+
+def _bc_delta_gen(shape, rng, p):
+    st = _stash(p)
+    return f32(np.moveaxis(bf16(st["O"] * st["dO"]).sum(axis=-1), -1, -2 if "_cu" not in st else 0))
+
+
+_BC_GEN = {"Q": _draw("Q", rnd=bf16), "K": _draw("K", rnd=bf16), "V": _draw("V", rnd=bf16),
+           "dO": _draw("dO", rnd=bf16), "LSE": _bc_lse_gen, "Delta": _bc_delta_gen}
+
+
+@ref
+def block_causal_fwd(ins, p):
+    """_fwd_template: Output (b, s, h, d) and base-2 LSE (b, h, s)."""
+    q, k, v = ins["Q"], ins["K"], ins["V"]
+    o, lse = np.zeros(q.shape), np.zeros(ins["LSE"].shape)
+    for b in range(q.shape[0]):
+        o[b], lse[b] = _bc_fwd(q[b], k[b], v[b], p)
+    return {"Output": o, "LSE": lse}
+
+
+@ref
+def block_causal_bwd_dq(ins, p):
+    dq = np.zeros(ins["Q"].shape)
+    for b in range(dq.shape[0]):
+        dq[b] = _bc_bwd(*(ins[n][b] for n in ("Q", "K", "V", "dO", "LSE", "Delta")), p)[0]
+    return {"dQ": dq}
+
+
+block_causal_bwd_dq.gen = _BC_GEN
+
+
+@ref
+def block_causal_bwd_dkv(ins, p):
+    dk, dv = np.zeros(ins["K"].shape), np.zeros(ins["V"].shape)
+    for b in range(dk.shape[0]):
+        _, dk[b], dv[b] = _bc_bwd(*(ins[n][b] for n in ("Q", "K", "V", "dO", "LSE", "Delta")), p)
+    return {"dK": dk, "dV": dv}
+
+
+block_causal_bwd_dkv.gen = _BC_GEN
+
+
+def _bc_cu_gen(shape, rng, p):
+    """Sequences of p["seq_lens"] tokens (each two halves of whole block_size tiles)."""
+    cu = np.concatenate([[0], np.cumsum(p["seq_lens"])]).astype(np.int64)
+    assert cu[-1] == p["total_tokens"] and len(cu) == p["batch"] + 1
+    _stash(p)["_cu"] = cu
+    return cu
+
+
+@ref
+def block_causal_fwd_varlen(ins, p):
+    """_fwd_varlen_template: packed sequences; Output (t, h, d), LSE (h, t)."""
+    q, k, v = ins["Q"], ins["K"], ins["V"]
+    o, lse = np.zeros(q.shape), np.zeros(ins["LSE"].shape)
+    for s, e in _segments(ins["cu_seqlens"]):
+        o[s:e], lse[:, s:e] = _bc_fwd(q[s:e], k[s:e], v[s:e], p)
+    return {"Output": o, "LSE": lse}
+
+
+block_causal_fwd_varlen.gen = {"cu_seqlens": _bc_cu_gen}
+
+
+@ref
+def block_causal_preprocess_varlen(ins, p):
+    """Delta (h, t) = rowsum(bf16(Output * dO)) over all packed tokens."""
+    return {"Delta": bf16(ins["Output"] * ins["dO"]).sum(axis=-1).T}
+
+
+def _bc_bwd_varlen(ins, p):
+    dq, dk, dv = (np.zeros(ins[n].shape) for n in ("Q", "K", "V"))
+    for s, e in _segments(ins["cu_seqlens"]):
+        dq[s:e], dk[s:e], dv[s:e] = _bc_bwd(*(ins[n][s:e] for n in ("Q", "K", "V", "dO")),
+                                            ins["LSE"][:, s:e], ins["Delta"][:, s:e], p)
+    return dq, dk, dv
+
+
+@ref
+def block_causal_bwd_dq_varlen(ins, p):
+    return {"dQ": _bc_bwd_varlen(ins, p)[0]}
+
+
+@ref
+def block_causal_bwd_dkv_varlen(ins, p):
+    _, dk, dv = _bc_bwd_varlen(ins, p)
+    return {"dK": dk, "dV": dv}
+
+
+block_causal_bwd_dq_varlen.gen = block_causal_bwd_dkv_varlen.gen = dict(_BC_GEN, cu_seqlens=_bc_cu_gen)
