@@ -688,3 +688,121 @@ def block_causal_bwd_dkv_varlen(ins, p):
 
 
 block_causal_bwd_dq_varlen.gen = block_causal_bwd_dkv_varlen.gen = dict(_BC_GEN, cu_seqlens=_bc_cu_gen)
+
+
+# ---- block-sparse GQA decoding (blocksparse_attention/) --------------------------------------
+# One query token per (batch, head) against a KV cache of cache_seqlens[b] tokens, reading only
+# the selected blocks of block_N keys of its KV head (head h reads h // (heads // heads_kv)).
+# Split-KV: the first kernel writes per-split partial outputs and base-2 lse, the second merges
+# the splits up to the last one holding a block. The merge counts every split before that one
+# (an empty split adds exp2(0 - max)), so the inputs give every such split a block: block
+# indices are a sorted-descending prefix padded with -1, and each mask row has a block in every
+# split up to its sequence end. Only Output is compared (glse / Output_partial are scratch).
+
+
+def _cache_lens(p, max_len):
+    b = p["batch"]
+    return np.array([max(1, max_len - 63 * i) for i in range(b)], np.int64)
+
+
+def _decode_max_len(p):
+    return p["max_cache_seqlen"] if "max_cache_seqlen" in p else p["max_num_blocks_per_seq"] * p["page_block_size"]
+
+
+def _block_indices_gen(shape, rng, p):
+    """Distinct blocks below each sequence's end, the last (partial) block first, sorted descending."""
+    b, hkv, s = shape
+    lens = _cache_lens(p, _decode_max_len(p))
+    out = np.full(shape, -1, np.int64)
+    for bi in range(b):
+        nb = -(-int(lens[bi]) // p["block_N"])
+        for h in range(hkv):
+            n = min(s, nb) - (h % 2 if min(s, nb) > 1 else 0)  # some rows padded with -1
+            rest = rng.permutation(nb - 1)[:n - 1]
+            out[bi, h, :n] = np.sort(np.concatenate([[nb - 1], rest]))[::-1]
+    return out
+
+
+def _block_mask_gen(shape, rng, p):
+    b, hkv, nbmax = shape
+    lens = _cache_lens(p, p["max_cache_seqlen"])
+    ns = p["num_split"]
+    per, rem = nbmax // ns, nbmax % ns
+    out = np.zeros(shape, bool)
+    for bi in range(b):
+        nb = -(-int(lens[bi]) // p["block_N"])
+        for h in range(hkv):
+            out[bi, h, :nb] = rng.random(nb) < 0.5
+            for sid in range(ns):
+                st = per * sid + min(sid, rem)
+                en = min(st + per + (1 if sid < rem else 0), nb)
+                if st < en and not out[bi, h, st:en].any():
+                    out[bi, h, st + int(rng.integers(en - st))] = True
+    return out
+
+
+def _decode_out(q, keys_of, p):
+    """Output (b, h, dv): keys_of(b, kv_head) -> (K rows, V rows) the query attends."""
+    b, h, d = q.shape
+    g = p["heads"] // p["heads_kv"]
+    o = np.zeros((b, h, p["dim_v"]))
+    for bi in range(b):
+        for hi in range(h):
+            k, v = keys_of(bi, hi // g)
+            o[bi, hi] = attn_fwd_rows(q[bi, hi][None], k, v, d ** -0.5 * LOG2E)[0][0]
+    return o
+
+
+def _positions(blocks, block_n, length):
+    pos = np.concatenate([np.arange(i * block_n, (i + 1) * block_n) for i in blocks]) if len(blocks) else np.zeros(0, int)
+    return np.sort(pos[pos < length])
+
+
+@ref
+def sparse_decode_indice(ins, p):
+    lens, idx = ins["cache_seqlens"].astype(int), ins["block_indices"].astype(int)
+
+    def keys_of(b, h):
+        pos = _positions([i for i in idx[b, h] if i >= 0], p["block_N"], lens[b])
+        return ins["K"][b, pos, h], ins["V"][b, pos, h]
+    return {"Output": _decode_out(ins["Q"], keys_of, p)}
+
+
+sparse_decode_indice.gen = {"block_indices": _block_indices_gen,
+                            "cache_seqlens": lambda s, r, p: _cache_lens(p, _decode_max_len(p))}
+
+
+@ref
+def sparse_decode_mask(ins, p):
+    lens, mask = ins["cache_seqlens"].astype(int), ins["block_mask"].astype(bool)
+
+    def keys_of(b, h):
+        pos = _positions(np.flatnonzero(mask[b, h]), p["block_N"], lens[b])
+        return ins["K"][b, pos, h], ins["V"][b, pos, h]
+    return {"Output": _decode_out(ins["Q"], keys_of, p)}
+
+
+sparse_decode_mask.gen = {"block_mask": _block_mask_gen,
+                          "cache_seqlens": lambda s, r, p: _cache_lens(p, p["max_cache_seqlen"])}
+
+
+def _block_table_gen(shape, rng, p):
+    b, n = shape
+    assert b * n <= p["num_pages"]
+    return rng.permutation(p["num_pages"])[:b * n].reshape(shape)
+
+
+@ref
+def sparse_decode_paged(ins, p):
+    """The paged cache: logical key t of batch b is page block_table[b, t // page_block_size], row t % page_block_size."""
+    lens, idx, table = ins["cache_seqlens"].astype(int), ins["block_indices"].astype(int), ins["block_table"].astype(int)
+    pbs = p["page_block_size"]
+
+    def keys_of(b, h):
+        pos = _positions([i for i in idx[b, h] if i >= 0], p["block_N"], lens[b])
+        pages, rows = table[b, pos // pbs], pos % pbs
+        return ins["K"][pages, rows, h], ins["V"][pages, rows, h]
+    return {"Output": _decode_out(ins["Q"], keys_of, p)}
+
+
+sparse_decode_paged.gen = dict(sparse_decode_indice.gen, block_table=_block_table_gen)
