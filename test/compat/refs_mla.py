@@ -1,0 +1,98 @@
+"""NumPy references of tile-lang's DeepSeek MLA examples that are not plain decode
+(deepseek_mla/example_mla_decode_paged, deepseek_v32 sparse MLA kernels).
+
+Written from what each kernel computes; scores are scaled in base 2 (softmax_scale * log2e)
+and P enters the PV GEMM as float16, as in the kernels.
+"""
+import numpy as np
+
+from refs import f32, ref
+
+LOG2E = 1.44269504
+
+
+def f16(x):
+    return np.asarray(x, np.float16).astype(np.float64)
+
+
+# ---- paged MLA decode (example_mla_decode_paged) --------------------------------------------
+
+
+def _paged_lens(p):
+    """cache_seqlens: ragged, each at least num_split * block_N (every split gets a block)."""
+    b, pad, bn, ns = p["batch"], p["max_seqlen_pad"], p["block_N"], p["num_split"]
+    lo = ns * bn + 1
+    return [lo + (pad - lo) * (i + 1) // (b + 1) + 7 * i for i in range(b)]
+
+
+def _paged_table(shape, rng, p):
+    """block_table (batch, max_seqlen_pad // block_size): a permutation of all the pages."""
+    return rng.permutation(int(np.prod(shape))).reshape(shape)
+
+
+def _rows(src, start, n):
+    """Rows start..start+n-1 of src (zero past its end: a T.copy reads 0 outside the tensor)."""
+    out = np.zeros((n,) + src.shape[1:])
+    hi = min(start + n, src.shape[0])
+    if hi > start:
+        out[:hi - start] = src[start:hi]
+    return out
+
+
+def _paged_split(ins, p, b, h0, h1, start, nblocks):
+    """One split of one batch: (output, base-2 lse) of heads h0..h1 over nblocks tiles of
+    block_N logical keys from `start`. Tile k reads the physical rows
+    block_table[b, (start + k*bN) // bs] * bs + (k*bN) % bs (the kernel's formula; the offset
+    inside the page is taken from k*bN alone), keys at logical positions >= cache_seqlens
+    masked."""
+    q = np.concatenate([ins["Q"][b, h0:h1], ins["Q_pe"][b, h0:h1]], axis=1)
+    bn, bs = p["block_N"], p["block_size"]
+    table, length = ins["block_table"][b].astype(int), int(ins["cache_seqlens"][b])
+    keys, vals, logical = [], [], []
+    for k in range(nblocks):
+        row = table[(start + k * bn) // bs] * bs + (k * bn) % bs
+        kv = _rows(ins["KV"][:, 0], row, bn)
+        keys.append(np.concatenate([kv, _rows(ins["K_pe"][:, 0], row, bn)], axis=1))
+        vals.append(kv)
+        logical.append(start + k * bn + np.arange(bn))
+    kk, vv, pos = np.concatenate(keys), np.concatenate(vals), np.concatenate(logical)
+    scale2 = p.get("softmax_scale", (q.shape[1]) ** -0.5) * LOG2E
+    s = np.where(pos[None, :] < length, f32(q @ kk.T), -np.inf) * scale2
+    m = s.max(axis=1, keepdims=True)
+    e = np.exp2(s - m)
+    l = e.sum(axis=1)
+    return (f16(e) @ vv) / l[:, None], np.log2(l) + m[:, 0]
+
+
+@ref
+def mla_decode_paged(ins, p):
+    """mla_decode_tilelang: decode over a paged KV cache (h_kv = 1; KV rows block_table[b, i] *
+    block_size + r). num_split == 1: Output directly. num_split > 1: each split takes a
+    contiguous share of the ceil(len / block_N) tiles (the first len % num_split splits one
+    more), writes its Output_partial and base-2 glse (float16), and the combine kernel
+    weights the float16 partials by exp2(glse - log2(sum exp2(glse)))."""
+    b_n, h_q = ins["Q"].shape[:2]
+    bn, ns = p["block_N"], p["num_split"]
+    hb = min(p["block_H"], h_q)
+    out = np.zeros(ins["Q"].shape)
+    part = np.zeros((b_n, h_q, ns, ins["Q"].shape[2]))
+    glse = np.zeros((b_n, h_q, ns))
+    for b in range(b_n):
+        total = -(-int(ins["cache_seqlens"][b]) // bn)
+        per, rem = divmod(total, ns)
+        for h0 in range(0, h_q, hb):
+            for z in range(ns):
+                n = per + (1 if z < rem else 0)
+                start = (per * z + min(z, rem)) * bn
+                o, l = _paged_split(ins, p, b, h0, h0 + hb, start, n)
+                part[b, h0:h0 + hb, z], glse[b, h0:h0 + hb, z] = o, l
+    if ns == 1:
+        return {"Output": part[:, :, 0]}
+    part, glse = f16(part), f16(glse)
+    lse = np.log2(np.exp2(glse - glse.max(axis=2, keepdims=True)).sum(axis=2)) + glse.max(axis=2)
+    out = (part * np.exp2(glse - lse[:, :, None])[..., None]).sum(axis=2)
+    return {"glse": glse, "Output_partial": part, "Output": out}
+
+
+mla_decode_paged.gen = {"block_table": _paged_table,
+                        "cache_seqlens": lambda shape, rng, p: np.array(_paged_lens(p))}
