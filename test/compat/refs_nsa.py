@@ -247,3 +247,119 @@ def nsa_fwd_varlen(ins, p):
 
 nsa_fwd_varlen.gen = {"BlockIndices": _varlen_indices, "BlockCounts": _varlen_counts,
                       "Offsets": _varlen_offsets, "TokenIndices": _varlen_token_indices}
+
+
+# ---- backward (example_tilelang_nsa_bwd; these factories read `H`, a global of the file's
+# `__main__` block, so they do not compile yet: unchecked) -------------------------------------
+
+
+def _draw16(name):
+    def gen(shape, rng, p):
+        x = f16(rng.uniform(-1, 1, shape))
+        p.setdefault("_gen", {})[name] = x
+        return x
+    return gen
+
+
+def _bwd_lse(shape, rng, p):
+    """LSE_slc (b, L, heads): the base-2 log-sum-exp of each query over its causal keys, so that
+    P = exp2(s * scale - lse) lies in [0, 1] as in a real backward pass."""
+    g = p["_gen"]
+    q, k = g["Q"], g["K"]
+    b, L, heads, dim = q.shape
+    hkv = k.shape[2]
+    scale2 = _scale2(p, dim)
+    out = np.zeros(shape)
+    keep = np.tril(np.ones((L, L), bool))
+    for bi in range(b):
+        for hq in range(heads):
+            s = np.where(keep, f32(q[bi, :, hq] @ k[bi, :, hq // (heads // hkv)].T) * scale2, -np.inf)
+            m = s.max(axis=1)
+            out[bi, :, hq] = np.log2(np.exp2(s - m[:, None]).sum(axis=1)) + m
+    return out
+
+
+def _bwd_mask(shape, rng, p):
+    """BlockMask (b, L, head_kv, NS) of 0/1, indexed by key block."""
+    return rng.integers(0, 2, shape)
+
+
+def nsa_bwd_all(ins, p):
+    """dq (b, L, heads, dim), dk, dv (b, L, head_kv, dim) of tilelang_kernel_bwd_dqkv: key block j
+    of kv head h takes query token i >= j*BS when BlockMask[b, i, h, j]; P = exp2(s * scale -
+    lse) with keys past i zeroed, dV += rnd(P)^T dO, dS = rnd(P (dO V^T - Delta) sm_scale),
+    dK += dS^T Q, dQ_i += dS K (float16 atomic adds into a zeroed DQ)."""
+    q, k, v, do = ins["Q"], ins["K"], ins["V"], ins["DO_slc"]
+    lse, delta, mask = ins["LSE_slc"], ins["Delta_slc"], ins["BlockMask"]
+    b, L, heads, dim = q.shape
+    hkv = k.shape[2]
+    g, bs = heads // hkv, p["block_size"]
+    sm_scale = p.get("scale") or dim ** -0.5
+    scale2 = sm_scale * LOG2E
+    dq, dk, dv = np.zeros(q.shape), np.zeros(k.shape), np.zeros(v.shape)
+    for bi in range(b):
+        for h in range(hkv):
+            hs = slice(h * g, (h + 1) * g)
+            for j in range(-(-L // bs)):
+                rows = np.arange(j * bs, j * bs + bs)
+                kb = np.zeros((bs, dim))
+                vb = np.zeros((bs, dim))
+                inside = rows < L
+                kb[inside], vb[inside] = k[bi, rows[inside], h], v[bi, rows[inside], h]
+                for i in range(j * bs, L):
+                    if mask[bi, i, h, j] == 0:
+                        continue
+                    qi, doi = q[bi, i, hs], do[bi, i, hs]
+                    pt = f32(np.exp2(f32(kb @ qi.T) * scale2 - lse[bi, i, hs][None, :]))
+                    pt = np.where((rows <= i)[:, None], pt, 0.0)
+                    dst = f32(vb @ doi.T)
+                    dv[bi, rows[inside], h] += (f16(pt) @ doi)[inside]
+                    ds = f16(pt * (dst - delta[bi, i, hs][None, :]) * sm_scale)
+                    dk[bi, rows[inside], h] += (ds @ qi)[inside]
+                    dq[bi, i, hs] = f16(dq[bi, i, hs] + ds.T @ kb)
+    return dq, dk, dv
+
+
+_BWD_GEN = {"Q": _draw16("Q"), "K": _draw16("K"), "LSE_slc": _bwd_lse,
+            "Delta_slc": lambda shape, rng, p: rng.uniform(-1, 1, shape), "BlockMask": _bwd_mask}
+
+
+@ref
+def nsa_bwd_dqkv(ins, p):
+    """tilelang_kernel_bwd_dqkv (NV = 1): DQ, DK (with a leading NV axis) and DV."""
+    dq, dk, dv = nsa_bwd_all(ins, p)
+    return {"DQ": dq[None], "DK": dk[None], "DV": dv}
+
+
+nsa_bwd_dqkv.gen = _BWD_GEN
+nsa_bwd_dqkv.zero = ("DQ",)
+
+
+@ref
+def nsa_bwd_dkv(ins, p):
+    """tilelang_kernel_bwd_dkv: the dqkv kernel without dQ."""
+    _, dk, dv = nsa_bwd_all(ins, p)
+    return {"DK": dk[None], "DV": dv}
+
+
+nsa_bwd_dkv.gen = _BWD_GEN
+
+
+@ref
+def nsa_block_mask(ins, p):
+    """tilelang_kernel_block_mask (with BlockCounts): BlockMask[b, t, h, i] = (BlockIndices[b, t, h, i]
+    * BS <= t and i < BlockCounts[b, t, h]) for slot i < S; the kernel indexes the mask by the
+    slot, not by the block the slot names, and leaves columns S.. unwritten (zeroed)."""
+    idx, counts = ins["BlockIndices"], ins["BlockCounts"]
+    bs = p["block_size"]
+    S = idx.shape[3]
+    out = np.zeros(ins["BlockMask"].shape)
+    slot = np.arange(S)[None, None, None, :]
+    t = np.arange(idx.shape[1])[None, :, None, None]
+    out[..., :S] = (idx * bs <= t) & (slot < counts[..., None])
+    return {"BlockMask": out}
+
+
+nsa_block_mask.gen = {"BlockIndices": _fwd_indices,
+                      "BlockCounts": lambda shape, rng, p: rng.integers(0, p["selected_blocks"] + 1, shape)}
+nsa_block_mask.zero = ("BlockMask",)
