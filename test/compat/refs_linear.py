@@ -39,3 +39,72 @@ def retention_fwd(ins, p):
                 s = qs[bi, :, h, sl] @ k[bi, :, h, sl].T
                 out[ik, bi, :, h] = (s * decay) @ v[bi, :, h]
     return {"O": out}
+
+
+# ---- Mamba-2 chunked SSD (example_mamba_chunk_state, example_mamba_chunk_scan) ---------------
+
+
+def _dA_cumsum(shape, rng, p):
+    """dA_cumsum (batch, nheads, nchunks, chunk_size): a running sum of negative decays inside
+    each chunk (exp(dA[i] - dA[j]) <= 1 for j <= i, as in Mamba-2)."""
+    return np.cumsum(-rng.uniform(0.0, 0.05, shape), axis=-1)
+
+
+_SSD_GEN = {"dA_cumsum": _dA_cumsum, "dt": lambda shape, rng, p: rng.uniform(0.0, 1.0, shape)}
+
+
+def _chunked(a, nchunks, cs):
+    """(batch, seqlen, ...) -> (batch, nchunks, cs, ...), zero past seqlen."""
+    b, L = a.shape[:2]
+    out = np.zeros((b, nchunks * cs) + a.shape[2:])
+    out[:, :L] = a
+    return out.reshape((b, nchunks, cs) + a.shape[2:])
+
+
+@ref
+def mamba_chunk_state(ins, p):
+    """chunk_state_fwd: Output[b, c, h, m, n] = sum_{l in chunk c} rnd(x[l, h, m] exp(dA[c, last] -
+    dA[c, l]) dt[c, l]) B[l, g, n], g = h // (nheads // ngroups); the scaled x is float16 (the
+    kernel's xt_local); positions past seqlen read 0."""
+    x, bm, dt, da = ins["x"], ins["B"], ins["dt"], ins["dA_cumsum"]
+    nh, ng = x.shape[2], bm.shape[2]
+    nc, cs = dt.shape[2], dt.shape[3]
+    xc, bc = _chunked(x, nc, cs), _chunked(bm, nc, cs)
+    scale = np.exp2(da[..., -1:] * 1.44269504 - da * 1.44269504) * dt  # b h c l
+    out = np.zeros((x.shape[0], nc, nh, x.shape[3], bm.shape[3]))
+    for h in range(nh):
+        xs = f16(xc[:, :, :, h, :] * scale[:, h][..., None])  # b c l m
+        out[:, :, h] = np.einsum("bclm,bcln->bcmn", xs, bc[:, :, :, h // (nh // ng), :])
+    return {"Output": out}
+
+
+mamba_chunk_state.gen = _SSD_GEN
+
+
+@ref
+def mamba_chunk_scan(ins, p):
+    """chunk_scan_fwd: for position i of chunk c, head h (group g),
+    Output = exp(dA[i]) C[i, g, :block_Dstate] . prev_states[c, h, n, :]
+           + sum_{j <= i} rnd(rnd(cb[c, g, i, j] exp(dA[i] - dA[j])) dt[j]) x[j, h, n]
+           + D[h] x[i, h, n];
+    the weights are float16 (cb_local); positions past seqlen read 0."""
+    cb, x, dt, da, cm, ps, dd = (ins[n] for n in ("cb", "x", "dt", "dA_cumsum", "C", "prev_states", "D"))
+    b, L, nh, hd = x.shape
+    ng = cm.shape[2]
+    nc, cs = dt.shape[2], dt.shape[3]
+    bd = p["block_Dstate"]
+    xc, cc = _chunked(x, nc, cs), _chunked(cm, nc, cs)
+    dsz = min(bd, cm.shape[3])
+    keep = np.tril(np.ones((cs, cs), bool))
+    out = np.zeros((b, nc, cs, nh, hd))
+    for h in range(nh):
+        g = h // (nh // ng)
+        a = da[:, h]  # b c l
+        state = np.einsum("bcis,bcns->bcin", cc[:, :, :, g, :dsz], ps[:, :, h, :, :dsz]) * np.exp(a)[..., None]
+        w = f16(cb[:, :, g] * np.exp(a[..., :, None] - a[..., None, :]))
+        w = np.where(keep, f16(w * dt[:, h][..., None, :]), 0.0)
+        out[:, :, :, h] = state + np.einsum("bcij,bcjn->bcin", w, xc[:, :, :, h]) + dd[h] * xc[:, :, :, h]
+    return {"Output": out.reshape(b, nc * cs, nh, hd)[:, :L]}
+
+
+mamba_chunk_scan.gen = _SSD_GEN
