@@ -1,0 +1,89 @@
+"""NumPy references of tile-lang's block-sparse and index-sparse attention examples
+(blocksparse_attention/example_tilelang_block_sparse_attn, seer_attention,
+minference/example_vertical_slash_sparse_attn, flash_decoding/example_gqa_decode).
+
+Written from what each kernel computes: softmax(q k^T * dim^-0.5) v over the keys the kernel
+visits (base-2 scores, P rounded to float16 before the PV GEMM). Keys past the end of K read
+0 (spec: T.copy reads 0 outside a global tensor) and count with score 0 unless masked.
+"""
+import numpy as np
+
+from refs import f32, ref
+
+LOG2E = 1.44269504
+
+
+def f16(x):
+    return np.asarray(x, np.float16).astype(np.float64)
+
+
+def masked_rows(q, k, v, keep, scale2):
+    """softmax over keys (base-2 scores * scale2) with mask keep (rows, keys); rows, keys padded."""
+    s = np.where(keep, f32(q @ k.T) * scale2, -np.inf)
+    m = s.max(axis=1, keepdims=True)
+    e = np.exp2(s - m)
+    return (f16(e) @ v) / e.sum(axis=1, keepdims=True)
+
+
+def _pad_rows(x, n):
+    out = np.zeros((n,) + x.shape[1:])
+    out[:x.shape[0]] = x
+    return out
+
+
+def _block_mask_gen(shape, rng, p):
+    """BlockSparseMask (b, h, ds, ds): random 0/1 with key block 0 always on (so every query
+    has a key, as the examples' harnesses force with x_ds[..., 0] = 100)."""
+    m = rng.integers(0, 2, shape)
+    m[..., 0] = 1
+    return m
+
+
+def block_sparse_attn(q, k, v, mask, causal, past, causal_stop, bm=64, bn=64):
+    """Output (b, h, lq, d): query block i attends to key blocks j with mask[b, h, i, j] among
+    the blocks it visits (up to the causal diagonal when causal_stop), keys masked by
+    row + past >= key when causal."""
+    b, h, lq, d = q.shape
+    lk = k.shape[2]
+    nq, nk = -(-lq // bm), -(-lk // bn)
+    scale2 = d ** -0.5 * LOG2E
+    kp = np.zeros((b, h, nk * bn, d))
+    vp = np.zeros((b, h, nk * bn, d))
+    kp[:, :, :lk], vp[:, :, :lk] = k, v
+    out = np.zeros(q.shape)
+    for bi in range(b):
+        for hi in range(h):
+            for i in range(nq):
+                rows = np.arange(i * bm, min((i + 1) * bm, lq))
+                stop = min(nk, -(-((i + 1) * bm) // bn)) if causal and causal_stop else nk
+                blocks = [j for j in range(stop) if mask[bi, hi, i, j]]
+                cols = np.concatenate([np.arange(j * bn, (j + 1) * bn) for j in blocks])
+                keep = np.ones((rows.size, cols.size), bool)
+                if causal:
+                    keep = rows[:, None] + past >= cols[None, :]
+                out[bi, hi, rows] = masked_rows(q[bi, hi, rows], kp[bi, hi, cols], vp[bi, hi, cols], keep, scale2)
+    return out
+
+
+@ref
+def blocksparse_attn_bool(ins, p):
+    """example_tilelang_block_sparse_attn blocksparse_flashattn (bool mask, causal loop stops at the
+    diagonal block). Each block's scores are taken against that block's own maximum (the kernel
+    does not combine it with the running one); the rescaling makes that exact."""
+    return {"Output": block_sparse_attn(ins["Q"], ins["K"], ins["V"], ins["BlockSparseMask"],
+                                        p.get("is_causal", True), 0, True)}
+
+
+blocksparse_attn_bool.gen = {"BlockSparseMask": _block_mask_gen}
+
+
+@ref
+def seer_blocksparse_attn(ins, p):
+    """seer_attention blocksparse_flashattn: int8 mask, seq_q queries at the end of seq_kv keys
+    (causal: row + seq_kv - seq_q >= key), every key block visited."""
+    q, k = ins["Q"], ins["K"]
+    return {"Output": block_sparse_attn(q, k, ins["V"], ins["BlockSparseMask"], p.get("is_causal", True),
+                                        k.shape[2] - q.shape[2], False)}
+
+
+seer_blocksparse_attn.gen = {"BlockSparseMask": _block_mask_gen}
