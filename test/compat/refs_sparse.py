@@ -87,3 +87,70 @@ def seer_blocksparse_attn(ins, p):
 
 
 seer_blocksparse_attn.gen = {"BlockSparseMask": _block_mask_gen}
+
+
+# ---- GQA decode with a key mask (flash_decoding/example_gqa_decode) -----------------------------
+
+
+def _gqa_decode_mask(shape, rng, p):
+    """mask (batch, seqlen_kv, groups) uint8: three keys in four on, and the first key of every
+    split on (a split whose first tile has no key would divide by zero in the kernel)."""
+    m = (rng.random(shape) < 0.75).astype(np.int64)
+    per = p["seqlen_kv"] // p["num_split"]
+    m[:, [per * s for s in range(p["num_split"])], :] = 1
+    return m
+
+
+def _gqa_split(q, k, v, mask, base, ntiles, step, width, limit, scale2):
+    """One split of one kv head: tile t covers keys base + t*step + j, j < width; a key counts
+    when mask there != 0 (0 past the end) and j < limit."""
+    pos = (base + np.arange(ntiles)[:, None] * step + np.arange(width)[None, :]).ravel()
+    jj = np.tile(np.arange(width), ntiles)
+    inside = pos < k.shape[0]
+    kk = np.zeros((pos.size, k.shape[1]))
+    vv = np.zeros((pos.size, v.shape[1]))
+    kk[inside], vv[inside] = k[pos[inside]], v[pos[inside]]
+    on = np.zeros(pos.size, bool)
+    on[inside] = mask[pos[inside]] != 0
+    keep = np.broadcast_to(on & (jj < limit), (q.shape[0], pos.size))
+    s = np.where(keep, f32(q @ kk.T) * scale2, -np.inf)
+    m = s.max(axis=1, keepdims=True)
+    e = np.exp2(s - m)
+    l = e.sum(axis=1)
+    return (f16(e) @ vv) / l[:, None], np.log2(l) + m[:, 0]
+
+
+@ref
+def gqa_decode_masked(ins, p):
+    """flashattn (example_gqa_decode): query head h reads kv head h // (heads // groups), keys
+    with mask != 0. num_split == 1: tiles of block_N keys over ceil(L / block_N). num_split > 1:
+    split s starts at (L // ns) * s and takes ceil((L // ns) / block_N) tiles of
+    valid_block_N = min(block_N, L // ns) keys, so when L // ns is not a multiple of block_N its
+    last tile runs into the next split's keys (counted twice) or past the end (mask reads 0);
+    partials and their base-2 lse are float16 and combined by exp2(lse_s - log2 sum exp2 lse)."""
+    q, k, v, mask = ins["Q"], ins["K"], ins["V"], ins["mask"]
+    b, heads, dim = q.shape
+    L, groups = k.shape[1], k.shape[2]
+    bn, ns = p["block_N"], p["num_split"]
+    per = L // ns
+    vbn = min(bn, per)
+    g = heads // groups
+    scale2 = dim ** -0.5 * LOG2E
+    out = np.zeros(q.shape)
+    for bi in range(b):
+        for h in range(groups):
+            hs = slice(h * g, (h + 1) * g)
+            args = (q[bi, hs], k[bi, :, h], v[bi, :, h], mask[bi, :, h])
+            if ns == 1:
+                out[bi, hs], _ = _gqa_split(*args, 0, -(-per // bn), bn, bn, bn, scale2)
+                continue
+            parts = [_gqa_split(*args, per * s, -(-per // bn), vbn, vbn, per, scale2) for s in range(ns)]
+            po = f16(np.stack([o for o, _ in parts]))
+            lse = f16(np.stack([l for _, l in parts]))
+            mx = lse.max(axis=0)
+            tot = np.log2(np.exp2(lse - mx).sum(axis=0)) + mx
+            out[bi, hs] = (po * np.exp2(lse - tot)[..., None]).sum(axis=0)
+    return {"Output": out}
+
+
+gqa_decode_masked.gen = {"mask": _gqa_decode_mask}
