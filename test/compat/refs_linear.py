@@ -108,3 +108,65 @@ def mamba_chunk_scan(ins, p):
 
 
 mamba_chunk_scan.gen = _SSD_GEN
+
+
+# ---- linear attention backward (example_linear_attn_bwd) -------------------------------------
+
+
+def f32(x):
+    return np.asarray(x, np.float32).astype(np.float64)
+
+
+def _lin_bwd_block(q, k, v, do, scale, cs=64):
+    """dq, dk, dv of one (key block, value block) pair as the kernel's two chunk passes form them
+    (float32 outputs, so the float16 operands the kernel stages in shared memory are rounded
+    where it rounds them: the masked score tiles, the running states h and dh, the scaled q)."""
+    L = q.shape[0]
+    nt = L // cs
+    dq, dk, dv = np.zeros(q.shape), np.zeros(k.shape), np.zeros(v.shape)
+    h = np.zeros((v.shape[1], k.shape[1]))
+    low = np.tril(np.ones((cs, cs), bool))
+    for i in range(nt):
+        r = slice(i * cs, (i + 1) * cs)
+        ds = f16(np.where(low, f32(do[r] @ v[r].T), 0.0))
+        dq[r] = f32(ds @ k[r] + do[r] @ f16(h)) * scale
+        h = f32(h + v[r].T @ k[r])
+    dh = np.zeros((k.shape[1], v.shape[1]))
+    up = low.T
+    qs = f16(q * scale)
+    for i in reversed(range(nt)):
+        r = slice(i * cs, (i + 1) * cs)
+        dhs = f16(dh)
+        ds = f16(np.where(up, f32(v[r] @ do[r].T), 0.0))
+        dk[r] = ds @ qs[r] + v[r] @ dhs.T
+        ds = f16(np.where(up, f32(k[r] @ qs[r].T), 0.0))
+        dv[r] = ds @ do[r] + k[r] @ dhs
+        dh = f32(dh + qs[r].T @ do[r])
+    return dq, dk, dv
+
+
+@ref
+def linear_attn_bwd(ins, p):
+    """tl_fused_chunk_bwd_kernel: gradients of O_t = sum_{s <= t} scale (q_t . k_s) v_s:
+    dQ_t = scale sum_{s <= t} (dO_t . v_s) k_s, dK_s = scale sum_{t >= s} (v_s . dO_t) q_t,
+    dV_s = scale sum_{t >= s} (k_s . q_t) dO_t, formed per 64-wide key and value block and
+    added atomically (float32, zeroed) across the other dimension's blocks."""
+    q, k, v, do = ins["Q"], ins["K"], ins["V"], ins["dO"]
+    b, L, heads, dk_ = q.shape
+    dv_ = v.shape[3]
+    scale = p.get("scale") or dk_ ** -0.5
+    dq, dk, dv = np.zeros(q.shape), np.zeros(k.shape), np.zeros(v.shape)
+    for bi in range(b):
+        for h in range(heads):
+            for ik in range(dk_ // 64):
+                ks = slice(ik * 64, (ik + 1) * 64)
+                for iv in range(dv_ // 64):
+                    vs = slice(iv * 64, (iv + 1) * 64)
+                    a, c, e = _lin_bwd_block(q[bi, :, h, ks], k[bi, :, h, ks], v[bi, :, h, vs], do[bi, :, h, vs], scale)
+                    dq[bi, :, h, ks] += a
+                    dk[bi, :, h, ks] += c
+                    dv[bi, :, h, vs] += e
+    return {"dQ": dq, "dK": dk, "dV": dv}
+
+
+linear_attn_bwd.zero = ("dQ", "dK", "dV")
