@@ -26,3 +26,79 @@ def sink_fwd_bhsd_lse(ins, p):
             o[bi, hi], lse[bi, hi] = sink_rows(q[bi, hi], k[bi, hi // g], v[bi, hi // g], scale,
                                                sink_log2(sinks[hi], p), keep)
     return {"Output": o, "lse": lse}
+
+
+# ---- backward (bhsd) -------------------------------------------------------------------------
+
+
+def _sink_bwd_gens():
+    """Q, K, V, dO drawn; lse and Delta from a sink forward over them (random per-head sinks,
+    which the backward kernel does not take), so P = exp2(s * scale - lse) lies in [0, 1]."""
+    from refs_attention import _draw, _stash, f16
+
+    def lse(shape, rng, p):
+        st = _stash(p)
+        q, k, v = st["Q"], st["K"], st["V"]
+        b, h, L, d = q.shape
+        g = h // k.shape[1]
+        scale = (p.get("sm_scale") or d ** -0.5) * LOG2E
+        keep = _sink_keep(L, L, 0, True, p.get("window_size"))
+        sinks = f16(rng.uniform(-1, 1, h))
+        o, out = np.zeros(q.shape), np.zeros((b, h, L))
+        for bi in range(b):
+            for hi in range(h):
+                o[bi, hi], out[bi, hi] = sink_rows(q[bi, hi], k[bi, hi // g], v[bi, hi // g], scale,
+                                                   sink_log2(sinks[hi], p), keep)
+        st["O"] = f16(o)
+        return np.asarray(out, np.float32).astype(np.float64)
+
+    def delta(shape, rng, p):
+        st = _stash(p)
+        return f16(st["O"] * st["dO"]).sum(axis=-1)
+
+    return {"Q": _draw("Q"), "K": _draw("K"), "V": _draw("V"), "dO": _draw("dO"), "lse": lse, "Delta": delta}
+
+
+def _sink_bwd(ins, p):
+    """dq (b, h, L, d) and dk, dv summed over each kv head's query heads: causal (optionally a
+    sliding window: key > query - window), the kernels' float16 roundings of P and dS."""
+    from refs_attention import attn_bwd_rows
+    q, k, v, do, lse, delta = (ins[n] for n in ("Q", "K", "V", "dO", "lse", "Delta"))
+    b, h, L, d = q.shape
+    g = h // k.shape[1]
+    sm = p.get("sm_scale") or d ** -0.5
+    keep = _sink_keep(L, L, 0, True, p.get("window_size"))
+    dq, dk, dv = np.zeros(q.shape), np.zeros(k.shape), np.zeros(v.shape)
+    for bi in range(b):
+        for hi in range(h):
+            a, c, e = attn_bwd_rows(q[bi, hi], k[bi, hi // g], v[bi, hi // g], do[bi, hi], lse[bi, hi],
+                                    delta[bi, hi], sm * LOG2E, sm, keep)
+            dq[bi, hi] = a
+            dk[bi, hi // g] += c
+            dv[bi, hi // g] += e
+    return dq, dk, dv
+
+
+@ref
+def sink_bwd_bhsd_gqa(ins, p):
+    """example_gqa_sink_bwd_bhsd flashattn_bwd: dQ float32 through make_dq_layout (atomic, zeroed),
+    dK and dV float32 atomic adds over the group's query heads (zeroed)."""
+    from refs_attention import _dq8_bhsd, _layout_store
+    dq, dk, dv = _sink_bwd(ins, p)
+    return {"dQ": _layout_store(np.asarray(dq, np.float32).astype(np.float64), _dq8_bhsd), "dK": dk, "dV": dv}
+
+
+sink_bwd_bhsd_gqa.gen = _sink_bwd_gens()
+sink_bwd_bhsd_gqa.zero = ("dQ", "dK", "dV")
+
+
+@ref
+def sink_bwd_bhsd_mha(ins, p):
+    """example_mha_sink_bwd_bhsd flashattn_bwd: dQ as for the gqa kernel; dK, dV float16 stores."""
+    from refs_attention import _dq8_bhsd, _layout_store
+    dq, dk, dv = _sink_bwd(ins, p)
+    return {"dQ": _layout_store(np.asarray(dq, np.float32).astype(np.float64), _dq8_bhsd), "dK": dk, "dV": dv}
+
+
+sink_bwd_bhsd_mha.gen = _sink_bwd_gens()
+sink_bwd_bhsd_mha.zero = ("dQ",)
