@@ -102,3 +102,86 @@ def sink_bwd_bhsd_mha(ins, p):
 
 sink_bwd_bhsd_mha.gen = _sink_bwd_gens()
 sink_bwd_bhsd_mha.zero = ("dQ",)
+
+
+# ---- flash_attention/example_gqa_bwd*: flashattn_bwd_atomic_add -------------------------------
+# (here beside the sink backward: the same kernel body, dK/dV added atomically per kv head)
+
+
+def _group_sum(d, hkv):
+    """Per query head gradients (B, H, L, D) -> per kv head (B, L, Hkv, D) (bshd), summed."""
+    b, h, l, dd = d.shape
+    out = np.zeros((b, l, hkv, dd))
+    for hi in range(h):
+        out[:, :, hi // (h // hkv)] += d[:, hi]
+    return out
+
+
+def _gqa_atomic(ins, p, layout_fn):
+    from refs_attention import _bwd_all, _layout_store
+    dq, dk, dv = _bwd_all(ins, p, "bshd")
+    hkv = ins["K"].shape[2]
+    dq = np.asarray(np.swapaxes(dq, 1, 2), np.float32).astype(np.float64)
+    return {"dQ": _layout_store(dq, layout_fn) if layout_fn else dq,
+            "dK": _group_sum(dk, hkv), "dV": _group_sum(dv, hkv)}
+
+
+def _atomic_gens():
+    from refs_attention import _bwd_gens
+    return _bwd_gens("bshd")
+
+
+@ref
+def gqa_bwd_atomic(ins, p):
+    """example_gqa_bwd flashattn_bwd_atomic_add: dQ float32 through make_dq_layout, dK/dV float32
+    atomic adds over each kv head's query heads (all zeroed)."""
+    from refs_attention import _dq8_bshd
+    return _gqa_atomic(ins, p, _dq8_bshd)
+
+
+gqa_bwd_atomic.gen = _atomic_gens()
+gqa_bwd_atomic.zero = ("dQ", "dK", "dV")
+
+
+@ref
+def gqa_bwd_atomic_plain(ins, p):
+    """example_gqa_bwd_tma_reduce flashattn_bwd_atomic_add: as gqa_bwd_atomic, dQ in plain bshd
+    (this kernel puts no layout on dQ)."""
+    return _gqa_atomic(ins, p, None)
+
+
+gqa_bwd_atomic_plain.gen = _atomic_gens()
+gqa_bwd_atomic_plain.zero = ("dQ", "dK", "dV")
+
+
+@ref
+def gqa_bwd_atomic_varlen(ins, p):
+    """example_gqa_bwd_tma_reduce_varlen flashattn_bwd_atomic_add: packed sequences, causal keeps
+    key j <= query i of each sequence (left aligned); dQ (total_q, H, D) plain, dK/dV summed per
+    kv head. Tiles past a sequence's end add exact zeros into the next one (rows and columns
+    past the ends are masked), so the sums are the per-sequence gradients."""
+    from refs_attention import _segments, attn_bwd_rows
+    q, k, v, do = (ins[n] for n in ("Q", "K", "V", "dO"))
+    dqk, h = p["dim_qk"], q.shape[1]
+    g = h // k.shape[1]
+    dq, dk, dv = np.zeros(q.shape), np.zeros(k.shape), np.zeros(v.shape)
+    for b, ((qs, qe), (ks, ke)) in enumerate(zip(_segments(ins["cu_seqlens_q"]), _segments(ins["cu_seqlens_k"]))):
+        lq, lk = qe - qs, ke - ks
+        keep = (np.arange(lk)[None, :] <= np.arange(lq)[:, None]) if p.get("is_causal", False) else None
+        for hi in range(h):
+            a, c, e = attn_bwd_rows(q[qs:qe, hi], k[ks:ke, hi // g], v[ks:ke, hi // g], do[qs:qe, hi],
+                                    ins["lse"][b, hi, :lq], ins["Delta"][b, hi, :lq], dqk ** -0.5 * LOG2E,
+                                    dqk ** -0.5, keep)
+            dq[qs:qe, hi] = a
+            dk[ks:ke, hi // g] += c
+            dv[ks:ke, hi // g] += e
+    return {"dQ": np.asarray(dq, np.float32).astype(np.float64), "dK": dk, "dV": dv}
+
+
+def _varlen_atomic_gens():
+    from refs_attention import _varlen_bwd_gens
+    return _varlen_bwd_gens(1)
+
+
+gqa_bwd_atomic_varlen.gen = _varlen_atomic_gens()
+gqa_bwd_atomic_varlen.zero = ("dQ", "dK", "dV")
