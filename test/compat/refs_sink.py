@@ -185,3 +185,70 @@ def _varlen_atomic_gens():
 
 gqa_bwd_atomic_varlen.gen = _varlen_atomic_gens()
 gqa_bwd_atomic_varlen.zero = ("dQ", "dK", "dV")
+
+
+# ---- backward (varlen) -----------------------------------------------------------------------
+
+
+def _sink_varlen_bwd_gens():
+    """Q, K, V, dO drawn; lse and Delta (batch_size, heads, N_CTX) from a sink forward over the
+    packed sequences (random per-head sinks), 0 past each sequence's end."""
+    from refs_attention import _cu, _draw, _segments, _stash, f16
+
+    def cus(p):
+        return _cu(p, "UQ", "batch_size"), _cu(p, "UKV", "batch_size")
+
+    def lse(shape, rng, p):
+        st = _stash(p)
+        q, k, v = st["Q"], st["K"], st["V"]
+        h, hkv, d = q.shape[1], k.shape[1], q.shape[2]
+        scale = (p.get("sm_scale") or d ** -0.5) * LOG2E
+        sinks = f16(rng.uniform(-1, 1, h))
+        o, out = np.zeros(q.shape), np.zeros(shape)
+        cuq, cuk = cus(p)
+        for b, ((qs, qe), (ks, ke)) in enumerate(zip(_segments(cuq), _segments(cuk))):
+            keep = _sink_keep(qe - qs, ke - ks, (ke - ks) - (qe - qs), p.get("is_causal", False), p.get("window_size"))
+            for hi in range(h):
+                kh = hi // (h // hkv)
+                o[qs:qe, hi], out[b, hi, :qe - qs] = sink_rows(q[qs:qe, hi], k[ks:ke, kh], v[ks:ke, kh], scale,
+                                                               sink_log2(sinks[hi], p), keep)
+        st["O"] = f16(o)
+        return np.asarray(out, np.float32).astype(np.float64)
+
+    def delta(shape, rng, p):
+        st = _stash(p)
+        prod = f16(st["O"] * st["dO"]).sum(axis=-1)
+        out = np.zeros(shape)
+        for b, (s, e) in enumerate(_segments(cus(p)[0])):
+            out[b, :, :e - s] = prod[s:e].T
+        return out
+
+    return {"Q": _draw("Q"), "K": _draw("K"), "V": _draw("V"), "dO": _draw("dO"), "lse": lse, "Delta": delta,
+            "cu_seqlens_q": lambda s, rng, p: cus(p)[0], "cu_seqlens_k": lambda s, rng, p: cus(p)[1]}
+
+
+@ref
+def sink_bwd_varlen(ins, p):
+    """example_gqa_sink_bwd_varlen flashattn_bwd: per sequence, causal aligned on the right (key <=
+    query + lk - lq), optional window; dQ float32 held as (h, l, d) (make_dq_layout), dK/dV
+    float32 atomic adds per kv head (all zeroed). Tiles past a sequence's end add exact zeros."""
+    from refs_attention import _hld, _layout_store, _segments, attn_bwd_rows
+    q, k, v, do = (ins[n] for n in ("Q", "K", "V", "dO"))
+    h, hkv, d = q.shape[1], k.shape[1], q.shape[2]
+    g = h // hkv
+    sm = p.get("sm_scale") or d ** -0.5
+    dq, dk, dv = np.zeros(q.shape), np.zeros(k.shape), np.zeros(v.shape)
+    for b, ((qs, qe), (ks, ke)) in enumerate(zip(_segments(ins["cu_seqlens_q"]), _segments(ins["cu_seqlens_k"]))):
+        lq, lk = qe - qs, ke - ks
+        keep = _sink_keep(lq, lk, lk - lq, p.get("is_causal", False), p.get("window_size"))
+        for hi in range(h):
+            a, c, e = attn_bwd_rows(q[qs:qe, hi], k[ks:ke, hi // g], v[ks:ke, hi // g], do[qs:qe, hi],
+                                    ins["lse"][b, hi, :lq], ins["Delta"][b, hi, :lq], sm * LOG2E, sm, keep)
+            dq[qs:qe, hi] = a
+            dk[ks:ke, hi // g] += c
+            dv[ks:ke, hi // g] += e
+    return {"dQ": _layout_store(np.asarray(dq, np.float32).astype(np.float64), _hld), "dK": dk, "dV": dv}
+
+
+sink_bwd_varlen.gen = _sink_varlen_bwd_gens()
+sink_bwd_varlen.zero = ("dQ", "dK", "dV")
