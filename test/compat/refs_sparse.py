@@ -154,3 +154,64 @@ def gqa_decode_masked(ins, p):
 
 
 gqa_decode_masked.gen = {"mask": _gqa_decode_mask}
+
+
+# ---- MInference vertical + slash sparse attention (minference/example_vertical_slash_sparse_attn) --
+
+
+def _vs_counts(shape, rng, p):
+    """BlockCount (b, h, seq_blocks) in 1..slash_size."""
+    return rng.integers(1, p["slash_size"] + 1, shape)
+
+
+def _vs_offsets(shape, rng, p):
+    """BlockOffset (b, h, seq_blocks, slash_size): the diagonal block's start (i * 64) first, so
+    every query row has a key in the first tile, then any starts up to it (not aligned)."""
+    out = np.zeros(shape, np.int64)
+    for i in range(shape[2]):
+        out[:, :, i, 0] = i * 64
+        out[:, :, i, 1:] = rng.integers(0, i * 64 + 1, shape[:2] + (shape[3] - 1,))
+    return out
+
+
+def _vs_col_counts(shape, rng, p):
+    """ColumnCount (b, h, seq_blocks) in 0..vertical_size."""
+    return rng.integers(0, p["vertical_size"] + 1, shape)
+
+
+def _vs_col_index(shape, rng, p):
+    """ColumnIndex (b, h, seq_blocks, vertical_size): distinct key positions."""
+    out = np.zeros(shape, np.int64)
+    for idx in np.ndindex(shape[:3]):
+        out[idx] = rng.permutation(p["seq_len"])[:shape[3]]
+    return out
+
+
+@ref
+def vs_sparse_attn(ins, p):
+    """_tl_vs_sparse_flashattn: query block i (64 rows) attends to (1) BlockCount[i] slash tiles of
+    64 keys starting at BlockOffset[i, s] (any start), causal (row >= key), keys past the end
+    read 0; (2) the first ColumnCount[i] keys ColumnIndex[i, :] without a causal mask. One
+    softmax over both; a key named twice counts twice, as in the kernel."""
+    q, k, v = ins["Q"], ins["K"], ins["V"]
+    bc, bo, cc, ci = (ins[n].astype(int) for n in ("BlockCount", "BlockOffset", "ColumnCount", "ColumnIndex"))
+    b, h, L, d = q.shape
+    scale2 = d ** -0.5 * LOG2E
+    kp = np.zeros((b, h, L + 64 * 2 + int(bo.max()), d))
+    vp = np.zeros(kp.shape)
+    kp[:, :, :L], vp[:, :, :L] = k, v
+    out = np.zeros(q.shape)
+    for bi in range(b):
+        for hi in range(h):
+            for i in range(-(-L // 64)):
+                rows = np.arange(i * 64, min(i * 64 + 64, L))
+                slash = np.concatenate([np.arange(o, o + 64) for o in bo[bi, hi, i, :bc[bi, hi, i]]])
+                cols = ci[bi, hi, i, :cc[bi, hi, i]]
+                keys = np.concatenate([slash, cols])
+                keep = np.concatenate([rows[:, None] >= slash[None, :], np.ones((rows.size, cols.size), bool)], axis=1)
+                out[bi, hi, rows] = masked_rows(q[bi, hi, rows], kp[bi, hi, keys], vp[bi, hi, keys], keep, scale2)
+    return {"Output": out}
+
+
+vs_sparse_attn.gen = {"BlockCount": _vs_counts, "BlockOffset": _vs_offsets,
+                      "ColumnCount": _vs_col_counts, "ColumnIndex": _vs_col_index}
