@@ -96,3 +96,60 @@ def mla_decode_paged(ins, p):
 
 mla_decode_paged.gen = {"block_table": _paged_table,
                         "cache_seqlens": lambda shape, rng, p: np.array(_paged_lens(p))}
+
+
+# ---- DeepSeek v3.2 sparse MLA forward, pipelined (deepseek_v32/sparse_mla_fwd_pipelined) --------
+
+
+def _bf16(x):
+    import cabi
+    return cabi.quantize(x, "bfloat16")
+
+
+def _pipelined_q_start(shape, rng, p):
+    """q_start_index_s [1]: the queries are the last seq_len positions of the keys."""
+    return np.array([p["seq_len_kv"] - p["seq_len"]])
+
+
+def _pipelined_indices(shape, rng, p):
+    """Indices (batch, seq_len, kv_group, topk): random key positions in [0, seq_len_kv) with
+    repeats (those past the query's causal limit are skipped by the kernel), the first the
+    query's own position (so every query has a key)."""
+    q0 = p["seq_len_kv"] - p["seq_len"]
+    idx = rng.integers(0, p["seq_len_kv"], shape)
+    idx[:, :, :, 0] = q0 + np.arange(shape[1])[None, :, None]
+    return idx
+
+
+@ref
+def ds32_sparse_mla_fwd_pipelined(ins, p):
+    """sparse_mla_fwd (pipelined, CP0): query s (position q_i = q_start + s) of group g attends to
+    the keys KV[b, Indices[b, s, g, :]] with index <= (q_i + 1 - kv_stride) // kv_stride (a
+    repeated index counts each time), scores [Q, Q_tail] . KV * (dim + tail_dim)^-0.5 unless
+    sm_scale, P in bfloat16, Output = P @ KV[..., :dim]. Rows s < kv_stride - 1 are not
+    computed (kv_stride 1 here); the kernel never stores Lse (computed, then dropped)."""
+    q, kv, idx = ins["Q"], ins["KV"], ins["Indices"].astype(int)
+    q0 = int(ins["q_start_index_s"][0])
+    stride = p.get("kv_stride", 1)
+    b, s, heads, _ = q.shape
+    groups, d = kv.shape[2], p["dim"]
+    hg = heads // groups
+    sm = p.get("sm_scale")
+    scale2 = (sm if sm is not None else (d + p["tail_dim"]) ** -0.5) * LOG2E
+    out = np.zeros((b, s, heads, d))
+    for bi in range(b):
+        for si in range(stride - 1, s):
+            lim = (q0 + si + 1 - stride) // stride
+            for g in range(groups):
+                keys = idx[bi, si, g]
+                keys = keys[keys <= lim]
+                rows = kv[bi, keys, g]
+                qq = q[bi, si, g * hg:(g + 1) * hg]
+                t = f32(qq @ rows.T) * scale2
+                m = t.max(axis=1, keepdims=True)
+                e = np.exp2(t - m)
+                out[bi, si, g * hg:(g + 1) * hg] = (_bf16(e) @ rows[:, :d]) / e.sum(axis=1, keepdims=True)
+    return {"Output": out}
+
+
+ds32_sparse_mla_fwd_pipelined.gen = {"Indices": _pipelined_indices, "q_start_index_s": _pipelined_q_start}
