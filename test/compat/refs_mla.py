@@ -153,3 +153,92 @@ def ds32_sparse_mla_fwd_pipelined(ins, p):
 
 
 ds32_sparse_mla_fwd_pipelined.gen = {"Indices": _pipelined_indices, "q_start_index_s": _pipelined_q_start}
+
+
+# ---- DeepSeek v3.2 sparse MLA backward (deepseek_v32/sparse_mla_bwd: bwd) ---------------------
+
+
+def _smb_scale(p):
+    sm = p.get("sm_scale")
+    return sm if sm is not None else (p["D"] + p["D_tail"]) ** -0.5
+
+
+def _smb_draw(name):
+    def gen(shape, rng, p):
+        x = _bf16(rng.uniform(-1, 1, shape))
+        p.setdefault("_gen", {})[name] = x
+        return x
+    return gen
+
+
+def _smb_indices(shape, rng, p):
+    """Indices (B, S, kv_group, topk): random key positions in [0, S_kv) with repeats, the first
+    the query's own position (valid: index <= s)."""
+    idx = rng.integers(0, p["S_kv"], shape)
+    idx[:, :, :, 0] = np.arange(shape[1])[None, :, None]
+    p["_gen"]["Indices"] = idx
+    return idx
+
+
+def _smb_forward(p):
+    """Base-2 lse (scaled scores) and O of the sparse forward over the drawn Q, KV, Indices."""
+    st = p["_gen"]
+    if "lse" in st:
+        return st["lse"], st["O"]
+    q, kv, idx = st["Q"], st["KV"], st["Indices"]
+    b, s, h, _ = q.shape
+    g = kv.shape[2]
+    hg = h // g
+    scale2 = _smb_scale(p) * LOG2E
+    lse, o = np.zeros((b, s, h)), np.zeros((b, s, h, p["D"]))
+    for bi in range(b):
+        for si in range(s):
+            for gi in range(g):
+                keys = idx[bi, si, gi][idx[bi, si, gi] <= si]
+                rows = kv[bi, keys, gi]
+                t = f32(q[bi, si, gi * hg:(gi + 1) * hg] @ rows.T) * scale2
+                m = t.max(axis=1)
+                e = np.exp2(t - m[:, None])
+                lse[bi, si, gi * hg:(gi + 1) * hg] = np.log2(e.sum(axis=1)) + m
+                o[bi, si, gi * hg:(gi + 1) * hg] = _bf16((e @ rows[:, :p["D"]]) / e.sum(axis=1)[:, None])
+    st["lse"], st["O"] = f32(lse), o
+    return st["lse"], o
+
+
+@ref
+def ds32_sparse_mla_bwd(ins, p):
+    """sparse_mla_bwd bwd: per query s and head, over its topk keys j = Indices[b, s, g, :]
+    (masked unless j <= s; repeats count each time): P = exp2(scale * log2e * [Q, Q_tail] . KV_j
+    - Lse), dP = P (dO . KV_j[:D] - Delta) * scale (both bfloat16), dQ = dP @ KV_j (bfloat16),
+    dKV[j] += dP^T [Q, Q_tail] + P^T dO on the first D columns (float32 atomic adds, zeroed)."""
+    q, kv, do, idx, lse, delta = (ins[n] for n in ("Q", "KV", "dO", "Indices", "Lse", "Delta"))
+    idx = idx.astype(int)
+    b, s, h, _ = q.shape
+    g, d = kv.shape[2], p["D"]
+    hg = h // g
+    sm = _smb_scale(p)
+    dq, dkv = np.zeros(q.shape), np.zeros(kv.shape)
+    for bi in range(b):
+        for si in range(s):
+            for gi in range(g):
+                hs = slice(gi * hg, (gi + 1) * hg)
+                keys = idx[bi, si, gi]
+                rows = kv[bi, keys, gi]
+                valid = keys <= si
+                t = f32(q[bi, si, hs] @ rows.T) * (sm * LOG2E)
+                pm = np.where(valid[None, :], np.exp2(t - lse[bi, si, hs][:, None]), 0.0)
+                dp = f32(do[bi, si, hs] @ rows[:, :d].T)
+                ds = _bf16(pm * (dp - delta[bi, si, hs][:, None]) * sm)
+                pm = _bf16(pm)
+                dq[bi, si, hs] = ds @ rows
+                contrib = ds.T @ q[bi, si, hs]
+                contrib[:, :d] += pm.T @ do[bi, si, hs]
+                np.add.at(dkv[bi, :, gi], keys, contrib)
+    return {"dQ": dq, "dKV": dkv}
+
+
+ds32_sparse_mla_bwd.gen = {"Q": _smb_draw("Q"), "KV": _smb_draw("KV"), "dO": _smb_draw("dO"),
+                           "Indices": _smb_indices,
+                           "Lse": lambda shape, rng, p: _smb_forward(p)[0],
+                           "Delta": lambda shape, rng, p: f32((_smb_forward(p)[1] * p["_gen"]["dO"]).sum(axis=-1))}
+ds32_sparse_mla_bwd.zero = ("dKV",)
