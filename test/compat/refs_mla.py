@@ -242,3 +242,42 @@ ds32_sparse_mla_bwd.gen = {"Q": _smb_draw("Q"), "KV": _smb_draw("KV"), "dO": _sm
                            "Lse": lambda shape, rng, p: _smb_forward(p)[0],
                            "Delta": lambda shape, rng, p: f32((_smb_forward(p)[1] * p["_gen"]["dO"]).sum(axis=-1))}
 ds32_sparse_mla_bwd.zero = ("dKV",)
+
+
+# ---- DeepSeek v3.2 FP8 lightning indexer (deepseek_v32/fp8_lighting_indexer) ----------------------
+
+
+@ref
+def ds32_lightning_indexer_logits(ins, p):
+    """mqa_attn_return_logits: per block of block_Q = 128 // heads queries, keys from
+    ks = min over the block of min(CuSeqLenKS[q], seq_len_kv) in tiles of block_N up to
+    ke = max of min(CuSeqLenKE[q], seq_len_kv) (the last tile runs on to its end); for each
+    query q of the block and key j there, Logits[q, j] = sum_h relu(K[j] . Q[q, h]) W[q, h]
+    Kscale[j]. A block's rows past seq_len read CuSeqLenKS/KE as 0 (outside the tensor), so a
+    partial last block starts at key 0. Other Logits elements are not written (zeroed)."""
+    q, k, ks_, w, cs, ce = (ins[n] for n in ("IndexQ", "IndexK", "IndexKScale", "Weights", "CuSeqLenKS", "CuSeqLenKE"))
+    heads = p["heads"]
+    bq = p.get("block_Q") or 128 // heads
+    bn = p.get("block_N", 256)
+    L, Lk = w.shape[0], k.shape[0]
+    qh = q.reshape(L, heads, -1)
+    out = np.zeros((L, Lk))
+    cs, ce = cs.astype(int), ce.astype(int)
+    for b0 in range(0, L, bq):
+        rows = range(b0, b0 + bq)
+        s = min(min(int(cs[r]) if r < L else 0, Lk) for r in rows)
+        e = max(min(int(ce[r]) if r < L else 0, Lk) for r in rows)
+        n = -(-(e - s) // bn) * bn if e > s else 0
+        cols = np.arange(s, min(s + n, Lk))
+        for r in rows:
+            if r < L and cols.size:
+                sc = np.maximum(k[cols] @ qh[r].T, 0.0)  # cols x heads
+                out[r, cols] = (sc * w[r][None, :]).sum(axis=1) * ks_[cols]
+    return {"Logits": out}
+
+
+ds32_lightning_indexer_logits.gen = {
+    "CuSeqLenKS": lambda s, rng, p: rng.integers(0, p["seq_len_kv"] // 2, s),
+    "CuSeqLenKE": lambda s, rng, p: rng.integers(p["seq_len_kv"] // 2, p["seq_len_kv"] + 1, s),
+    "IndexKScale": lambda s, rng, p: rng.uniform(0.5, 2.0, s)}
+ds32_lightning_indexer_logits.zero = ("Logits",)
