@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# ctest install/cmake-package: installs tilec from BUILD into a fresh prefix,
+# builds test/install/project (a user's project outside the tree) against it
+# with find_package(Tilec) + tilec_add_kernel() (host object, host shared
+# library, sm_90a object), runs the host programs, then edits the kernel and
+# its imported helper and checks that exactly the kernels rebuild.
+# Usage: check-package.sh BUILD_DIR SOURCE_DIR WORK_DIR
+set -euo pipefail
+build=$1 source=$2 work=$3
+rm -rf "$work"
+mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
+cp -r "$source/test/install/project" "$work/src"
+# A plain environment: the project sees only the installed prefix.
+cmake -G Ninja -S "$work/src" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" -DTILEC_USER_CUDA=ON \
+  >"$work/configure.log"
+grep -q "tilec $("$work/prefix/bin/tilec" --version | cut -d' ' -f2)" "$work/configure.log" ||
+  { echo "FAIL: the package's Tilec_VERSION_STRING is not the installed tilec's version"; exit 1; }
+ninja -C "$work/build" >"$work/build.log"
+"$work/build/saxpy_host_run"
+"$work/build/saxpy_shared_run"
+test -f "$work/build/saxpy_cuda_run" || { echo "FAIL: the sm_90a program was not built"; exit 1; }
+
+up_to_date() { ninja -C "$work/build" -n | grep -q "no work to do"; }
+up_to_date || { echo "FAIL: a second build is not a no-op"; ninja -C "$work/build" -n; exit 1; }
+
+# Editing the kernel rebuilds its three objects (and nothing is skipped).
+obj="$work/build/tilec/saxpy_host/saxpy.o"
+before=$(date -r "$obj" +%s.%N)
+sleep 1
+echo "# edited by check-package.sh" >>"$work/src/saxpy.tile"
+plan=$(ninja -C "$work/build" -n)
+for k in saxpy_host/saxpy.o saxpy_shared/saxpy_so.so saxpy_cuda/saxpy.o; do
+  grep -q "tilec/$k" <<<"$plan" || { echo "FAIL: editing saxpy.tile does not rebuild $k"; echo "$plan"; exit 1; }
+done
+ninja -C "$work/build" >>"$work/build.log"
+after=$(date -r "$obj" +%s.%N)
+[ "$before" != "$after" ] || { echo "FAIL: $obj was not rewritten"; exit 1; }
+"$work/build/saxpy_host_run"
+up_to_date || { echo "FAIL: the build after the edit is not a no-op"; exit 1; }
+
+# Editing the imported helper rebuilds the kernels too.
+sleep 1
+echo "# edited by check-package.sh" >>"$work/src/saxpy_helpers.tile"
+ninja -C "$work/build" -n | grep -q "tilec/saxpy_host/saxpy.o" ||
+  { echo "FAIL: editing saxpy_helpers.tile does not rebuild the kernel"; exit 1; }
+ninja -C "$work/build" >>"$work/build.log"
+echo "install/cmake-package: ok"
