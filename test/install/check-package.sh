@@ -3,7 +3,8 @@
 # builds test/install/project (a user's project outside the tree) against it
 # with find_package(Tilec) + tilec_add_kernel() (host object, host shared
 # library, sm_90a object), runs the host programs, then edits the kernel and
-# its imported helper and checks that exactly the kernels rebuild.
+# its imported helper and checks that the kernels rebuild; then the same
+# with project/Makefile (plain Make and tilec -MD).
 # Usage: check-package.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 source=$2 work=$3
@@ -45,4 +46,13 @@ echo "# edited by check-package.sh" >>"$work/src/saxpy_helpers.tile"
 ninja -C "$work/build" -n | grep -q "tilec/saxpy_host/saxpy.o" ||
   { echo "FAIL: editing saxpy_helpers.tile does not rebuild the kernel"; exit 1; }
 ninja -C "$work/build" >>"$work/build.log"
+
+# Make with the installed tilec: builds, runs, and rebuilds after an edit of the kernel.
+make -s -C "$work/src" TILEC="$work/prefix/bin/tilec" make-out/app >>"$work/build.log"
+"$work/src/make-out/app"
+make -q -C "$work/src" TILEC="$work/prefix/bin/tilec" make-out/app || { echo "FAIL: make rebuilds an up-to-date tree"; exit 1; }
+sleep 1
+echo "# edited again" >>"$work/src/saxpy.tile"
+make -n -C "$work/src" TILEC="$work/prefix/bin/tilec" make-out/app | grep -q "saxpy.tile -target=host" ||
+  { echo "FAIL: make does not recompile the edited kernel"; exit 1; }
 echo "install/cmake-package: ok"
