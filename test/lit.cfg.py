@@ -6,7 +6,7 @@ import lit.formats
 config.name = "tilec"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".tile", ".mlir", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit", "fuzz", "gpu", "run"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit", "fuzz", "gpu", "run", "install"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
 
