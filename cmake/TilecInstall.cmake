@@ -9,6 +9,7 @@
 # libraries are installed with them.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
+include(TilecVersion)
 
 # The installed executables find libMLIR.so in LLVM's library directory
 # (/usr/lib/llvm-22/lib, not on the loader's default path) through RUNPATH.
@@ -28,8 +29,8 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/TilecConfig.cmake ${PROJECT_BINARY_DIR
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md ${PROJECT_SOURCE_DIR}/README.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# CPack: a .deb (cpack -G DEB in the build directory). Its version is computed
-# again when cpack runs (cmake/TilecCPackVersion.cmake).
+# CPack: a .deb (cpack -G DEB in the build directory). Its version is the built
+# tilec's, read when cpack runs (cmake/TilecCPackVersion.cmake).
 string(REGEX MATCH "^[0-9]+" TILEC_LLVM_MAJOR "${LLVM_PACKAGE_VERSION}")
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME tilec)
@@ -44,7 +45,7 @@ set(CPACK_PACKAGE_DESCRIPTION
     "Ascend C sources, each with a C header of launchers. Includes the CMake package\n"
     "(find_package(Tilec), tilec_add_kernel()).")
 string(JOIN "" CPACK_PACKAGE_DESCRIPTION ${CPACK_PACKAGE_DESCRIPTION})
-set(CPACK_PACKAGE_VERSION ${TILEC_DEB_VERSION})
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION}) # replaced by the built one when cpack runs
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGE_INSTALL_DIRECTORY tilec)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
@@ -59,7 +60,6 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS
 # -shared links with clang (else cc, else ld.lld); sm_* targets run ptxas and fatbinary from a CUDA toolkit.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-${TILEC_LLVM_MAJOR} | lld-${TILEC_LLVM_MAJOR} | gcc")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "nvidia-cuda-toolkit, cmake (>= 3.20)")
-set(CPACK_TILEC_SOURCE_DIR ${PROJECT_SOURCE_DIR})
-set(CPACK_TILEC_FALLBACK_VERSION ${PROJECT_VERSION})
+set(CPACK_TILEC_BINARY_DIR ${PROJECT_BINARY_DIR})
 set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_SOURCE_DIR}/cmake/TilecCPackVersion.cmake)
 include(CPack)

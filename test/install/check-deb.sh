@@ -18,8 +18,9 @@ field() { dpkg-deb -f "$deb" "$1"; }
 
 [ "$(field Package)" = tilec ] || fail "Package is '$(field Package)'"
 version=$("$build/bin/tilec" --version | cut -d' ' -f2)
-# The Debian form of the tilec version: 0.1.0-gabc -> 0.1.0~gabc, 0.1.0-5-gabc -> 0.1.0+5.gabc.
-grep -q "^ Version: [0-9]" <<<"$info" || fail "no numeric Version"
+# The Debian form of the built tilec's version: 0.1.0-gabc -> 0.1.0~gabc, 0.1.0-5-gabc -> 0.1.0+5.gabc.
+want=$(sed -E 's/^([0-9][^-]*)-([0-9]+)-g/\1+\2.g/; s/^([0-9][^-+]*)-g/\1~g/; s/-dirty$/.dirty/' <<<"$version")
+[ "$(field Version)" = "$want" ] || fail "Version is '$(field Version)', want '$want' (tilec --version: $version)"
 [ -n "$(field Maintainer)" ] && [ -n "$(field Description)" ] || fail "no Maintainer or Description"
 echo "package $(field Package) $(field Version) (tilec --version: $version)"
 

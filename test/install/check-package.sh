@@ -15,8 +15,11 @@ cp -r "$source/test/install/project" "$work/src"
 # A plain environment: the project sees only the installed prefix.
 cmake -G Ninja -S "$work/src" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" -DTILEC_USER_CUDA=ON \
   >"$work/configure.log"
-grep -q "tilec $("$work/prefix/bin/tilec" --version | cut -d' ' -f2)" "$work/configure.log" ||
-  { echo "FAIL: the package's Tilec_VERSION_STRING is not the installed tilec's version"; exit 1; }
+# Tilec_VERSION (the project version) is what `tilec --version` starts with.
+version=$("$work/prefix/bin/tilec" --version | cut -d' ' -f2)
+package=$(sed -n 's/^-- tilec //p' "$work/configure.log")
+[ -n "$package" ] && [ "${version#"$package"}" != "$version" ] ||
+  { echo "FAIL: the package's Tilec_VERSION '$package' does not begin tilec --version's '$version'"; exit 1; }
 ninja -C "$work/build" >"$work/build.log"
 "$work/build/saxpy_host_run"
 "$work/build/saxpy_shared_run"
