@@ -2,7 +2,7 @@
 # ctest install/cmake-package: installs tilec from BUILD into a fresh prefix,
 # builds test/install/project (a user's project outside the tree) against it
 # with find_package(Tilec) + tilec_add_kernel() (host object, host shared
-# library, sm_90a object), runs the host programs, then edits the kernel and
+# library, sm_90a object, Vulkan header), runs the host programs, then edits the kernel and
 # its imported helper and checks that the kernels rebuild; then the same
 # with project/Makefile (plain Make and tilec -MD).
 # Usage: check-package.sh BUILD_DIR SOURCE_DIR WORK_DIR
@@ -23,18 +23,19 @@ package=$(sed -n 's/^-- tilec //p' "$work/configure.log")
 ninja -C "$work/build" >"$work/build.log"
 "$work/build/saxpy_host_run"
 "$work/build/saxpy_shared_run"
+"$work/build/saxpy_vulkan_check"
 test -f "$work/build/saxpy_cuda_run" || { echo "FAIL: the sm_90a program was not built"; exit 1; }
 
 up_to_date() { ninja -C "$work/build" -n | grep -q "no work to do"; }
 up_to_date || { echo "FAIL: a second build is not a no-op"; ninja -C "$work/build" -n; exit 1; }
 
-# Editing the kernel rebuilds its three objects (and nothing is skipped).
+# Editing the kernel rebuilds its four builds (and nothing is skipped).
 obj="$work/build/tilec/saxpy_host/saxpy.o"
 before=$(date -r "$obj" +%s.%N)
 sleep 1
 echo "# edited by check-package.sh" >>"$work/src/saxpy.tile"
 plan=$(ninja -C "$work/build" -n)
-for k in saxpy_host/saxpy.o saxpy_shared/saxpy_so.so saxpy_cuda/saxpy.o; do
+for k in saxpy_host/saxpy.o saxpy_shared/saxpy_so.so saxpy_cuda/saxpy.o saxpy_vulkan/saxpy.spv; do
   grep -q "tilec/$k" <<<"$plan" || { echo "FAIL: editing saxpy.tile does not rebuild $k"; echo "$plan"; exit 1; }
 done
 ninja -C "$work/build" >>"$work/build.log"
