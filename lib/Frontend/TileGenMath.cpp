@@ -173,8 +173,12 @@ TValue KernelGen::truncDivMod(bool isMod, TValue x, TValue y, llvm::StringRef na
         return TValue();
       }
       int64_t a = x.cst.getInt(), d = y.cst.getInt();
-      if (a == INT64_MIN && d == -1)
-        return TValue::ofConst(ConstValue::ofInt(isMod ? 0 : a));
+      if (a == INT64_MIN && d == -1) {
+        if (isMod)
+          return TValue::ofConst(ConstValue::ofInt(0));
+        diags.emit(DiagID::sema_const_error, range, "integer overflow in " + name.str());
+        return TValue();
+      }
       return TValue::ofConst(ConstValue::ofInt(isMod ? a % d : a / d));
     }
     double a = x.cst.getFloat(), d = y.cst.getFloat();
@@ -393,7 +397,12 @@ TValue KernelGen::evalAlignUp(const BoundCall &call) {
       diags.emit(DiagID::sema_division_by_zero, call.rangeOf("b"));
       return TValue();
     }
-    return TValue::ofConst(ConstValue::ofInt(ceilDiv(x.cst.getInt(), y.cst.getInt()) * y.cst.getInt()));
+    int64_t a = x.cst.getInt(), d = y.cst.getInt(), r;
+    if ((a == INT64_MIN && d == -1) || __builtin_mul_overflow(ceilDiv(a, d), d, &r)) {
+      diags.emit(DiagID::sema_const_error, range, "integer overflow in " + name.str());
+      return TValue();
+    }
+    return TValue::ofConst(ConstValue::ofInt(r));
   }
   if (!unify(x, y, name, range))
     return TValue();

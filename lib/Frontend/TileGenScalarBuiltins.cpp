@@ -57,8 +57,12 @@ TValue KernelGen::evalAbs(const BoundCall &call) {
     }
     if (x.cst.getKind() == ConstValue::Kind::Float)
       return TValue::ofConst(ConstValue::ofFloat(std::fabs(x.cst.getFloat())));
-    if (x.cst.getInt() == INT64_MIN)
+    if (x.cst.getInt() == INT64_MIN) {
+      diags.emit(DiagID::sema_const_error, call.call->getRange(),
+                 "integer overflow in " + std::string(call.info->name) + "(): |" + std::to_string(INT64_MIN) +
+                     "| does not fit in int64");
       return TValue();
+    }
     return TValue::ofConst(ConstValue::ofInt(std::llabs(x.cst.getInt())));
   }
   if (!x.isScalar()) {
@@ -165,6 +169,10 @@ TValue KernelGen::evalMinMax(const BoundCall &call) {
         }
         if (y.cst.getInt() == 0) {
           diags.emit(DiagID::sema_division_by_zero, args[k]->getRange());
+          return TValue();
+        }
+        if (acc.cst.getInt() == INT64_MIN && y.cst.getInt() == -1) {
+          diags.emit(DiagID::sema_const_error, range, "integer overflow in " + std::string(call.info->name));
           return TValue();
         }
         acc = TValue::ofConst(ConstValue::ofInt(ceilDiv(acc.cst.getInt(), y.cst.getInt())));

@@ -9,6 +9,7 @@
 #include "InterpImpl.h"
 
 #include "tilec/Frontend/Parser.h"
+#include "tilec/Frontend/Lexer.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -54,7 +55,7 @@ Value Interpreter::importModule(llvm::StringRef dotted, llvm::SMRange range, boo
     if (!file.empty()) {
       auto buf = llvm::MemoryBuffer::getFile(file);
       if (buf) {
-        unsigned id = srcMgr.AddNewSourceBuffer(std::move(*buf), range.Start);
+        unsigned id = srcMgr.AddNewSourceBuffer(normalizeLineEnds(std::move(*buf)), range.Start);
         userModules.push_back(std::make_unique<ast::Module>(parseModule(srcMgr, id, ctx, diags)));
         auto mod = std::make_shared<ModuleObj>();
         mod->name = dotted.str();

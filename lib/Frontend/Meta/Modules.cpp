@@ -308,15 +308,22 @@ Value mathModule() {
   for (const char *name : {"gcd", "lcm"})
     a[name] = makeBuiltin(std::string("math.") + name, [name = std::string(name)](Interpreter &in, CallArgs &c) -> Value {
       int64_t acc = name == "gcd" ? 0 : 1;
+      uint64_t ug = 0;
       for (size_t k = 0; k < c.args.size(); ++k) {
         std::optional<int64_t> x = expectInt(in, c.args[k], c.rangeOf(k, ""), "math." + name + "'s argument");
         if (!x)
           return Value();
         if (name == "gcd") {
-          acc = std::gcd(acc, *x);
+          // On magnitudes, so that INT64_MIN (|x| = 2**63) takes part; only the result must fit.
+          uint64_t m = *x < 0 ? 0 - uint64_t(*x) : uint64_t(*x);
+          ug = std::gcd(ug, m);
         } else {
           if (*x == 0)
             return Value::ofInt(0);
+          if (*x == INT64_MIN) {
+            in.error(DiagID::sema_const_error, c.range, "integer overflow in math.lcm");
+            return Value();
+          }
           int64_t g = std::gcd(acc, *x), r;
           if (__builtin_mul_overflow(acc / g, *x < 0 ? -*x : *x, &r)) {
             in.error(DiagID::sema_const_error, c.range, "integer overflow in math.lcm");
@@ -324,6 +331,13 @@ Value mathModule() {
           }
           acc = r;
         }
+      }
+      if (name == "gcd") {
+        if (ug > uint64_t(INT64_MAX)) {
+          in.error(DiagID::sema_const_error, c.range, "integer overflow in math.gcd");
+          return Value();
+        }
+        acc = int64_t(ug);
       }
       return Value::ofInt(acc < 0 ? -acc : acc);
     });

@@ -186,8 +186,30 @@ Value roundValue(Interpreter &in, CallArgs &a) {
   }
   if (!nd->isIntLike())
     return Value();
-  if (x.isIntLike())
-    return x;
+  if (x.isIntLike()) {
+    // round(int, -k): to a multiple of 10**k, halves to even, as Python.
+    int64_t v = x.getInt(), digits = nd->getInt(), p = 1;
+    if (digits >= 0)
+      return x;
+    if (digits < -18) { // 10**19 and up: 0, or past int64 for |v| > 5e18
+      if (v > 5000000000000000000LL || v < -5000000000000000000LL) {
+        in.error(DiagID::sema_const_error, a.range, "integer overflow in round()");
+        return Value();
+      }
+      return Value::ofInt(0);
+    }
+    for (int64_t k = 0; k < -digits; ++k)
+      p *= 10;
+    int64_t q = floorDiv(v, p), r = v - q * p;
+    if (2 * r > p || (2 * r == p && q % 2 != 0))
+      ++q;
+    int64_t out;
+    if (__builtin_mul_overflow(q, p, &out)) {
+      in.error(DiagID::sema_const_error, a.range, "integer overflow in round()");
+      return Value();
+    }
+    return Value::ofInt(out);
+  }
   double scale = std::pow(10.0, double(nd->getInt()));
   return Value::ofFloat(std::nearbyint(x.getFloat() * scale) / scale);
 }
