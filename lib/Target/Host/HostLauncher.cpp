@@ -3,7 +3,9 @@
 // For each kernel `k`, after convert-tile-to-loops:
 //   int k(T *tensors..., int64_t dims..., scalars...)
 // 1. Return TILEC_ERROR_NULL_POINTER if a tensor pointer is null, then
-//    TILEC_ERROR_BAD_DIMENSION if a dynamic dimension is <= 0.
+//    TILEC_ERROR_BAD_DIMENSION if a dynamic dimension is <= 0 or makes a
+//    tensor larger than kMaxTensorBytes (LaunchLimits.h: its element count,
+//    byte size or indices would overflow).
 // 2. Build each tensor's memref descriptor from its pointer (row-major,
 //    contiguous; dynamic sizes from the dimension arguments) and cast it to
 //    the body's memref type (the casts fold away in the LLVM lowering).
@@ -17,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "HostLauncher.h"
 #include "tilec/Target/Host/HostTarget.h"
+#include "tilec/Target/LaunchLimits.h"
 
 #include "tilec/Conversion/TileToLoops/TileToLoops.h"
 
@@ -139,6 +142,26 @@ Value LauncherInfo::checkArguments(OpBuilder &b, Location loc, ValueRange params
   return checkLauncherArguments(b, loc, sig, params);
 }
 
+/// True when tensor argument `i`, with the dynamic dimensions in `params`, is
+/// over kMaxTensorBytes. In i128, each dimension clamped to just over the
+/// limit (a negative one counts as huge), so nothing wraps.
+static Value tensorTooLarge(OpBuilder &b, Location loc, const KernelSignature &sig, unsigned i, ValueRange params) {
+  TensorSizeTerms t = tensorSizeTerms(sig, i);
+  if (t.staticTooBig)
+    return arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  if (t.dimArgs.empty())
+    return Value();
+  Type i128 = b.getIntegerType(128);
+  auto c128 = [&](uint64_t v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i128, v)).getResult(); };
+  Value capI64 = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(int64_t(kMaxTensorBytes + 1)));
+  Value cap = c128(kMaxTensorBytes + 1), bytes = c128(t.staticBytes);
+  for (unsigned a : t.dimArgs) {
+    Value d = arith::ExtUIOp::create(b, loc, i128, arith::MinUIOp::create(b, loc, params[a], capI64));
+    bytes = arith::MinUIOp::create(b, loc, arith::MulIOp::create(b, loc, bytes, d), cap);
+  }
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, bytes, c128(kMaxTensorBytes));
+}
+
 Value host::checkLauncherArguments(OpBuilder &b, Location loc, const KernelSignature &sig, ValueRange params) {
   Value anyNull, badDim;
   auto orInto = [&](Value &acc, Value v) { acc = acc ? arith::OrIOp::create(b, loc, acc, v).getResult() : v; };
@@ -147,6 +170,8 @@ Value host::checkLauncherArguments(OpBuilder &b, Location loc, const KernelSigna
     if (arg.kind == KernelArg::Kind::Tensor) {
       Value null = LLVM::ZeroOp::create(b, loc, param.getType());
       orInto(anyNull, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, param, null));
+      if (Value tooLarge = tensorTooLarge(b, loc, sig, i, params))
+        orInto(badDim, tooLarge);
     } else if (arg.kind == KernelArg::Kind::DynamicDim) {
       Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
       orInto(badDim, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, param, zero));

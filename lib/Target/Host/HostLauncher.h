@@ -23,7 +23,7 @@ mlir::Type cParameterType(mlir::Type kernelType);
 
 /// The i32 status of a launcher's argument checks (0 when all pass):
 /// TILEC_ERROR_NULL_POINTER for a null tensor, else
-/// TILEC_ERROR_BAD_DIMENSION for a dimension <= 0.
+/// TILEC_ERROR_BAD_DIMENSION for a dimension <= 0 or a tensor over kMaxTensorBytes.
 mlir::Value checkLauncherArguments(mlir::OpBuilder &b, mlir::Location loc, const KernelSignature &sig,
                                    mlir::ValueRange params);
 
