@@ -2,7 +2,9 @@
 //
 // Per kernel `k`, with IRBuilder:
 // 1. `int k(tensors..., int64_t dims..., scalars..., CUstream stream)`:
-//    checks null pointers, alignment and dimensions > 0;
+//    checks null pointers, dimensions (> 0, tensors within kMaxTensorBytes),
+//    alignment and every image's grid, in that order, before any driver call
+//    (the host launcher's order: a bad call gets the same code on both);
 // 2. finds the CUfunction of the current context in a 16-entry cache; on a
 //    miss takes a spin lock, picks the image (objects for several lowerings:
 //    `__tilec_image` tests the context's device against imageRules; none
@@ -12,8 +14,7 @@
 //    exactly 48 KB of dynamic memory over the default limit), and publishes
 //    the entry with its image (release store); a failure after the load
 //    unloads the module (cuModuleUnload) and publishes nothing;
-// 3. with the chosen image's launch facts: computes the grid with its grid
-//    function, builds the memref descriptors the kernel takes (pointer,
+// 3. with the chosen image's launch facts and grid, builds the memref descriptors the kernel takes (pointer,
 //    pointer, offset, sizes, strides) and its CUtensorMaps, and calls
 //    cuLaunchKernel on the stream.
 // The parts of a launch sequence get internal launchers; the sequence's own
@@ -21,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CUDALauncher.h"
+#include "tilec/Target/LaunchLimits.h"
 
 #include "llvm/IR/IRBuilder.h"
 
@@ -310,18 +312,36 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   return result;
 }
 
-/// Emits, at `b`'s insertion point, the grid computation, the kernel
-/// parameters and cuLaunchKernel of one image's `launch`, then returns.
-static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const KernelSignature &sig,
-                       const CUDAKernelLaunch &launch, Value *cuFn, const llvm::StringMap<Value *> &dims) {
-  llvm::LLVMContext &ctx = bd.ctx;
-  llvm::Module &module = bd.m;
+Value *tilec::cudaTensorTooLarge(IRBuilder<> &b, const KernelSignature &sig, unsigned i, llvm::Function *fn) {
+  TensorSizeTerms t = tensorSizeTerms(sig, i);
+  if (t.staticTooBig)
+    return b.getTrue();
+  if (t.dimArgs.empty())
+    return nullptr;
+  // In i128, each dimension clamped to just over the limit: nothing wraps.
+  llvm::Type *i128 = b.getInt128Ty();
+  Value *cap = llvm::ConstantInt::get(i128, kMaxTensorBytes + 1);
+  Value *bytes = llvm::ConstantInt::get(i128, t.staticBytes);
+  for (unsigned a : t.dimArgs) {
+    Value *d = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, fn->getArg(a), b.getInt64(kMaxTensorBytes + 1));
+    bytes = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateMul(bytes, b.CreateZExt(d, i128)), cap);
+  }
+  return b.CreateICmpUGT(bytes, llvm::ConstantInt::get(i128, kMaxTensorBytes));
+}
+
+/// The grid of one image's `launch`, from its grid function.
+struct Grid {
+  Value *extent[3];
+};
+
+static Grid emitGrid(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const KernelSignature &sig,
+                     const CUDAKernelLaunch &launch) {
   llvm::SmallVector<Value *> hostArgs;
   for (unsigned i = 0; i < sig.args.size(); ++i)
     if (sig.args[i].kind != KernelArg::Kind::Tensor)
       hostArgs.push_back(fn->getArg(i));
-  llvm::Function *gridFn = module.getFunction(launch.gridFunction);
-  Value *grid[3] = {b.getInt64(1), b.getInt64(1), b.getInt64(1)};
+  llvm::Function *gridFn = bd.m.getFunction(launch.gridFunction);
+  Grid grid{{b.getInt64(1), b.getInt64(1), b.getInt64(1)}};
   if (gridFn) {
     gridFn->setLinkage(llvm::GlobalValue::InternalLinkage);
     for (unsigned i = 0; i < hostArgs.size() && i < gridFn->arg_size(); ++i)
@@ -329,8 +349,26 @@ static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const Ke
         hostArgs[i] = b.CreateBitCast(hostArgs[i], gridFn->getArg(i)->getType());
     Value *g = b.CreateCall(gridFn, hostArgs);
     for (unsigned i = 0; i < 3; ++i)
-      grid[i] = b.CreateExtractValue(g, {i});
+      grid.extent[i] = b.CreateExtractValue(g, {i});
   }
+  return grid;
+}
+
+/// A grid the device cannot launch (x < 2^31, y and z < 2^16; dynamic
+/// dimensions that large): a bad dimension, not a truncated launch.
+static Value *gridTooBig(IRBuilder<> &b, const Grid &g) {
+  return b.CreateOr(b.CreateOr(b.CreateICmpSGT(g.extent[0], b.getInt64(2147483647)),
+                               b.CreateICmpSGT(g.extent[1], b.getInt64(65535))),
+                    b.CreateICmpSGT(g.extent[2], b.getInt64(65535)));
+}
+
+/// Emits, at `b`'s insertion point, the kernel parameters and cuLaunchKernel
+/// of one image's `launch` over its `grid` (checked before), then returns.
+static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const KernelSignature &sig,
+                       const CUDAKernelLaunch &launch, const Grid &g, Value *cuFn,
+                       const llvm::StringMap<Value *> &dims) {
+  llvm::LLVMContext &ctx = bd.ctx;
+  Value *const *grid = g.extent;
   Value *empty =
       b.CreateOr(b.CreateOr(b.CreateICmpSLE(grid[0], b.getInt64(0)), b.CreateICmpSLE(grid[1], b.getInt64(0))),
                  b.CreateICmpSLE(grid[2], b.getInt64(0)));
@@ -340,19 +378,6 @@ static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const Ke
     b.CreateCondBr(empty, none, go);
     b.SetInsertPoint(none);
     b.CreateRet(b.getInt32(0));
-    b.SetInsertPoint(go);
-  }
-  // A grid the device cannot launch (x < 2^31, y and z < 2^16; dynamic
-  // dimensions that large): a bad dimension, not a truncated launch.
-  Value *tooBig =
-      b.CreateOr(b.CreateOr(b.CreateICmpSGT(grid[0], b.getInt64(2147483647)), b.CreateICmpSGT(grid[1], b.getInt64(65535))),
-                 b.CreateICmpSGT(grid[2], b.getInt64(65535)));
-  {
-    auto *bad = llvm::BasicBlock::Create(ctx, "gridtoobig", fn);
-    auto *go = llvm::BasicBlock::Create(ctx, "gridok", fn);
-    b.CreateCondBr(tooBig, bad, go);
-    b.SetInsertPoint(bad);
-    b.CreateRet(b.getInt32(static_cast<int>(LaunchStatus::BadDimension)));
     b.SetInsertPoint(go);
   }
   llvm::SmallVector<Value *> slots;
@@ -452,23 +477,36 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
       b.CreateRet(b.getInt32(code));
       b.SetInsertPoint(ok);
     };
-    // 1. Argument checks.
+    // 1. Argument checks, in the host launcher's order (LaunchLimits.h):
+    // null pointers, dimensions (<= 0, tensors over the limit), alignment,
+    // then every image's grid -- all before the first driver call.
     llvm::StringMap<Value *> dims;
+    for (unsigned i = 0; i < sig.args.size(); ++i)
+      if (sig.args[i].kind == KernelArg::Kind::Tensor)
+        ret(b.CreateIsNull(fn->getArg(i)), (int)LaunchStatus::NullPointer);
     for (unsigned i = 0; i < sig.args.size(); ++i)
       if (sig.args[i].kind == KernelArg::Kind::DynamicDim) {
         dims[sig.args[i].name] = fn->getArg(i);
         ret(b.CreateICmpSLE(fn->getArg(i), b.getInt64(0)), (int)LaunchStatus::BadDimension);
       }
+    for (unsigned i = 0; i < sig.args.size(); ++i)
+      if (sig.args[i].kind == KernelArg::Kind::Tensor)
+        if (Value *tooLarge = cudaTensorTooLarge(b, sig, i, fn))
+          ret(tooLarge, (int)LaunchStatus::BadDimension);
     for (unsigned i = 0, t = 0; i < sig.args.size(); ++i) {
       if (sig.args[i].kind != KernelArg::Kind::Tensor)
         continue;
-      ret(b.CreateIsNull(fn->getArg(i)), (int)LaunchStatus::NullPointer);
       int64_t align = t < k.alignment.size() ? k.alignment[t] : 1;
       ++t;
       if (align > 1)
         ret(b.CreateICmpNE(b.CreateAnd(b.CreatePtrToInt(fn->getArg(i), bd.i64), b.getInt64(align - 1)),
                            b.getInt64(0)),
             (int)LaunchStatus::Misaligned);
+    }
+    llvm::SmallVector<Grid> grids;
+    for (const CUDAKernelLaunch &launch : k.launches) {
+      grids.push_back(emitGrid(bd, b, fn, sig, launch));
+      ret(gridTooBig(b, grids.back()), (int)LaunchStatus::BadDimension);
     }
     // 2. The function of this context (and its image).
     Value *image = nullptr;
@@ -496,7 +534,7 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
     for (unsigned li = 0; li < k.launches.size(); ++li) {
       if (image)
         b.SetInsertPoint(perImage[li]);
-      emitLaunch(bd, b, fn, sig, k.launches[li], cuFn, dims);
+      emitLaunch(bd, b, fn, sig, k.launches[li], grids[li], cuFn, dims);
     }
   }
   for (const CUDAKernelInfo &k : kernels)

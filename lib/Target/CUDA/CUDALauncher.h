@@ -11,6 +11,7 @@
 #include "tilec/Target/CUDA/TMADescriptors.h"
 #include "tilec/Target/KernelABI.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
 #include <string>
@@ -54,6 +55,10 @@ void buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelInfo> ker
 /// The C type of a scalar argument as a launcher receives it (fp16/bf16 as
 /// their bits).
 llvm::Type *cudaScalarType(llvm::LLVMContext &ctx, llvm::StringRef dtype);
+
+/// The i1 "tensor argument `i` of `fn` is over kMaxTensorBytes"
+/// (LaunchLimits.h), or null when its shape is static and within it.
+llvm::Value *cudaTensorTooLarge(llvm::IRBuilder<> &b, const KernelSignature &sig, unsigned i, llvm::Function *fn);
 
 /// Adds the launcher of launch sequence `sig` (CUDASequence.cpp): the
 /// argument checks, the workspace's buffers (`module` holds its workspace

@@ -58,8 +58,11 @@ void tilec::buildCUDASequenceLauncher(llvm::Module &m, const KernelSignature &si
     b.CreateRet(code);
     b.SetInsertPoint(ok);
   };
-  // 1. Argument checks.
+  // 1. Argument checks, in the parts' order (null pointers, dimensions, sizes).
   llvm::SmallVector<Value *> dims;
+  for (unsigned i = 0; i < sig.args.size(); ++i)
+    if (sig.args[i].kind == KernelArg::Kind::Tensor)
+      ret(b.CreateIsNull(fn->getArg(i)), b.getInt32((int)LaunchStatus::NullPointer));
   for (unsigned i = 0; i < sig.args.size(); ++i)
     if (sig.args[i].kind == KernelArg::Kind::DynamicDim) {
       dims.push_back(fn->getArg(i));
@@ -67,7 +70,8 @@ void tilec::buildCUDASequenceLauncher(llvm::Module &m, const KernelSignature &si
     }
   for (unsigned i = 0; i < sig.args.size(); ++i)
     if (sig.args[i].kind == KernelArg::Kind::Tensor)
-      ret(b.CreateIsNull(fn->getArg(i)), b.getInt32((int)LaunchStatus::NullPointer));
+      if (Value *tooLarge = cudaTensorTooLarge(b, sig, i, fn))
+        ret(tooLarge, b.getInt32((int)LaunchStatus::BadDimension));
   // 2. The workspace's buffers.
   llvm::SmallVector<Value *> buffers;
   if (sig.hasWorkspace()) {
