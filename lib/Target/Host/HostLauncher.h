@@ -64,6 +64,11 @@ private:
   llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> dynamicSizeArg;
 };
 
+/// Guards every integer division and remainder with a divisor that may be 0
+/// (or -1 under INT_MIN) so that none traps; the results it defines are in
+/// HostDivision.cpp and docs/differences.md.
+void guardIntegerDivision(mlir::ModuleOp module);
+
 } // namespace tilec::host
 
 #endif // TILEC_LIB_TARGET_HOST_HOSTLAUNCHER_H

@@ -1,7 +1,7 @@
 //===- HostTarget.cpp - Tile dialect to an x86-64 object ------------------===//
 //
 // 1. Read the kernel signatures; convert-tile-to-loops; build launchers.
-// 2. canonicalize, cse, emulate-narrow-floats, arith-expand, then the
+// 2. guard integer divisors (HostDivision.cpp), canonicalize, cse, emulate-narrow-floats, arith-expand, then the
 //    standard lowerings to the LLVM dialect (math through LLVM intrinsics,
 //    leftovers to libm calls).
 // 3. Translate to LLVM IR, run the O<n> pipeline, emit with LLVM's x86
@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/Host/HostTarget.h"
+#include "HostLauncher.h"
 
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Conversion/TileToLoops/TileToLoops.h"
@@ -45,6 +46,7 @@ LogicalResult tilec::lowerTileToHostLLVM(ModuleOp module, const HostOptions &opt
   loops.addPass(createConvertTileToLoops(ConvertTileToLoopsOptions{options.stackLimit}));
   if (failed(loops.run(module)) || failed(buildHostLaunchers(module, kernels, options.threads)))
     return failure();
+  host::guardIntegerDivision(module); // before arith-expand: x // 0 must not trap
 
   PassManager pm(module.getContext());
   pm.enableVerifier(true);
