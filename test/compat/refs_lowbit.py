@@ -1,0 +1,102 @@
+"""NumPy references of tile-lang's low-bit and structured-sparse GEMM examples
+(bitnet-1.58b/kernel_benchmark, gemm_sp/example_gemm_sp).
+
+Written from what each kernel computes; integer GEMMs are exact.
+"""
+import numpy as np
+
+from refs import ref
+
+
+def i2_interleaved(packed):
+    """decode_i2u_to_i8s (the CUDA source in the bitnet examples): each 4-byte group of a row,
+    read as a little-endian uint32 u, gives 16 values; value 4 i + j (i, j < 4) is
+    (u >> (8 j + 2 i)) & 3 (lop3 with mask 0x03030303 on u >> 2 i), unsigned 0..3."""
+    b = np.asarray(packed, np.int64) & 0xFF
+    rows, nbytes = b.shape
+    g = b.reshape(rows, nbytes // 4, 4)
+    u = g[..., 0] | (g[..., 1] << 8) | (g[..., 2] << 16) | (g[..., 3] << 24)
+    i = np.arange(4)[:, None]
+    j = np.arange(4)[None, :]
+    vals = (u[..., None, None] >> (8 * j + 2 * i)) & 3  # (rows, groups, i, j)
+    return vals.reshape(rows, nbytes * 4)
+
+
+def i2_interleaved_loop(packed):
+    """The same decode, byte by byte (an independent check): byte j of a group holds the values
+    4 i + j at bits 2 i."""
+    b = np.asarray(packed, np.int64) & 0xFF
+    out = np.zeros((b.shape[0], b.shape[1] * 4), np.int64)
+    for r in range(b.shape[0]):
+        for c in range(b.shape[1]):
+            grp, j = divmod(c, 4)
+            for i in range(4):
+                out[r, 16 * grp + 4 * i + j] = (b[r, c] >> (2 * i)) & 3
+    return out
+
+
+def _bytes(shape, rng, p):
+    return rng.integers(-128, 128, shape)
+
+
+@ref
+def bitnet_int8xint2(ins, p):
+    """bitnet_158_int8xint2_decode / _prefill: C[m, n] = sum_k A[m, k] w[n, k], w the 2-bit
+    weights of B (N, K / 4) decoded by decode_i2u_to_i8s (dp4a / int8 MMA, int32 accumulator)."""
+    return {"C": ins["A"] @ i2_interleaved(ins["B"]).T}
+
+
+bitnet_int8xint2.gen = {"B": _bytes}
+
+
+# ---- 2:4 structured sparsity ------------------------------------------------------------------
+
+
+def sparse24_dense(a_sparse, e, e_bits=16):
+    """The dense A of T.gemm_sp with ordered metadata (gemm_sp/sparse_utils compress): group g
+    of 4 dense columns keeps A_sparse[:, 2 g] and A_sparse[:, 2 g + 1] at the columns given by
+    the 2-bit fields at bits 4 (g % (e_bits / 4)) and + 2 of E[:, g // (e_bits / 4)]."""
+    m, half = a_sparse.shape
+    per = e_bits // 4
+    e = np.asarray(e, np.int64) & ((1 << e_bits) - 1)
+    dense = np.zeros((m, 2 * half))
+    for g in range(half // 2):
+        word = e[:, g // per]
+        for i in range(2):
+            col = (word >> (4 * (g % per) + 2 * i)) & 3
+            dense[np.arange(m), 4 * g + col] += a_sparse[:, 2 * g + i]
+    return dense
+
+
+def _sparse_meta(shape, rng, p):
+    """E: for every group of four an ordered pair of distinct columns (as compress writes them),
+    4 bits a group, packed into signed 16-bit words."""
+    pairs = np.array([(a, b) for a in range(4) for b in range(a + 1, 4)])
+    per = 4
+    choice = pairs[rng.integers(0, len(pairs), (shape[0], shape[1] * per))]
+    fields = choice[..., 0] | (choice[..., 1] << 2)
+    words = np.zeros(shape, np.int64)
+    for g in range(per):
+        words |= fields[:, g::per] << (4 * g)
+    return words.astype(np.int16).astype(np.int64)
+
+
+@ref
+def gemm_sp_24(ins, p):
+    """example_gemm_sp matmul_sp_fp16: C = A @ B, A 2:4 sparse (values A_sparse, metadata E)."""
+    return {"C": sparse24_dense(ins["A_sparse"], ins["E"]) @ ins["B"]}
+
+
+gemm_sp_24.gen = {"E": _sparse_meta}
+
+
+if __name__ == "__main__":
+    rng = np.random.default_rng(9)
+    q = rng.integers(-128, 128, (3, 8))
+    assert np.array_equal(i2_interleaved(q), i2_interleaved_loop(q))
+    e = _sparse_meta((2, 3), rng, {})
+    a = rng.uniform(-1, 1, (2, 24))
+    d = sparse24_dense(a, e)
+    assert ((d != 0).reshape(2, -1, 4).sum(axis=2) == 2).all()
+    assert np.allclose(d[d != 0].reshape(2, -1), a)  # ordered pairs keep the values' order
+    print("refs_lowbit: self-checks pass")
