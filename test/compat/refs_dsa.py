@@ -246,6 +246,45 @@ dsa_indexer_bwd.zero = ("dIndexK",)
 dsa_indexer_bwd.gen = dict(_VARLEN_GEN)
 
 
+@ref
+def dsa_indexer_topk_reducesum(ins, p):
+    """tl_indexer_topk_reducesum_impl, per token (bos + t): q' = q * sm_scale in the kernel's
+    dtype; score[j] = sum_h relu(K[bos + j] . q'_h) w_h for keys j <= t; the kernel keeps the topk
+    largest by bitonic sorts (descending), so TopkIndices = their positions by score descending,
+    -1 where fewer than topk keys exist; ReduceSum = softmax of the kept scores (0 at -1)."""
+    q, w, k = ins["IndexQ"], ins["Weights"], ins["IndexK"]
+    off, tok = ins["Offsets"].astype(int), ins["TokenIndices"].astype(int)
+    topk, dim = p["topk"], q.shape[2]
+    scale = p.get("sm_scale") or dim ** -0.5
+    rnd = bf16 if "bfloat16" in str(p.get("dtype", "")) else f32
+    idx = np.full((q.shape[0], topk), -1)
+    red = np.zeros((q.shape[0], topk))
+    for r in range(q.shape[0]):
+        bos, t = off[tok[r, 0]], tok[r, 1]
+        qs = rnd(q[bos + t] * scale)
+        s = (np.maximum(k[bos:bos + t + 1] @ qs.T, 0) * w[bos + t][None, :]).sum(axis=1)
+        order = np.argsort(-s, kind="stable")[:topk]
+        n = order.size
+        idx[bos + t, :n] = order
+        e = np.exp(s[order] - s[order].max())
+        red[bos + t, :n] = e / e.sum()
+    return {"TopkIndices": idx, "ReduceSum": red}
+
+
+def _q_head0_positive(shape, rng, p):
+    """IndexQ with head 0 positive and IndexK positive: head 0's relu never clips, so no key scores
+    exactly 0 (equal scores would leave the sort order open)."""
+    q = rng.uniform(-1, 1, shape)
+    q[:, 0] = rng.uniform(0.05, 1, shape[2:])
+    return q
+
+
+dsa_indexer_topk_reducesum.gen = {"Offsets": _VARLEN_GEN["Offsets"], "TokenIndices": _VARLEN_GEN["TokenIndices"],
+                                  "IndexQ": _q_head0_positive,
+                                  "IndexK": lambda s, rng, p: rng.uniform(0.05, 1, s),
+                                  "Weights": lambda s, rng, p: rng.uniform(0.1, 1, s)}
+
+
 if __name__ == "__main__":
     rng = np.random.default_rng(5)
     x = np.concatenate([rng.uniform(-7, 7, 500), FP4_VALUES[:-1] + np.diff(FP4_VALUES) / 2,
@@ -256,4 +295,36 @@ if __name__ == "__main__":
     assert np.array_equal(pow2_ceil_scale(a, 1 / 6.0), want)
     off, tok = varlen_tables({"batch_plus_one": 4, "seq_len": 100})
     assert off[-1] == 100 and len(tok) == 100 and all(off[i] + tok[j, 1] < off[i + 1] for j, i in enumerate(tok[:, 0]))
+    # the kernel's streaming top-k (2 topk buffer, blocks of block_K, bitonic sorts) keeps the
+    # topk largest in descending order, -1 / -inf after the keys run out
+    def kernel_topk(s, t, topk=64, bk=32):
+        n2 = 2 * topk
+        iv, vv = np.full(n2, -1), np.full(n2, -np.inf)
+
+        def bitonic():
+            it = int(np.log2(n2))
+            for i1 in range(it):
+                for i2 in range(i1 + 1):
+                    for i in range(n2):
+                        j = i ^ (1 << (i1 - i2))
+                        asc = (i & (1 << (i1 + 1))) != 0
+                        if i < j and ((asc and vv[i] > vv[j]) or (not asc and vv[i] < vv[j])):
+                            vv[i], vv[j] = vv[j], vv[i]
+                            iv[i], iv[j] = iv[j], iv[i]
+        for b in range(-(-(t + 1) // bk)):
+            ks, ke = b * bk, min((b + 1) * bk, s.size)
+            o = ks if ks < topk else topk + ks % topk
+            for i in range(bk):
+                iv[o + i], vv[o + i] = ks + i, (s[ks + i] if ks + i <= t else -np.inf)
+            if ke > topk and ke % topk == 0:
+                bitonic()
+        bitonic()
+        return np.where(iv[:topk] > t, -1, iv[:topk])
+
+    for t in (5, 70, 130):
+        s = rng.uniform(0, 1, 133)
+        want = np.full(64, -1)
+        o = np.argsort(-s[:t + 1])[:64]
+        want[:o.size] = o
+        assert np.array_equal(kernel_topk(s, t), want), t
     print("refs_dsa: self-checks pass")
