@@ -327,4 +327,32 @@ if __name__ == "__main__":
         o = np.argsort(-s[:t + 1])[:64]
         want[:o.size] = o
         assert np.array_equal(kernel_topk(s, t), want), t
+    # block-sparse and pooled MQA logits against plain loops
+    p = {"heads": 2, "kv_block_size": 4, "seq_len_kv": 12, "block_N": 4, "seq_len_blocked_kv": 8}
+    q, k = rng.uniform(-1, 1, (6, 3)), rng.uniform(-1, 1, (12, 3))
+    ksc, w = rng.uniform(0.5, 1.5, 12), rng.uniform(-1, 1, (3, 2))
+    blocks = rng.integers(0, 3, (3, 2))
+    ks, ke = np.array([0, 2, 5]), np.array([12, 9, 7])
+    got = hisa_block_sparse_mqa({"IndexQ": q, "IndexK": k, "IndexKScale": ksc, "Weights": w, "TopKBlockIndex": blocks,
+                                 "CuSeqLenKS": ks, "CuSeqLenKE": ke}, p)["Logits"]
+    for t in range(3):
+        for n in range(2):
+            for j in range(4):
+                key = blocks[t, n] * 4 + j
+                v = sum(max(q[2 * t + h] @ k[key] * ksc[key], 0) * w[t, h] for h in range(2))
+                want = -np.inf if not ks[t] <= key < ke[t] else v
+                assert got[t, n * 4 + j] == want or abs(got[t, n * 4 + j] - want) < 1e-12
+    p["heads"] = 64  # block_Q = 2
+    q = rng.uniform(-1, 1, (4 * 64, 3))
+    w = rng.uniform(-1, 1, (4, 64))
+    ks, ke = np.array([0, 4, 4, 4]), np.array([3, 8, 6, 5])
+    got = hisa_pool_mqa({"IndexQ": q, "IndexBlockedK": k[:8], "IndexBlockedKScale": ksc[:8], "Weights": w,
+                         "Logits": np.zeros((4, 8)), "CuSeqLenBlockedKS": ks, "CuSeqLenBlockedKE": ke}, p)["Logits"]
+    for t in range(4):
+        lo = min(ks[2 * (t // 2):2 * (t // 2) + 2])
+        hi = max(ke[2 * (t // 2):2 * (t // 2) + 2])
+        for key in range(8):
+            v = sum(max(q[64 * t + h] @ k[key] * ksc[key], 0) * w[t, h] for h in range(64))
+            want = v if lo <= key < lo + -(-(hi - lo) // 4) * 4 else 0.0
+            assert abs(got[t, key] - want) < 1e-9, (t, key)
     print("refs_dsa: self-checks pass")

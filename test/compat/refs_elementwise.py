@@ -98,4 +98,18 @@ if __name__ == "__main__":
     p = {"batch_sizes_list": [30, 77, 5], "block_M": 64}
     s, o, pad = _gg_fwd_tables(p)
     assert list(o) == [0, 30, 107] and list(pad) == [0, 64, 192]
+    # the kernel's block mapping over these tables (cur_batch from the padded offsets, m_start,
+    # actual_rows) covers every row of every group once and no other row
+    bm = 64
+    sizes, off, pad = _gg_fwd_tables({"batch_sizes_list": [30, 77, 64, 5], "block_M": bm})
+    seen = []
+    for bx in range(int(sum(-(-sizes // bm)))):
+        cur = max(i for i in range(4) if bx * bm >= pad[i])
+        m_start = bx * bm - pad[cur] + off[cur]
+        rows = max(0, min(bm, sizes[cur] + pad[cur] - bx * bm))
+        seen += list(range(m_start, m_start + rows))
+    assert sorted(seen) == list(range(int(sizes.sum())))
+    a, b = rng.uniform(-1, 1, (176, 5)), rng.uniform(-1, 1, (4, 5, 3))
+    c = grouped_gemm_padded({"A": a, "B": b}, {"batch_sizes_list": [30, 77, 64, 5], "block_M": bm})["C"]
+    assert np.allclose(c[100], a[100] @ b[1]) and np.allclose(c[175], a[175] @ b[3])
     print("refs_elementwise: self-checks pass")

@@ -99,4 +99,20 @@ if __name__ == "__main__":
     d = sparse24_dense(a, e)
     assert ((d != 0).reshape(2, -1, 4).sum(axis=2) == 2).all()
     assert np.allclose(d[d != 0].reshape(2, -1), a)  # ordered pairs keep the values' order
+    # a dense 2:4 matrix compressed as the example's compress() does (kept columns ascending,
+    # 2-bit indices at bits 4 (g % 4) + 2 i of the group's int16 word) decodes back to itself
+    dense = np.zeros((3, 32))
+    for r in range(3):
+        for g in range(8):
+            cols = np.sort(rng.choice(4, 2, replace=False))
+            dense[r, 4 * g + cols] = rng.uniform(0.5, 1, 2)
+    vals = np.zeros((3, 16))
+    meta = np.zeros((3, 2), np.int64)
+    for r in range(3):
+        for g in range(8):
+            nz = [i for i in range(4) if dense[r, 4 * g + i] != 0]
+            for i, c in enumerate(nz):
+                vals[r, 2 * g + i] = dense[r, 4 * g + c]
+                meta[r, g // 4] |= c << (4 * (g % 4) + 2 * i)
+    assert np.array_equal(sparse24_dense(vals, meta.astype(np.int16).astype(np.int64)), dense)
     print("refs_lowbit: self-checks pass")
