@@ -13,7 +13,9 @@ FP4_VALUES = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0])
 
 def fp4_e2m1(x):
     """Round to float4_e2m1 (values +-{0, .5, 1, 1.5, 2, 3, 4, 6}), nearest with ties to the even
-    code (the hardware conversion), saturating at 6."""
+    code, saturating at 6: the same as CUDA's __nv_cvt_float_to_fp4(x, __NV_E2M1,
+    cudaRoundNearest) (cuda_fp4.h, CUDA 13.0) on every multiple of 1/8 in [-7, 7] and 400
+    random values, compared once on this machine."""
     x = np.asarray(x, np.float64)
     mag = np.minimum(np.abs(x), 6.0)
     idx = np.clip(np.searchsorted(FP4_VALUES, mag), 1, 7)
