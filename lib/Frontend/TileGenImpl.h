@@ -96,6 +96,13 @@ struct Region {
   llvm::SMRange range;
 };
 
+/// How a tile operation uses a region operand (TileGenRegions.cpp).
+enum class RegionUse { Read, Write, ReadWrite };
+/// A region operand's buffer copied back into the region after the operation.
+struct RegionWriteBack {
+  Region from, to;
+};
+
 /// The shape of a global allocation: static sizes (kDynamic for runtime
 /// dimensions), the runtime dimensions' names and their index values.
 struct GlobalShape {
@@ -298,6 +305,17 @@ public:
   void genCumSum(const BoundCall &call);
   void genAtomicAdd(const BoundCall &call);
   void genAnnotateLayout(const BoundCall &call);
+  // Region operands (TileGenRegions.cpp).
+  /// Argument `name` as a buffer: a buffer, or a region `buf[i, a:b]`, which
+  /// is copied into a buffer of its own (when `use` reads it) and back after
+  /// the operation (when it writes it: flushWriteBacks); null after an error.
+  BufferInfo *regionArg(const BoundCall &call, llvm::StringRef name, RegionUse use,
+                        llvm::SmallVectorImpl<RegionWriteBack> &writeBacks);
+  void flushWriteBacks(llvm::SmallVectorImpl<RegionWriteBack> &writeBacks);
+  void copyRegion(Region &src, Region &dst);
+  /// A region T.atomic_add of `value` whose dimensions are the region's
+  /// non-unit ones: a T.Parallel of element atomic adds; false after an error.
+  bool emitSpreadAtomicAdd(Region &dst, BufferInfo *value, llvm::SMRange range);
   /// The copy of two evaluated regions (shapes checked here); element loops
   /// where a global side carries a T.Layout.
   void emitCopy(Region &src, Region &dst, llvm::SMRange range);

@@ -197,12 +197,15 @@ void KernelGen::emitCopy(Region &src, Region &dst, llvm::SMRange range) {
 
 void KernelGen::genGemm(const BoundCall &call) {
   argFailed = false;
-  BufferInfo *A = bufferArg(call, "A");
-  BufferInfo *B = bufferArg(call, "B");
-  BufferInfo *C = bufferArg(call, "C");
+  std::optional<bool> clear = constBoolArg(call, "clear_accum");
+  if (!clear)
+    return;
+  llvm::SmallVector<RegionWriteBack, 1> writeBacks;
+  BufferInfo *A = regionArg(call, "A", RegionUse::Read, writeBacks);
+  BufferInfo *B = regionArg(call, "B", RegionUse::Read, writeBacks);
+  BufferInfo *C = regionArg(call, "C", *clear ? RegionUse::Write : RegionUse::ReadWrite, writeBacks);
   std::optional<bool> ta = constBoolArg(call, "transpose_A");
   std::optional<bool> tb = constBoolArg(call, "transpose_B");
-  std::optional<bool> clear = constBoolArg(call, "clear_accum");
   std::optional<int64_t> kPack = constIntArg(call, "k_pack");
   constIntArg(call, "wg_wait");
   tile::GemmPolicy policy = tile::GemmPolicy::Square;
@@ -253,6 +256,7 @@ void KernelGen::genGemm(const BoundCall &call) {
   }
   tile::GemmOp::create(b, loc(call.call->getRange()), A->value, B->value, C->value, *ta, *tb, policy, *clear,
                        uint64_t(*kPack));
+  flushWriteBacks(writeBacks);
 }
 
 std::optional<int64_t> KernelGen::normalizeDim(const BoundCall &call, int64_t dim, int64_t rank) {
@@ -266,11 +270,14 @@ std::optional<int64_t> KernelGen::normalizeDim(const BoundCall &call, int64_t di
 
 void KernelGen::genReduce(const BoundCall &call) {
   argFailed = false;
-  BufferInfo *src = bufferArg(call, "buffer");
-  BufferInfo *dst = bufferArg(call, "out");
   std::optional<int64_t> dim = constIntArg(call, "dim");
   std::optional<bool> clear = constBoolArg(call, "clear");
-  if (argFailed || !src || !dst || !dim || !clear)
+  if (argFailed || !dim || !clear)
+    return;
+  llvm::SmallVector<RegionWriteBack, 1> writeBacks;
+  BufferInfo *src = regionArg(call, "buffer", RegionUse::Read, writeBacks);
+  BufferInfo *dst = regionArg(call, "out", *clear ? RegionUse::Write : RegionUse::ReadWrite, writeBacks);
+  if (!src || !dst)
     return;
   std::optional<int64_t> nd = normalizeDim(call, *dim, src->rank());
   if (!nd)
@@ -324,6 +331,7 @@ void KernelGen::genReduce(const BoundCall &call) {
   mlir::Location l = loc(call.call->getRange());
   if (!unitDst) {
     tile::ReduceOp::create(b, l, kind, srcValue, dst->value, uint64_t(d), *clear);
+    flushWriteBacks(writeBacks);
     return;
   }
   // Normalised to the one form the lowerings know, a rank-0 destination: the
@@ -347,15 +355,21 @@ void KernelGen::genReduce(const BoundCall &call) {
     unitCopy(dst->value, scalar, true);
   tile::ReduceOp::create(b, l, kind, srcValue, scalar, uint64_t(d), *clear);
   unitCopy(scalar, dst->value, false);
+  flushWriteBacks(writeBacks);
 }
 
 void KernelGen::genCumSum(const BoundCall &call) {
   argFailed = false;
-  BufferInfo *src = bufferArg(call, "src");
-  BufferInfo *dst = call.get("dst") ? bufferArg(call, "dst") : src;
   std::optional<int64_t> dim = constIntArg(call, "dim");
   std::optional<bool> reverse = constBoolArg(call, "reverse");
-  if (argFailed || !src || !dst || !dim || !reverse)
+  if (argFailed || !dim || !reverse)
+    return;
+  // Without dst the scan is in place: a src region is read and written back.
+  llvm::SmallVector<RegionWriteBack, 1> writeBacks;
+  bool inPlace = !call.get("dst");
+  BufferInfo *src = regionArg(call, "src", inPlace ? RegionUse::ReadWrite : RegionUse::Read, writeBacks);
+  BufferInfo *dst = inPlace ? src : regionArg(call, "dst", RegionUse::Write, writeBacks);
+  if (!src || !dst)
     return;
   std::optional<int64_t> nd = normalizeDim(call, *dim, src->rank());
   if (!nd)
@@ -366,6 +380,7 @@ void KernelGen::genCumSum(const BoundCall &call) {
     return;
   }
   tile::CumsumOp::create(b, loc(call.call->getRange()), src->value, dst->value, uint64_t(d), *reverse);
+  flushWriteBacks(writeBacks);
 }
 
 void KernelGen::genAtomicAdd(const BoundCall &call) {
@@ -393,12 +408,26 @@ void KernelGen::genAtomicAdd(const BoundCall &call) {
   mlir::Location l = loc(call.call->getRange());
   if (v.isBuffer() && !v.buffer->isVar) {
     BufferInfo *vb = v.buffer;
-    if (vb->rank() != dst.buffer->rank()) {
-      diags.emit(DiagID::sema_copy_rank_mismatch, ve->getRange(), vb->shapeStr(), dst.buffer->rank());
-      return;
-    }
     if (dst.sizes && squeeze(*dst.sizes) != squeeze(vb->shape)) {
       diags.emit(DiagID::sema_copy_shape_mismatch, call.call->getRange(), vb->shapeStr(), shapeText(*dst.sizes));
+      return;
+    }
+    // The region form adds the value into dst's trailing dimensions; a value
+    // whose dimensions are other ones of the region (tile-lang matches them
+    // after dropping unit dimensions) is added element by element.
+    if (vb->rank() > dst.buffer->rank() ||
+        (dst.sizes && vb->rank() < dst.buffer->rank() &&
+         llvm::ArrayRef<int64_t>(*dst.sizes).take_back(vb->rank()) != llvm::ArrayRef<int64_t>(vb->shape))) {
+      if (dst.buffer->layout) {
+        diags.emit(DiagID::not_supported_yet, call.rangeOf("dst"),
+                   "a region T.atomic_add into a tensor with a T.Layout (write a T.Parallel of element atomic adds)");
+        return;
+      }
+      emitSpreadAtomicAdd(dst, vb, call.call->getRange());
+      return;
+    }
+    if (vb->rank() != dst.buffer->rank() && !dst.sizes) {
+      diags.emit(DiagID::sema_copy_rank_mismatch, ve->getRange(), vb->shapeStr(), dst.buffer->rank());
       return;
     }
     if (dst.buffer->layout) {
@@ -498,8 +527,9 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     if (auto *n = llvm::dyn_cast<NameExpr>(call.get("buffer")))
       if (LocalVar *var = lookupLocal(n->getName()); var && var->isBound() && var->value.isBuffer())
         buf = var->value.buffer;
+    llvm::SmallVector<RegionWriteBack, 1> writeBacks;
     if (!buf)
-      buf = bufferArg(call, "buffer");
+      buf = regionArg(call, "buffer", RegionUse::Write, writeBacks);
     if (!buf)
       return;
     TValue v = call.info->id == BuiltinID::Clear ? TValue::ofConst(ConstValue::ofInt(0)) : eval(call.get("value"));
@@ -511,6 +541,7 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     if (!v.isValid())
       return;
     tile::FillOp::create(b, l, buf->value, v.value);
+    flushWriteBacks(writeBacks);
     return;
   }
   case BuiltinID::Print: {

@@ -1,0 +1,136 @@
+//===- TileGenRegions.cpp - Buffer regions as tile-operation operands ----===//
+//
+// `T.gemm(A_s[k % 2, :, :], ...)`, `T.fill(buf[i, :], 0)`,
+// `T.reduce_max(S[i, :], m, dim=0)`, `T.cumsum(x[i, :])`: a subscript with a
+// slice names a region of the buffer, as in tile-lang. A scalar index drops
+// its dimension (rank-reducing), a slice `a:b` keeps it with the extent
+// b - a (a compile-time constant). The tile operations take whole buffers,
+// so the region goes through a buffer of its own (allocated once at the top
+// of the launch, in the base buffer's scope): a T.copy of the region into it
+// before the operation when the operation reads it, and back after it when
+// the operation writes it.
+//
+// Also the region T.atomic_add whose value buffer has fewer dimensions than
+// the destination region does not map onto its trailing dimensions
+// (`T.atomic_add(dV[b, i*bm:(i+1)*bm, h, :], dv_shared)`): a T.Parallel of
+// element atomic adds over the value's non-unit dimensions.
+//
+//===----------------------------------------------------------------------===//
+#include "TileGenImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace tilec;
+using namespace tilec::detail;
+using namespace tilec::ast;
+
+/// True when `e` is a subscript with at least one slice index.
+static bool isSliceSubscript(const Expr *e) {
+  auto *sub = llvm::dyn_cast_or_null<SubscriptExpr>(e);
+  return sub && llvm::any_of(sub->getIndices(), [](const Expr *i) { return llvm::isa<SliceExpr>(i); });
+}
+
+// Between two fragments the copy is a T.Parallel of element moves, which
+// layout inference maps onto the fragments' layouts (the GPU's tile.copy
+// moves parts of fragments only to and from memory).
+void KernelGen::copyRegion(Region &src, Region &dst) {
+  if (src.buffer->scope == tile::Scope::Fragment && dst.buffer->scope == tile::Scope::Fragment)
+    return emitLayoutCopy(src, dst, dst.range);
+  emitCopy(src, dst, dst.range);
+}
+
+BufferInfo *KernelGen::regionArg(const BoundCall &call, llvm::StringRef name, RegionUse use,
+                                 llvm::SmallVectorImpl<RegionWriteBack> &writeBacks) {
+  const Expr *e = call.get(name);
+  if (!isSliceSubscript(e))
+    return bufferArg(call, name);
+  Region region;
+  if (!evalRegion(e, region))
+    return nullptr;
+  BufferInfo *base = region.buffer;
+  if (base->isVar || base->isBarrier) {
+    diags.emit(DiagID::sema_wrong_arg_kind, e->getRange(), name, call.info->name, "a buffer", "a region of '" +
+                                                                                                 base->name + "'");
+    return nullptr;
+  }
+  if (base->scope == tile::Scope::Global) {
+    diags.emit(DiagID::not_supported_yet, e->getRange(),
+               ("a region of global tensor '" + base->name + "' as the '" + name + "' operand of " +
+                call.info->name + " (T.copy the region into a shared or fragment buffer first)")
+                   .str());
+    return nullptr;
+  }
+  // The region's shape: the slices' extents; scalar indices drop their dimension.
+  llvm::ArrayRef<Expr *> indices = llvm::cast<SubscriptExpr>(e)->getIndices();
+  llvm::SmallVector<int64_t, 4> shape;
+  for (size_t d = 0; d < indices.size(); ++d)
+    if (llvm::isa<SliceExpr>(indices[d]))
+      shape.push_back((*region.sizes)[d]);
+  mlir::Location l = loc(e->getRange());
+  BufferInfo *tmp = newBuffer();
+  tmp->name = "region of '" + base->name + "'";
+  tmp->value = createAlloc(l, shape, base->dtype, base->scope);
+  tmp->dtype = base->dtype;
+  tmp->scope = base->scope;
+  tmp->shape = shape;
+  tmp->dimNames.assign(shape.size(), "");
+  tmp->declRange = e->getRange();
+  Region whole;
+  whole.buffer = tmp;
+  whole.range = e->getRange();
+  whole.sizes = shape;
+  for (size_t d = 0; d < shape.size(); ++d)
+    whole.offsets.push_back(indexConst(0, e->getRange()));
+  if (use != RegionUse::Write)
+    copyRegion(region, whole);
+  if (use != RegionUse::Read)
+    writeBacks.push_back({whole, region});
+  return tmp;
+}
+
+void KernelGen::flushWriteBacks(llvm::SmallVectorImpl<RegionWriteBack> &writeBacks) {
+  for (RegionWriteBack &w : writeBacks)
+    copyRegion(w.from, w.to);
+  writeBacks.clear();
+}
+
+bool KernelGen::emitSpreadAtomicAdd(Region &dst, BufferInfo *value, llvm::SMRange range) {
+  mlir::Location l = loc(range);
+  llvm::SmallVector<int64_t> extents;
+  llvm::SmallVector<unsigned> valueDims; // the value dimension of each loop index
+  for (size_t d = 0; d < value->rank(); ++d)
+    if (value->shape[d] != 1) {
+      extents.push_back(value->shape[d]);
+      valueDims.push_back(d);
+    }
+  if (extents.empty())
+    extents.push_back(1);
+  auto par = tile::ParallelOp::create(b, l, extents);
+  mlir::OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(par.getBodyBlock()->getTerminator());
+  auto ivs = par.getInductionVars();
+  // The value at the loop's indices (0 in its unit dimensions) ...
+  llvm::SmallVector<mlir::Value, 4> vi(value->rank(), indexConst(0, range));
+  for (size_t k = 0; k < valueDims.size(); ++k)
+    vi[valueDims[k]] = ivs[k];
+  // ... goes to the destination's non-unit region dimensions, in order.
+  llvm::SmallVector<mlir::Value, 4> di;
+  unsigned next = 0;
+  for (size_t d = 0; d < dst.buffer->rank(); ++d) {
+    if ((*dst.sizes)[d] == 1 || next >= valueDims.size()) {
+      di.push_back(dst.offsets[d]);
+      continue;
+    }
+    di.push_back(mlir::arith::AddIOp::create(b, l, dst.offsets[d], ivs[next++]).getResult());
+  }
+  TValue v = TValue::ofScalar(mlir::memref::LoadOp::create(b, l, value->value, vi), value->dtype);
+  v = convert(v, dst.buffer->dtype, range);
+  if (!v.isValid())
+    return false;
+  auto ifOp = mlir::scf::IfOp::create(b, l, inBounds(dst.buffer, di, range), /*withElseRegion=*/false);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  tile::AtomicAddOp::create(b, l, dst.buffer->value, di, v.value);
+  return true;
+}
