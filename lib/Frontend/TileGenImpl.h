@@ -312,7 +312,7 @@ public:
   BufferInfo *regionArg(const BoundCall &call, llvm::StringRef name, RegionUse use,
                         llvm::SmallVectorImpl<RegionWriteBack> &writeBacks);
   void flushWriteBacks(llvm::SmallVectorImpl<RegionWriteBack> &writeBacks);
-  void copyRegion(Region &src, Region &dst);
+  void copyRegion(Region &src, Region &dst, Region &whole);
   /// A region T.atomic_add of `value` whose dimensions are the region's
   /// non-unit ones: a T.Parallel of element atomic adds; false after an error.
   bool emitSpreadAtomicAdd(Region &dst, BufferInfo *value, llvm::SMRange range);

@@ -32,13 +32,29 @@ static bool isSliceSubscript(const Expr *e) {
   return sub && llvm::any_of(sub->getIndices(), [](const Expr *i) { return llvm::isa<SliceExpr>(i); });
 }
 
-// Between two fragments the copy is a T.Parallel of element moves, which
-// layout inference maps onto the fragments' layouts (the GPU's tile.copy
-// moves parts of fragments only to and from memory).
-void KernelGen::copyRegion(Region &src, Region &dst) {
-  if (src.buffer->scope == tile::Scope::Fragment && dst.buffer->scope == tile::Scope::Fragment)
-    return emitLayoutCopy(src, dst, dst.range);
-  emitCopy(src, dst, dst.range);
+// Between two fragments the copy goes through a shared buffer: the GPU's
+// tile.copy moves parts of fragments only to and from memory, and a
+// T.Parallel of element moves would need both fragments in one layout.
+// `whole` is the side that is the region's own buffer.
+void KernelGen::copyRegion(Region &src, Region &dst, Region &whole) {
+  if (src.buffer->scope != tile::Scope::Fragment || dst.buffer->scope != tile::Scope::Fragment)
+    return emitCopy(src, dst, dst.range);
+  llvm::SmallVector<int64_t, 4> shape(whole.buffer->shape.begin(), whole.buffer->shape.end());
+  Region bounce;
+  bounce.buffer = newBuffer();
+  bounce.buffer->name = whole.buffer->name;
+  bounce.buffer->value = createAlloc(loc(dst.range), shape, whole.buffer->dtype, tile::Scope::Shared);
+  bounce.buffer->dtype = whole.buffer->dtype;
+  bounce.buffer->scope = tile::Scope::Shared;
+  bounce.buffer->shape = shape;
+  bounce.buffer->dimNames.assign(shape.size(), "");
+  bounce.buffer->declRange = dst.range;
+  bounce.range = dst.range;
+  bounce.sizes = shape;
+  for (size_t d = 0; d < shape.size(); ++d)
+    bounce.offsets.push_back(indexConst(0, dst.range));
+  emitCopy(src, bounce, dst.range);
+  emitCopy(bounce, dst, dst.range);
 }
 
 BufferInfo *KernelGen::regionArg(const BoundCall &call, llvm::StringRef name, RegionUse use,
@@ -84,7 +100,7 @@ BufferInfo *KernelGen::regionArg(const BoundCall &call, llvm::StringRef name, Re
   for (size_t d = 0; d < shape.size(); ++d)
     whole.offsets.push_back(indexConst(0, e->getRange()));
   if (use != RegionUse::Write)
-    copyRegion(region, whole);
+    copyRegion(region, whole, whole);
   if (use != RegionUse::Read)
     writeBacks.push_back({whole, region});
   return tmp;
@@ -92,7 +108,7 @@ BufferInfo *KernelGen::regionArg(const BoundCall &call, llvm::StringRef name, Re
 
 void KernelGen::flushWriteBacks(llvm::SmallVectorImpl<RegionWriteBack> &writeBacks) {
   for (RegionWriteBack &w : writeBacks)
-    copyRegion(w.from, w.to);
+    copyRegion(w.from, w.to, w.from);
   writeBacks.clear();
 }
 
