@@ -21,3 +21,11 @@ def selftest_regions_rows(ins, p):
     z[:, 48:64] = 2.5
     z[::bm, :] = 0.0
     return {"S": f32(s), "Z": f32(z)}
+
+
+@ref
+def selftest_regions_atomic(ins, p):
+    x = np.asarray(ins["X"], np.float64)
+    o = np.zeros((2, x.shape[0], 3, 32))
+    o[1] = 2 * x[:, None, :]
+    return {"O": f32(o)}

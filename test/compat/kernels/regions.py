@@ -61,3 +61,14 @@ def row_regions(X: T.Tensor((M, N), accum), S: T.Tensor((M, 2), accum), Z: T.Ten
         T.fill(z[:, 48:64], 2.5)
         T.clear(z[0, :])
         T.copy(z, Z[bx * block_M, 0])
+
+
+@T.prim_func
+def atomic_rows(X: T.Tensor((M, 32), accum), O: T.Tensor((2, M, 3, 32), accum)):
+    # A 2-D value added into a 4-D region with unit dimensions between its
+    # non-unit ones (not the destination's trailing dimensions).
+    with T.Kernel(T.ceildiv(M, block_M), 3, threads=128) as (bx, h):
+        x = T.alloc_shared((block_M, 32), accum)
+        T.copy(X[bx * block_M, 0], x)
+        T.atomic_add(O[1, bx * block_M:(bx + 1) * block_M, h, :], x)
+        T.atomic_add(O[1, bx * block_M:(bx + 1) * block_M, h, :], x)
