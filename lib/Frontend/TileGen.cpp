@@ -106,6 +106,22 @@ unsigned KernelGen::symbolFor(mlir::Value v) {
   auto it = symbols.find(v);
   if (it != symbols.end())
     return it->second;
+  // Two reads of a T.alloc_var with nothing but pure operations between them
+  // are one value (`x[v + a:v + b]` has the constant extent b - a).
+  if (auto ld = v.getDefiningOp<mlir::memref::LoadOp>();
+      ld && ld.getIndices().empty() && tile::getBufferScope(ld.getMemRefType()) == tile::Scope::Local)
+    for (mlir::Operation *op = ld->getPrevNode(); op; op = op->getPrevNode()) {
+      auto prev = mlir::dyn_cast<mlir::memref::LoadOp>(op);
+      if (prev && prev.getMemRef() == ld.getMemRef()) {
+        auto found = symbols.find(prev.getResult());
+        if (found == symbols.end())
+          break;
+        symbols[v] = found->second;
+        return found->second;
+      }
+      if (!prev && !mlir::isPure(op))
+        break;
+    }
   unsigned id = symbols.size();
   symbols[v] = id;
   return id;
