@@ -11,6 +11,7 @@
 #include "tilec/Driver/Pipelines.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Diagnostics.h"
@@ -25,6 +26,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -87,6 +89,20 @@ bool writeDeps(const CompileOptions &opts, llvm::raw_ostream &os) {
     target = defaultOutputName(opts);
   os << target << ": " << opts.inputFile << "\n";
   return true;
+}
+
+/// Prepends `prefix` to the symbol of every kernel of `module` (the exported
+/// launchers and the private kernels of launch sequences) and to the calls
+/// of them, so that every symbol the outputs export carries it.
+void applyKernelPrefix(mlir::ModuleOp module, llvm::StringRef prefix) {
+  if (prefix.empty())
+    return;
+  llvm::SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
+  for (tile::KernelOp kernel : kernels) {
+    mlir::StringAttr renamed = mlir::StringAttr::get(module.getContext(), prefix + kernel.getSymName());
+    (void)mlir::SymbolTable::replaceAllSymbolUses(kernel, renamed, module);
+    mlir::SymbolTable::setSymbolName(kernel, renamed);
+  }
 }
 
 /// Prints the diagnostics at getToolLoc() (no source location) as
@@ -181,6 +197,7 @@ private:
     timer.done("sema+gen");
     if (!tileModule || diags.getNumErrors())
       return mlir::failure();
+    applyKernelPrefix(*tileModule, opts.kernelPrefix);
     if (opts.emit == EmitStage::Tile) {
       tileModule->print(out);
       return mlir::success();

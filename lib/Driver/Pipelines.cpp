@@ -52,16 +52,23 @@ static mlir::LogicalResult stageUnavailable(mlir::MLIRContext *ctx, const Compil
                          target.defaultWrites);
 }
 
+std::string tilec::headerPath(const CompileOptions &opts) {
+  llvm::SmallString<128> path(outputPath(opts));
+  if (opts.emit != EmitStage::Header)
+    llvm::sys::path::replace_extension(path, ".h");
+  return path.str().str();
+}
+
 /// Writes `k.h` beside the default output `k.o`, `k.spv`, `k.metal`, ...
 static mlir::LogicalResult writeHeaderBeside(mlir::MLIRContext *ctx, const CompileOptions &opts,
                                              TargetBackend &backend) {
-  llvm::SmallString<128> path(outputPath(opts));
-  llvm::sys::path::replace_extension(path, ".h");
+  std::string path = headerPath(opts);
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = mlir::openOutputFile(path, &error);
   if (!file)
     return emitDriverError(ctx, DiagID::drv_output_unwritable, error);
-  backend.writeHeader(sourceName(opts), file->os());
+  std::string source = sourceName(opts), guard = headerGuard(path);
+  backend.writeHeader(HeaderInfo{source, guard}, file->os());
   file->keep();
   return mlir::success();
 }
@@ -79,7 +86,8 @@ mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const Compil
       mlir::failed(backend->serialize(module, opts.emit, source, out)))
     return mlir::failure();
   if (opts.emit == EmitStage::Header) {
-    backend->writeHeader(source, out);
+    std::string guard = headerGuard(headerPath(opts));
+    backend->writeHeader(HeaderInfo{source, guard}, out);
     return mlir::success();
   }
   if (opts.emit != EmitStage::Obj || opts.outputFile == "-")

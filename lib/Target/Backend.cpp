@@ -50,6 +50,22 @@ std::string tilec::allStageNames() {
   return llvm::join(names, ", ");
 }
 
+std::string tilec::headerGuard(llvm::StringRef headerPath) {
+  std::string guard = "TILEC";
+  bool separated = true;
+  for (char c : headerPath) {
+    if (!llvm::isAlnum(c)) {
+      separated = true;
+      continue;
+    }
+    if (separated)
+      guard += '_';
+    guard += llvm::toUpper(c);
+    separated = false;
+  }
+  return guard;
+}
+
 TargetBackend::~TargetBackend() = default;
 
 bool TargetDescription::offers(EmitStage stage) const { return llvm::is_contained(stages, stage); }

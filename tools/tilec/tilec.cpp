@@ -9,6 +9,8 @@
 #include "tilec/Config.h"
 #include "tilec/Driver/Driver.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -75,6 +77,9 @@ int main(int argc, char **argv) {
                  "factories take arguments)");
   app.add_option("--kernel-name", opts.kernelName, "Export the kernel under this name (default: the outermost "
                                                    "factory's or the kernel's name)");
+  app.add_option("--kernel-prefix", opts.kernelPrefix,
+                 "Prepend this to every exported symbol (launchers, workspace-size functions, entry points), so "
+                 "that several builds of one kernel link into one program");
   app.add_flag("--verify-diagnostics", opts.verifyDiagnostics,
                "Check diagnostics against 'expected-error {{...}}' markers in the source instead of printing them");
   app.add_flag("--split-input-file", opts.splitInputFile,
@@ -151,6 +156,22 @@ int main(int argc, char **argv) {
     }
     opts.emit = *stage;
     opts.emitExplicit = true;
+  }
+  // Exported names become C symbols: a name must be an identifier, a prefix
+  // its beginning.
+  auto isIdentifier = [](const std::string &text) {
+    return !text.empty() && !llvm::isDigit(text[0]) &&
+           llvm::all_of(text, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  };
+  if (!opts.kernelName.empty() && !isIdentifier(opts.kernelName)) {
+    llvm::errs() << "tilec: error: --kernel-name expects a C identifier, got '" << opts.kernelName << "'\n";
+    return 1;
+  }
+  if (!opts.kernelPrefix.empty() && !isIdentifier(opts.kernelPrefix)) {
+    llvm::errs() << "tilec: error: --kernel-prefix expects the start of a C identifier (letters, digits, '_'; "
+                    "not a digit first), got '"
+                 << opts.kernelPrefix << "'\n";
+    return 1;
   }
   for (const std::string &d : defines) {
     size_t eq = d.find('=');

@@ -45,6 +45,7 @@ struct CompileOptions {
   std::vector<std::string> includeDirs; ///< `-I DIR`: search path of the user's helper modules
   std::string kernel;               ///< `--kernel NAME`: the one kernel or factory to build
   std::string kernelName;           ///< `--kernel-name NAME`: its exported name
+  std::string kernelPrefix;         ///< `--kernel-prefix P`: prepended to every kernel's symbol
   bool verifyDiagnostics = false;   ///< `--verify-diagnostics`
   bool splitInputFile = false;      ///< `--split-input-file` (marker `# -----`)
   bool verbose = false;             ///< `-v`: phases and timings on stderr

@@ -50,6 +50,11 @@ std::string defaultOutputName(const CompileOptions &opts);
 /// ("a.tile" for stdin) with the target's extension (".h" for `header`).
 std::string outputPath(const CompileOptions &opts);
 
+/// The header's path: `-o` for `--emit=header` (the input's name with .h
+/// without it), else the default output's path with .h. Its include guard
+/// comes from it.
+std::string headerPath(const CompileOptions &opts);
+
 /// How outputs name the input: its file name, "<stdin>" for "-".
 std::string sourceName(const CompileOptions &opts);
 

@@ -35,6 +35,18 @@ std::optional<EmitStage> parseStage(llvm::StringRef name);
 /// All stage names in pipeline order, comma separated (for help and errors).
 std::string allStageNames();
 
+/// What a header says about where it comes from and goes: the input's name
+/// for its banner, and its include guard (from the header's output path, so
+/// that headers of several builds of one kernel can be included together).
+struct HeaderInfo {
+  llvm::StringRef sourceName; ///< "k.tile", "<stdin>"
+  llvm::StringRef guard;      ///< "TILEC_BUILD_V1_K_H"
+};
+
+/// The include guard of the header written to `headerPath`: TILEC_ and the
+/// path in upper case, each run of other characters one '_'.
+std::string headerGuard(llvm::StringRef headerPath);
+
 /// The families of targets tilec knows.
 enum class TargetKind { Host, CUDA, Vulkan, Metal, WebGPU, Ascend };
 
@@ -60,7 +72,7 @@ public:
                                         llvm::raw_ostream &out) = 0;
 
   /// Writes the C header (C99 and C++) of the compiled kernels.
-  virtual void writeHeader(llvm::StringRef sourceName, llvm::raw_ostream &os) = 0;
+  virtual void writeHeader(const HeaderInfo &info, llvm::raw_ostream &os) = 0;
 };
 
 /// What the registry knows of one target, before any option is read.

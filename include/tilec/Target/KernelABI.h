@@ -10,6 +10,8 @@
 #ifndef TILEC_TARGET_KERNELABI_H
 #define TILEC_TARGET_KERNELABI_H
 
+#include "tilec/Target/Backend.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
@@ -85,8 +87,8 @@ enum class LaunchStatus : int {
 enum class HeaderFlavor { Host, CUDA };
 
 /// Writes the C header for `kernels` (C99 and C++ clean), guarded by
-/// `guard`, documenting each argument's shape and dtype.
-void writeCHeader(llvm::ArrayRef<KernelSignature> kernels, llvm::StringRef sourceName, HeaderFlavor flavor,
+/// `info.guard`, documenting each argument's shape and dtype.
+void writeCHeader(llvm::ArrayRef<KernelSignature> kernels, const HeaderInfo &info, HeaderFlavor flavor,
                   llvm::raw_ostream &os);
 
 } // namespace tilec

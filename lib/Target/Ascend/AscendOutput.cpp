@@ -55,14 +55,11 @@ void tilec::writeAscendSource(llvm::ArrayRef<AscendKernel> kernels, llvm::String
   }
 }
 
-void tilec::writeAscendHeader(llvm::ArrayRef<AscendKernel> kernels, llvm::StringRef sourceName,
+void tilec::writeAscendHeader(llvm::ArrayRef<AscendKernel> kernels, const HeaderInfo &info,
                               llvm::raw_ostream &os) {
   CWriter w(os);
-  std::string guard = "TILEC_ASCEND_";
-  for (char c : sourceName)
-    guard += llvm::isAlnum(c) ? llvm::toUpper(c) : '_';
-  guard += "_H";
-  w.line("/* Launch description of the Ascend C kernels tilec generated from " + sourceName + " (-target=ascend).");
+  std::string guard = info.guard.str();
+  w.line("/* Launch description of the Ascend C kernels tilec generated from " + info.sourceName + " (-target=ascend).");
   w.line(" *");
   w.line(" * The kernels have never been compiled by Huawei's compiler nor run on an NPU; tilec checks");
   w.line(" * them against its own CPU model of the Ascend C API only (docs/ascend.md).");

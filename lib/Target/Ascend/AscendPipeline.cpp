@@ -20,8 +20,8 @@ public:
       writeAscendSource(kernels, sourceName, out);
     return success();
   }
-  void writeHeader(llvm::StringRef sourceName, llvm::raw_ostream &os) override {
-    writeAscendHeader(kernels, sourceName, os);
+  void writeHeader(const HeaderInfo &info, llvm::raw_ostream &os) override {
+    writeAscendHeader(kernels, info, os);
   }
 
 private:

@@ -293,8 +293,8 @@ public:
   LogicalResult lower(ModuleOp module, EmitStage stage) override;
   LogicalResult serialize(ModuleOp module, EmitStage stage, llvm::StringRef sourceName,
                           llvm::raw_ostream &out) override;
-  void writeHeader(llvm::StringRef sourceName, llvm::raw_ostream &os) override {
-    writeCHeader(sigs, sourceName, HeaderFlavor::CUDA, os);
+  void writeHeader(const HeaderInfo &info, llvm::raw_ostream &os) override {
+    writeCHeader(sigs, info, HeaderFlavor::CUDA, os);
   }
 
 private:

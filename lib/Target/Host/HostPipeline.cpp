@@ -71,8 +71,8 @@ public:
     return success();
   }
 
-  void writeHeader(llvm::StringRef sourceName, llvm::raw_ostream &os) override {
-    writeCHeader(kernels, sourceName, HeaderFlavor::Host, os);
+  void writeHeader(const HeaderInfo &info, llvm::raw_ostream &os) override {
+    writeCHeader(kernels, info, HeaderFlavor::Host, os);
   }
 
 private:

@@ -18,8 +18,8 @@ public:
   explicit MetalBackend(const MetalTargetOptions &options)
       : SPIRVPipelineBackend(std::make_unique<MetalTargetInfo>(options)), options(options) {}
 
-  void writeHeader(llvm::StringRef sourceName, llvm::raw_ostream &os) override {
-    writeMetalHeader(kernels, sourceName, options, os);
+  void writeHeader(const HeaderInfo &info, llvm::raw_ostream &os) override {
+    writeMetalHeader(kernels, info, options, os);
   }
 
 protected:

@@ -76,7 +76,9 @@ struct TestVulkanCompilePass : PassWrapper<TestVulkanCompilePass, OperationPass<
       disassembleSPIRV(words, text, error);
       os << text;
     });
-    write(headerFile, [&](llvm::raw_ostream &os) { writeVulkanHeader(kernels, "test.mlir", options, os); });
+    std::string guard = headerGuard(headerFile);
+    write(headerFile,
+          [&](llvm::raw_ostream &os) { writeVulkanHeader(kernels, HeaderInfo{"test.mlir", guard}, options, os); });
   }
 };
 } // namespace

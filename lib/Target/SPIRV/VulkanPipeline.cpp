@@ -16,8 +16,8 @@ public:
   explicit VulkanBackend(const VulkanTargetOptions &options)
       : SPIRVPipelineBackend(std::make_unique<VulkanTargetInfo>(options)) {}
 
-  void writeHeader(llvm::StringRef sourceName, llvm::raw_ostream &os) override {
-    writeVulkanHeader(vkKernels, sourceName, getVulkanOptions(), os);
+  void writeHeader(const HeaderInfo &info, llvm::raw_ostream &os) override {
+    writeVulkanHeader(vkKernels, info, getVulkanOptions(), os);
   }
 
 protected:

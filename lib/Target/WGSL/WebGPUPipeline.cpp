@@ -19,8 +19,8 @@ public:
   explicit WebGPUBackend(const WebGPUTargetOptions &options)
       : SPIRVPipelineBackend(std::make_unique<WebGPUTargetInfo>(options)), options(options) {}
 
-  void writeHeader(llvm::StringRef sourceName, llvm::raw_ostream &os) override {
-    writeWebGPUHeader(kernels, sourceName, options, os);
+  void writeHeader(const HeaderInfo &info, llvm::raw_ostream &os) override {
+    writeWebGPUHeader(kernels, info, options, os);
   }
 
 protected:

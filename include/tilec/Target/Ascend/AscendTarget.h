@@ -51,7 +51,7 @@ mlir::LogicalResult emitAscendC(mlir::ModuleOp module, const AscendTargetOptions
 void writeAscendSource(llvm::ArrayRef<AscendKernel> kernels, llvm::StringRef sourceName, llvm::raw_ostream &os);
 
 /// Writes the C header (C99 and C++) describing how to launch `kernels`.
-void writeAscendHeader(llvm::ArrayRef<AscendKernel> kernels, llvm::StringRef sourceName, llvm::raw_ostream &os);
+void writeAscendHeader(llvm::ArrayRef<AscendKernel> kernels, const HeaderInfo &info, llvm::raw_ostream &os);
 
 /// The Ascend target in the registry: `-target=ascend`; ascendc (the .cpp)
 /// | header | obj (`k.cpp` and `k.h` beside it).

@@ -59,7 +59,7 @@ bool translateToMSL(const VulkanKernel &kernel, const MetalTargetOptions &option
                     std::string &error);
 
 /// Writes the C header (C99 and C++) for `kernels`.
-void writeMetalHeader(llvm::ArrayRef<MetalKernel> kernels, llvm::StringRef sourceName,
+void writeMetalHeader(llvm::ArrayRef<MetalKernel> kernels, const HeaderInfo &info,
                       const MetalTargetOptions &options, llvm::raw_ostream &os);
 
 /// The Metal target in the registry: `-target=metal`; the shared SPIR-V

@@ -92,7 +92,7 @@ mlir::LogicalResult compileGPUToVulkan(mlir::ModuleOp module, const VulkanTarget
                                        const SPIRVModuleCallback &onModule = {});
 
 /// Writes the C header (C99 and C++) for `kernels`.
-void writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, llvm::StringRef sourceName,
+void writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, const HeaderInfo &info,
                        const VulkanTargetOptions &options, llvm::raw_ostream &os);
 
 /// Validates SPIR-V words with SPIRV-Tools for `env` ("vulkan1.1"/"vulkan1.3").

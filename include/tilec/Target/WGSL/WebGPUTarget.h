@@ -71,7 +71,7 @@ mlir::LogicalResult checkWebGPUKernels(mlir::ModuleOp module, const llvm::String
 mlir::LogicalResult printWGSL(mlir::Operation *spirvModule, const WebGPUTargetOptions &options, WebGPUKernel &out);
 
 /// Writes the C header (C99 and C++) for `kernels`.
-void writeWebGPUHeader(llvm::ArrayRef<WebGPUKernel> kernels, llvm::StringRef sourceName,
+void writeWebGPUHeader(llvm::ArrayRef<WebGPUKernel> kernels, const HeaderInfo &info,
                        const WebGPUTargetOptions &options, llvm::raw_ostream &os);
 
 /// The WebGPU target in the registry: `-target=webgpu`; the shared SPIR-V
