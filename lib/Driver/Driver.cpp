@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Driver/Driver.h"
+#include "tilec/Driver/OutputFile.h"
 #include "tilec/Driver/Pipelines.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
@@ -32,12 +33,12 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/Timer.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
 
@@ -69,26 +70,36 @@ private:
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
 
-/// Whether a stage's result is text printed to stdout when `-o` is absent.
-bool isTextStage(EmitStage stage) {
-  switch (stage) {
+/// Whether the requested output is text, which goes to stdout when `-o` is
+/// absent or `-`: every stage but cubin, fatbin and the default stage of the
+/// targets that write objects or SPIR-V.
+bool isTextOutput(const CompileOptions &opts) {
+  switch (opts.emit) {
   case EmitStage::Cubin:
   case EmitStage::Fatbin:
-  case EmitStage::Obj:
     return false;
+  case EmitStage::Obj:
+    return opts.target.getDescription().textDefault;
   default:
     return true;
   }
 }
 
-/// Writes a make rule `target: input` for `-MD` / `--emit=deps`. A .tile file
-/// has no includes, so the input is its only dependency.
-bool writeDeps(const CompileOptions &opts, llvm::raw_ostream &os) {
-  std::string target = opts.outputFile.empty() ? defaultOutputName(opts) : opts.outputFile;
-  if (opts.emit == EmitStage::Deps)
-    target = defaultOutputName(opts);
-  os << target << ": " << opts.inputFile << "\n";
-  return true;
+/// Writes a make rule for `-MD` / `--emit=deps`: the targets (`-MT`/`-MQ`,
+/// else the output), the input and the helper modules it imports, and with
+/// `-MP` a phony rule for each module so that deleting one does not break
+/// the build.
+void writeDeps(const CompileOptions &opts, llvm::ArrayRef<std::string> imports, llvm::raw_ostream &os) {
+  std::vector<std::string> targets = opts.depTargets;
+  if (targets.empty())
+    targets.push_back(quoteForMake(opts.emit == EmitStage::Deps ? defaultOutputName(opts) : outputPath(opts)));
+  os << llvm::join(targets, " ") << ": " << quoteForMake(opts.inputFile);
+  for (const std::string &file : imports)
+    os << " \\\n  " << quoteForMake(file);
+  os << "\n";
+  if (opts.depPhonyTargets)
+    for (const std::string &file : imports)
+      os << "\n" << quoteForMake(file) << ":\n";
 }
 
 /// Prepends `prefix` to the symbol of every kernel of `module` (the exported
@@ -147,6 +158,15 @@ public:
     // User-facing errors point at the .tile source; a dump of generic IR
     // under them would only confuse.
     context.printOpOnDiagnostic(false);
+  }
+
+  /// The helper modules the frontend imported, in import order.
+  void appendImports(std::vector<std::string> &files) const {
+    for (unsigned id = 2; id <= srcMgr.getNumBuffers(); ++id) {
+      std::string file = srcMgr.getMemoryBuffer(id)->getBufferIdentifier().str();
+      if (!llvm::is_contained(files, file))
+        files.push_back(file);
+    }
   }
 
   mlir::LogicalResult run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
@@ -235,6 +255,44 @@ private:
 
 } // namespace
 
+std::string tilec::quoteForMake(llvm::StringRef path) {
+  std::string quoted;
+  for (size_t i = 0; i < path.size(); ++i) {
+    char c = path[i];
+    if (c == ' ' || c == '\t') {
+      // The backslashes before a blank are doubled, then the blank escaped.
+      for (size_t j = i; j > 0 && path[j - 1] == '\\'; --j)
+        quoted += '\\';
+      quoted += '\\';
+    } else if (c == '$') {
+      quoted += '$';
+    } else if (c == '#') {
+      quoted += '\\';
+    }
+    quoted += c;
+  }
+  return quoted;
+}
+
+/// Writes the `-MD` dependency file beside the output (or at `-MF`).
+static bool writeDepFile(const CompileOptions &opts, llvm::ArrayRef<std::string> imports,
+                         llvm::raw_ostream &errs) {
+  std::string depPath = opts.depFile;
+  if (depPath.empty()) {
+    llvm::SmallString<128> p(outputPath(opts));
+    llvm::sys::path::replace_extension(p, ".d");
+    depPath = p.str().str();
+  }
+  std::string text, error;
+  llvm::raw_string_ostream os(text);
+  writeDeps(opts, imports, os);
+  if (!writeFileAtomically(depPath, text, error)) {
+    errs << "tilec: error: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
 int tilec::compile(const CompileOptions &opts, llvm::raw_ostream &outs, llvm::raw_ostream &errs) {
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> input = mlir::openInputFile(opts.inputFile, &errorMessage);
@@ -243,55 +301,62 @@ int tilec::compile(const CompileOptions &opts, llvm::raw_ostream &outs, llvm::ra
     return 1;
   }
 
-  // Text stages print to stdout unless -o names a file; binary stages always
-  // go to a file.
-  std::unique_ptr<llvm::ToolOutputFile> outputFile;
-  llvm::raw_ostream *out = &outs;
-  bool toFile = !opts.outputFile.empty() && opts.outputFile != "-";
-  if (toFile || !isTextStage(opts.emit)) {
+  // Text goes to stdout without -o or with `-o -`; a binary output to a
+  // file. A file output is collected here and written only on success.
+  bool text = isTextOutput(opts);
+  if (opts.outputFile == "-" && !text) {
+    errs << "tilec: error: -o - writes text to standard output, but "
+         << (opts.emit == EmitStage::Obj ? "the default stage of target '" + opts.target.spelling + "'"
+                                         : "--emit=" + stageName(opts.emit).str())
+         << " writes a binary file; name it with -o FILE\n";
+    return 1;
+  }
+  // Without -o the default stage writes its file (k.metal) like the binary ones.
+  bool toStdout = opts.outputFile == "-" || (opts.outputFile.empty() && text && opts.emit != EmitStage::Obj);
+  if (!toStdout) {
+    // Say so before compiling (and before the header beside it is written).
     std::string path = outputPath(opts);
-    outputFile = mlir::openOutputFile(path, &errorMessage);
-    if (!outputFile) {
-      errs << "tilec: error: " << errorMessage << "\n";
+    llvm::StringRef dir = llvm::sys::path::parent_path(path);
+    if (!dir.empty() && !llvm::sys::fs::is_directory(dir)) {
+      errs << "tilec: error: cannot open output file '" << path << "': No such file or directory\n";
       return 1;
     }
-    out = &outputFile->os();
   }
+  std::string buffer;
+  llvm::raw_string_ostream bufferStream(buffer);
+  llvm::raw_ostream *out = toStdout ? &outs : &bufferStream;
 
-  if (opts.emit == EmitStage::Deps) {
-    writeDeps(opts, *out);
-    if (outputFile)
-      outputFile->keep();
-    return 0;
-  }
-
+  std::vector<std::string> imports;
   auto processChunk = [&](std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream &os) {
     Compilation compilation(opts, os, errs);
-    return compilation.run(std::move(chunk));
+    mlir::LogicalResult result = compilation.run(std::move(chunk));
+    compilation.appendImports(imports);
+    return result;
   };
-  mlir::LogicalResult result =
-      opts.splitInputFile
-          ? mlir::splitAndProcessBuffer(std::move(input), processChunk, *out, "# -----", "// -----")
-          : processChunk(std::move(input), *out);
+  mlir::LogicalResult result = mlir::success();
+  if (opts.emit == EmitStage::Deps) {
+    // The dependencies are the input and what it imports: run the frontend.
+    CompileOptions frontendOnly = opts;
+    frontendOnly.emit = EmitStage::Tile;
+    llvm::raw_null_ostream discard;
+    Compilation compilation(frontendOnly, discard, errs);
+    result = compilation.run(std::move(input));
+    compilation.appendImports(imports);
+    if (mlir::succeeded(result))
+      writeDeps(opts, imports, *out);
+  } else {
+    result = opts.splitInputFile
+                 ? mlir::splitAndProcessBuffer(std::move(input), processChunk, *out, "# -----", "// -----")
+                 : processChunk(std::move(input), *out);
+  }
   if (mlir::failed(result))
     return 1;
 
-  if (outputFile)
-    outputFile->keep();
-  if (opts.writeDepFile) {
-    std::string depPath = opts.depFile;
-    if (depPath.empty()) {
-      llvm::SmallString<128> p(outputPath(opts));
-      llvm::sys::path::replace_extension(p, ".d");
-      depPath = p.str().str();
-    }
-    auto depFile = mlir::openOutputFile(depPath, &errorMessage);
-    if (!depFile) {
-      errs << "tilec: error: " << errorMessage << "\n";
-      return 1;
-    }
-    writeDeps(opts, depFile->os());
-    depFile->keep();
+  if (!toStdout && !writeFileAtomically(outputPath(opts), buffer, errorMessage)) {
+    errs << "tilec: error: " << errorMessage << "\n";
+    return 1;
   }
+  if (opts.writeDepFile && opts.emit != EmitStage::Deps && !writeDepFile(opts, imports, errs))
+    return 1;
   return 0;
 }

@@ -8,12 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Driver/Pipelines.h"
+#include "tilec/Driver/OutputFile.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace tilec;
 
@@ -21,7 +21,9 @@ std::string tilec::defaultOutputName(const CompileOptions &opts) {
   const TargetDescription &target = opts.target.getDescription();
   llvm::SmallString<128> path(opts.inputFile == "-" ? "a.tile" : opts.inputFile);
   path = llvm::sys::path::filename(path);
-  llvm::StringRef ext = opts.emit == EmitStage::Header                          ? ".h"
+  llvm::StringRef ext = opts.emit == EmitStage::Header                     ? ".h"
+                        : opts.emit == EmitStage::Cubin                      ? ".cubin"
+                        : opts.emit == EmitStage::Fatbin                     ? ".fatbin"
                         : opts.shared && !target.sharedExtension.empty() ? target.sharedExtension
                                                                           : target.extension;
   llvm::sys::path::replace_extension(path, ext);
@@ -63,13 +65,12 @@ std::string tilec::headerPath(const CompileOptions &opts) {
 static mlir::LogicalResult writeHeaderBeside(mlir::MLIRContext *ctx, const CompileOptions &opts,
                                              TargetBackend &backend) {
   std::string path = headerPath(opts);
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file = mlir::openOutputFile(path, &error);
-  if (!file)
+  std::string source = sourceName(opts), guard = headerGuard(path), text, error;
+  llvm::raw_string_ostream os(text);
+  backend.writeHeader(HeaderInfo{source, guard}, os);
+  // An unchanged header keeps its time stamp: what includes it need not rebuild.
+  if (!writeFileAtomically(path, text, error, /*keepIfUnchanged=*/true))
     return emitDriverError(ctx, DiagID::drv_output_unwritable, error);
-  std::string source = sourceName(opts), guard = headerGuard(path);
-  backend.writeHeader(HeaderInfo{source, guard}, file->os());
-  file->keep();
   return mlir::success();
 }
 

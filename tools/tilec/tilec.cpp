@@ -25,7 +25,7 @@ namespace {
 
 /// Long options that may also be spelled with one dash, as compilers do.
 const char *const singleDashLongOptions[] = {
-    "target", "emit", "shared", "MD", "MF", "cuda-path", "verify-diagnostics", "split-input-file", "version", "help",
+    "target", "emit", "shared", "MD", "MF", "MT", "MQ", "MP", "cuda-path", "verify-diagnostics", "split-input-file", "version", "help",
 };
 
 /// Rewrites `-target=x` / `-target x` / `-MD` into CLI11's `--target=x` form.
@@ -44,6 +44,74 @@ std::vector<std::string> normalizeArgs(int argc, char **argv) {
     args.push_back(arg);
   }
   return args;
+}
+
+/// Prints `tilec: error: <message>` and returns the exit code of every
+/// command-line error.
+int cliError(const llvm::Twine &message) {
+  llvm::errs() << "tilec: error: " << message << "\n";
+  return 1;
+}
+
+/// The option `arg` names, without `=value`: "--emit" of "--emit=ptx".
+std::string optionName(const std::string &arg) { return arg.substr(0, arg.find('=')); }
+
+/// Finds the first argument (after normalizeArgs) that is no option of
+/// `app`, and reports it with the nearest option's spelling, as clang does.
+/// Values of options that take one are skipped. Returns 0 when all are known.
+int checkArguments(const CLI::App &app, const std::vector<std::string> &args) {
+  std::vector<std::pair<std::string, const CLI::Option *>> known;
+  for (const CLI::Option *opt : app.get_options()) {
+    for (const std::string &n : opt->get_lnames())
+      known.push_back({"--" + n, opt});
+    for (const std::string &n : opt->get_snames())
+      known.push_back({"-" + n, opt});
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    if (arg == "--")
+      return 0; // the rest are inputs
+    if (arg.size() < 2 || arg[0] != '-')
+      continue;
+    std::string name = optionName(arg);
+    const CLI::Option *match = nullptr;
+    for (auto &[spelling, opt] : known)
+      if (spelling == name || (spelling.size() == 2 && arg[1] != '-' && arg.compare(0, 2, spelling) == 0))
+        match = opt; // `--emit=x`, `-DNAME=V`, `-ofile`, `-j4`
+    if (match) {
+      bool attached = arg.find('=') != std::string::npos || (arg[1] != '-' && arg.size() > 2);
+      if (match->get_type_size_max() > 0 && !attached)
+        ++i; // its value
+      continue;
+    }
+    // Suggest only near misses: at most 2 edits, or a third of the name.
+    std::string nearest;
+    unsigned best = std::max<unsigned>(2, name.size() / 3) + 1;
+    for (auto &[spelling, opt] : known) {
+      if (spelling.size() <= 2)
+        continue; // every short name is near a short misspelling
+      unsigned d = llvm::StringRef(spelling).edit_distance(name);
+      if (d < best) {
+        best = d;
+        nearest = spelling;
+      }
+    }
+    std::string hint = nearest.empty() ? " (see --help)" : "; did you mean '" + nearest + "'?";
+    return cliError("unknown argument '" + arg + "'" + hint);
+  }
+  return 0;
+}
+
+/// A CLI11 parse error in compiler convention; --help and --version exit 0.
+int reportParseError(const CLI::App &app, const CLI::ParseError &e) {
+  if (dynamic_cast<const CLI::CallForHelp *>(&e) || dynamic_cast<const CLI::CallForAllHelp *>(&e) ||
+      dynamic_cast<const CLI::CallForVersion *>(&e))
+    return const_cast<CLI::App &>(app).exit(e);
+  if (dynamic_cast<const CLI::RequiredError *>(&e))
+    return cliError("no input file (usage: tilec FILE [options]; see --help)");
+  if (dynamic_cast<const CLI::ExtrasError *>(&e))
+    return cliError(std::string(e.what()) + " (tilec compiles one input file)");
+  return cliError(e.what());
 }
 
 } // namespace
@@ -88,6 +156,17 @@ int main(int argc, char **argv) {
   app.add_flag("--shared", opts.shared, "Link a shared library (also -shared) instead of an object file");
   app.add_flag("--MD", opts.writeDepFile, "Also write a make dependency file (also -MD)");
   app.add_option("--MF", opts.depFile, "Path of the dependency file (also -MF; default: the output with .d)");
+  std::vector<std::string> depTargets, depQuotedTargets;
+  app.add_option("--MT", depTargets, "Target of the dependency rule, written as given (also -MT; repeatable; "
+                                     "default: the output)")
+      ->type_name("TARGET");
+  app.add_option("--MQ", depQuotedTargets,
+                 "Target of the dependency rule, with the characters make treats specially quoted (also -MQ; "
+                 "repeatable)")
+      ->type_name("TARGET");
+  app.add_flag("--MP", opts.depPhonyTargets,
+               "Add a phony rule for each imported helper module, so that removing one does not break make "
+               "(also -MP)");
   app.add_option("--cuda-path", opts.cudaPath, "CUDA toolkit root for ptxas/fatbinary (default: CUDA_PATH, /usr/local/cuda)");
   app.add_option("--vk-preset", opts.vulkan.preset, "Vulkan target limits preset: desktop (default) or lavapipe");
   app.add_option("--vk-max-shared-memory", opts.vulkan.maxSharedMemory,
@@ -130,14 +209,16 @@ int main(int argc, char **argv) {
                  "WebGPU: the 'shader-f16' feature, float16 in WGSL (0 or 1; default 1)")
       ->check(CLI::Range(0, 1));
   app.add_option("-j,--jobs", opts.threads, "Host target: CPU threads that run blocks (1 = deterministic order)")
-      ->check(CLI::PositiveNumber);
+      ->check(positiveLimit);
 
   std::vector<std::string> args = normalizeArgs(argc, argv);
+  if (int rc = checkArguments(app, args))
+    return rc;
   std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
   try {
     app.parse(args);
   } catch (const CLI::ParseError &e) {
-    return app.exit(e);
+    return reportParseError(app, e);
   }
 
   std::string error;
@@ -173,6 +254,9 @@ int main(int argc, char **argv) {
                  << opts.kernelPrefix << "'\n";
     return 1;
   }
+  opts.depTargets = depTargets;
+  for (const std::string &t : depQuotedTargets)
+    opts.depTargets.push_back(quoteForMake(t));
   for (const std::string &d : defines) {
     size_t eq = d.find('=');
     if (eq == std::string::npos || eq == 0) {

@@ -52,6 +52,8 @@ struct CompileOptions {
   bool shared = false;              ///< `-shared`: a shared library instead of an object
   bool writeDepFile = false;        ///< `-MD`: also write a make dependency file
   std::string depFile;              ///< `-MF`: its path (default: output with `.d`)
+  std::vector<std::string> depTargets; ///< `-MT` (as given) / `-MQ` (quoted): the rule's targets
+  bool depPhonyTargets = false;     ///< `-MP`: a phony rule for each imported module
   std::string cudaPath;             ///< `--cuda-path`
   unsigned threads = 1;             ///< `-j`: host blocks run on this many threads
 

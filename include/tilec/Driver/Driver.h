@@ -21,6 +21,10 @@ void registerTilecDialects(mlir::DialectRegistry &registry);
 /// go to `outs`. Returns the process exit code (0 on success).
 int compile(const CompileOptions &options, llvm::raw_ostream &outs, llvm::raw_ostream &errs);
 
+/// `path` as a make rule writes it (as GCC's -MQ does): blanks and '#'
+/// escaped with a backslash, '$' doubled.
+std::string quoteForMake(llvm::StringRef path);
+
 } // namespace tilec
 
 #endif // TILEC_DRIVER_DRIVER_H

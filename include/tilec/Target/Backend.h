@@ -98,6 +98,9 @@ struct TargetDescription {
   llvm::StringRef sharedExtension;
   /// What the default stage writes, for the stage error ("MSL and a header").
   llvm::StringRef defaultWrites;
+  /// Whether the default stage writes text (MSL, WGSL, Ascend C), which
+  /// `-o -` may send to stdout.
+  bool textDefault = false;
 
   /// Whether `stage` is one of `stages`.
   bool offers(EmitStage stage) const;

@@ -36,7 +36,7 @@ const EmitStage ascendStages[] = {EmitStage::AscendC, EmitStage::Obj, EmitStage:
 
 const TargetDescription &tilec::getAscendTargetDescription() {
   static const TargetDescription description{TargetKind::Ascend, "ascend", "ascend", parseAscend, "", ascendStages,
-                                             ".cpp",             "",       "Ascend C and a header"};
+                                             ".cpp",             "",       "Ascend C and a header", /*textDefault=*/true};
   return description;
 }
 

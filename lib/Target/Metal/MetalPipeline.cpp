@@ -53,7 +53,7 @@ const EmitStage metalStages[] = {EmitStage::GPU, EmitStage::SPIRV, EmitStage::MS
 
 const TargetDescription &tilec::getMetalTargetDescription() {
   static const TargetDescription description{TargetKind::Metal, "metal", "metal", parseMetal, "", metalStages,
-                                             ".metal",          "",      "MSL and a header"};
+                                             ".metal",          "",      "MSL and a header", /*textDefault=*/true};
   return description;
 }
 

@@ -53,7 +53,7 @@ const EmitStage webgpuStages[] = {EmitStage::GPU, EmitStage::SPIRV, EmitStage::W
 
 const TargetDescription &tilec::getWebGPUTargetDescription() {
   static const TargetDescription description{TargetKind::WebGPU, "webgpu", "webgpu", parseWebGPU, "", webgpuStages,
-                                             ".wgsl",            "",       "WGSL and a header"};
+                                             ".wgsl",            "",       "WGSL and a header", /*textDefault=*/true};
   return description;
 }
 
