@@ -128,10 +128,12 @@ int main(int argc, char **argv) {
   app.add_option("input", opts.inputFile,
                  "The .tile or tile-lang .py source file ('-' reads standard input)")->required();
   app.add_option("-o,--output", opts.outputFile,
-                 "Output file; text stages print to stdout without it, binary stages default to the input's name "
-                 "with the target's extension, and the default stage writes the header k.h beside it (k.o, k.so "
-                 "with -shared; -target=vulkan: SPIR-V, k.spv; -target=metal: MSL source, k.metal; "
-                 "-target=webgpu: WGSL source, k.wgsl; -target=ascend: Ascend C source, k.cpp)");
+                 "Output file, written only when the compile succeeds ('-': stdout, text only); text stages print "
+                 "to stdout without it, the others default to the input's name with the stage's extension (k.cubin, "
+                 "k.fatbin) or the target's, and the default stage writes the header k.h beside it, rewritten only "
+                 "when it changes, its include guard made of its path (k.o, k.so with -shared; -target=vulkan: "
+                 "SPIR-V, k.spv; -target=metal: MSL source, k.metal; -target=webgpu: WGSL source, k.wgsl; "
+                 "-target=ascend: Ascend C source, k.cpp)");
   app.add_option("--target", targetText,
                  "Target (also -target=): " + allTargetNames() + "; default host");
   app.add_option("--emit", emitText,
@@ -154,7 +156,8 @@ int main(int argc, char **argv) {
                "Process each '# -----'-separated chunk of the input as its own file");
   app.add_flag("-v,--verbose", opts.verbose, "Print each phase and its time on stderr");
   app.add_flag("--shared", opts.shared, "Link a shared library (also -shared) instead of an object file");
-  app.add_flag("--MD", opts.writeDepFile, "Also write a make dependency file (also -MD)");
+  app.add_flag("--MD", opts.writeDepFile,
+               "Also write a make dependency file: the input and the helper modules it imports (also -MD)");
   app.add_option("--MF", opts.depFile, "Path of the dependency file (also -MF; default: the output with .d)");
   std::vector<std::string> depTargets, depQuotedTargets;
   app.add_option("--MT", depTargets, "Target of the dependency rule, written as given (also -MT; repeatable; "
