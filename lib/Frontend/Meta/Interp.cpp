@@ -9,6 +9,9 @@
 
 #include "tilec/Frontend/Builtins.h"
 
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/SourceMgr.h"
+
 using namespace tilec;
 using namespace tilec::meta;
 using namespace tilec::meta::detail;
@@ -107,9 +110,30 @@ bool Interpreter::step(llvm::SMRange range) {
 
 void Interpreter::reportHarnessUse(const Value &v, llvm::SMRange use) {
   auto *h = v.as<HarnessObj>();
+  if (harnessTrap) {
+    if (!harnessTrap->hit) {
+      harnessTrap->hit = true;
+      harnessTrap->text = "harness value '" + (h ? h->text : v.str()) + "'";
+      harnessTrap->use = use;
+    }
+    return;
+  }
   auto d = error(DiagID::meta_harness_used, use, h ? h->text : v.str());
   if (h && h->origin.Start.isValid())
     diags.note(d, DiagID::meta_note_harness_origin, h->origin, h->text);
+  if (h && h->need.Start.isValid())
+    diags.note(d, DiagID::meta_note_harness_need, h->need, h->needText);
+}
+
+bool Interpreter::trapHarness(llvm::StringRef what, llvm::SMRange use) {
+  if (!harnessTrap)
+    return false;
+  if (!harnessTrap->hit) {
+    harnessTrap->hit = true;
+    harnessTrap->text = what.str();
+    harnessTrap->use = use;
+  }
+  return true;
 }
 
 bool Interpreter::requireConcrete(const Value &v, llvm::SMRange use) {
@@ -217,14 +241,104 @@ std::optional<int64_t> detail::expectInt(Interpreter &in, const Value &v, llvm::
   return v.getInt();
 }
 
+/// The names a statement binds (assignment targets, defs, imports, and
+/// those of the bodies of if/for/while/try), each with its range.
+static void collectTargetNames(const ast::Expr *t, std::vector<std::pair<std::string, llvm::SMRange>> &out) {
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(t))
+    out.emplace_back(n->getName().str(), n->getRange());
+  else if (auto *tu = llvm::dyn_cast<ast::TupleExpr>(t))
+    for (const ast::Expr *e : tu->getElts())
+      collectTargetNames(e, out);
+  else if (auto *l = llvm::dyn_cast<ast::ListExpr>(t))
+    for (const ast::Expr *e : l->getElts())
+      collectTargetNames(e, out);
+  else if (auto *st = llvm::dyn_cast<ast::StarredExpr>(t))
+    collectTargetNames(st->getValue(), out);
+}
+
+static void collectBoundNames(const ast::Stmt *s, std::vector<std::pair<std::string, llvm::SMRange>> &out) {
+  auto bodies = [&](const ast::Body &b) {
+    for (const ast::Stmt *x : b)
+      collectBoundNames(x, out);
+  };
+  using SK = ast::Stmt::Kind;
+  switch (s->getKind()) {
+  case SK::Assign:
+    for (const ast::Expr *t : llvm::cast<ast::AssignStmt>(s)->getTargets())
+      collectTargetNames(t, out);
+    break;
+  case SK::AugAssign:
+    collectTargetNames(llvm::cast<ast::AugAssignStmt>(s)->getTarget(), out);
+    break;
+  case SK::FunctionDef: {
+    auto *f = llvm::cast<ast::FunctionDefStmt>(s);
+    out.emplace_back(f->getName().str(), f->getNameRange());
+    break;
+  }
+  case SK::Import:
+    for (const ast::ImportName &n : llvm::cast<ast::ImportStmt>(s)->getNames()) {
+      if (n.dottedName == "*")
+        continue;
+      bool from = llvm::cast<ast::ImportStmt>(s)->isFrom();
+      std::string bound = !n.asName.empty() ? n.asName
+                          : from            ? n.dottedName
+                                            : llvm::StringRef(n.dottedName).split('.').first.str();
+      out.emplace_back(bound, n.range);
+    }
+    break;
+  case SK::If:
+    bodies(llvm::cast<ast::IfStmt>(s)->getThen());
+    bodies(llvm::cast<ast::IfStmt>(s)->getElse());
+    break;
+  case SK::For:
+    collectTargetNames(llvm::cast<ast::ForStmt>(s)->getTarget(), out);
+    bodies(llvm::cast<ast::ForStmt>(s)->getBody());
+    bodies(llvm::cast<ast::ForStmt>(s)->getElse());
+    break;
+  case SK::While:
+    bodies(llvm::cast<ast::WhileStmt>(s)->getBody());
+    bodies(llvm::cast<ast::WhileStmt>(s)->getElse());
+    break;
+  case SK::Try:
+    bodies(llvm::cast<ast::TryStmt>(s)->getBody());
+    break;
+  default:
+    break;
+  }
+}
+
 void Interpreter::runModule(const ast::Module &module, Env *env, llvm::StringRef moduleName) {
   env->set("__name__", Value::ofStr(moduleName.str()), {});
+  // `__file__`: the path tilec read the module from (`os.path.dirname(__file__)`
+  // in sys.path set-up code, which is harness code).
+  if (module.bufferId && module.bufferId <= srcMgr.getNumBuffers())
+    env->set("__file__", Value::ofStr(srcMgr.getMemoryBuffer(module.bufferId)->getBufferIdentifier().str()), {});
   FnState st;
   for (const ast::Stmt *s : module.body) {
+    // A statement that needs a harness value (torch, packaging, os.environ)
+    // is harness code: the names it binds become harness values, reported
+    // with this statement only where a kernel needs one (spec §3).
+    HarnessTrap trap;
+    HarnessTrap *outer = harnessTrap;
+    harnessTrap = &trap;
     Flow f = execStmt(*this, s, env, st);
+    harnessTrap = outer;
     (void)f; // an error in one statement does not stop the next
     if (budgetReported)
       return;
+    if (!trap.hit)
+      continue;
+    std::vector<std::pair<std::string, llvm::SMRange>> names;
+    collectBoundNames(s, names);
+    llvm::StringSet<> seen;
+    for (auto &[name, range] : names) {
+      if (!seen.insert(name).second)
+        continue; // the first binding of a name (an if's then-branch) locates it
+      Value h = makeHarness(name, range);
+      h.as<HarnessObj>()->needText = trap.text;
+      h.as<HarnessObj>()->need = trap.use;
+      env->set(name, h, range);
+    }
   }
 }
 

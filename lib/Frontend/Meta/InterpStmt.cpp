@@ -440,6 +440,11 @@ Flow detail::execStmt(Interpreter &in, const Stmt *s, Env *env, FnState &st) {
     auto *t = llvm::cast<TryStmt>(s);
     if (t->isImportIdiom())
       return execBody(in, t->getBody(), env, st);
+    // Under a module-level statement (harness set-up such as probing the
+    // device in a helper), the names that statement binds become harness
+    // values, an error only where a kernel needs one.
+    if (in.trapHarness("a 'try' statement", t->getKeywordRange()))
+      return Flow::Error;
     in.error(DiagID::unsupported_construct, t->getKeywordRange(), "try",
              " outside 'try: import ... except ImportError:'");
     return Flow::Error;

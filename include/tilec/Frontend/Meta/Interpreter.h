@@ -138,8 +138,19 @@ public:
 
   /// Python's builtin `name` (len, range, ...), or Invalid.
   Value lookupBuiltin(llvm::StringRef name);
-  /// Reports `v` (a Harness value) used where a real value is needed.
+  /// Reports `v` (a Harness value) used where a real value is needed; while
+  /// a module-level statement runs, records the first such use instead.
   void reportHarnessUse(const Value &v, llvm::SMRange use);
+  /// A module-level statement's first use of a harness value (spec §3: the
+  /// names it binds become harness values, an error only where used).
+  struct HarnessTrap {
+    bool hit = false;
+    std::string text;
+    llvm::SMRange use;
+  };
+  /// Records `what` at `use` as the active trap's harness use; false (and
+  /// nothing recorded) when no module-level statement is running.
+  bool trapHarness(llvm::StringRef what, llvm::SMRange use);
   /// Reports unless `v` is valid and concrete (not harness); true when usable.
   bool requireConcrete(const Value &v, llvm::SMRange use);
 
@@ -206,6 +217,7 @@ private:
   /// Parsed user helper modules, kept alive with their AST.
   std::deque<std::unique_ptr<ast::Module>> userModules;
   Value tModule;
+  HarnessTrap *harnessTrap = nullptr;
   uint64_t steps = 0;
   bool budgetReported = false;
   unsigned depth = 0;

@@ -230,6 +230,10 @@ struct KernelObj : Object {
 struct HarnessObj : Object {
   std::string text;      // e.g. "torch.float16"
   llvm::SMRange origin;  // the harness line it came from
+  /// A name bound by a module-level statement that needed a harness value:
+  /// that value's text and where the statement needed it.
+  std::string needText;
+  llvm::SMRange need;
 };
 
 /// Another object: `typeName` plus named fields (e.g. a tensor type with
