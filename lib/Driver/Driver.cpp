@@ -189,6 +189,17 @@ private:
     f.includeDirs = opts.includeDirs;
     f.kernel = opts.kernel;
     f.kernelName = opts.kernelName;
+    // `torch.cuda.get_device_capability()` in harness code that picks a
+    // config: the CUDA target's first arch (sm_90a: (9, 0)); other targets
+    // answer as sm_90 (docs/differences.md).
+    if (opts.target.description && opts.target.description->kind == TargetKind::CUDA && !opts.target.archs.empty()) {
+      llvm::StringRef arch = opts.target.archs.front();
+      unsigned cc = 0;
+      if (arch.consume_front("sm_") && !arch.take_while(llvm::isDigit).getAsInteger(10, cc) && cc >= 10) {
+        f.deviceMajor = int(cc / 10);
+        f.deviceMinor = int(cc % 10);
+      }
+    }
     return f;
   }
 

@@ -360,6 +360,8 @@ bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule
   unsigned errorsBefore = diags.getNumErrors();
   parseDefines(opts.defines, out.metaOptions);
   out.metaOptions.includeDirs = opts.includeDirs;
+  out.metaOptions.deviceMajor = opts.deviceMajor;
+  out.metaOptions.deviceMinor = opts.deviceMinor;
   llvm::StringRef file;
   if (module.bufferId && module.bufferId <= srcMgr.getNumBuffers())
     file = srcMgr.getMemoryBuffer(module.bufferId)->getBufferIdentifier();

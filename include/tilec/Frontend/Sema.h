@@ -38,6 +38,9 @@ struct FrontendOptions {
   std::string kernel;
   /// `--kernel-name NAME`: the exported name of that kernel.
   std::string kernelName;
+  /// The compute capability harness code's `torch.cuda.get_device_capability()`
+  /// answers at compile time: a CUDA target's (first) arch, else sm_90's.
+  int deviceMajor = 9, deviceMinor = 0;
 };
 
 /// One dimension of a kernel tensor: static, or a runtime dimension.

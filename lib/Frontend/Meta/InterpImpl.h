@@ -49,6 +49,9 @@ void registerPyBuiltins(Interpreter &in, llvm::StringMap<Value> &table);
 Value makeTModule(Interpreter &in);
 Value makeTilelangModule(Interpreter &in, llvm::StringRef dotted);
 Value makeStdModule(Interpreter &in, llvm::StringRef name);
+/// `torch` and its submodules (Torch.cpp): dtypes and device queries, the
+/// rest harness values.
+Value makeTorchModule(Interpreter &in, llvm::StringRef dotted);
 
 /// Decorators: `@tilelang.jit(...)`, `@autotune(...)`, `@T.prim_func`, `@T.macro`.
 Value makeJitDecorator();

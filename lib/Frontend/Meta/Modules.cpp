@@ -679,6 +679,8 @@ Value detail::makeStdModule(Interpreter &in, llvm::StringRef name) {
   }
   if (name == "tvm.tir" || name == "tvm.tirx")
     return tirModule(name);
+  if (name == "torch" || name.starts_with("torch."))
+    return makeTorchModule(in, name);
   if (name == "math")
     return mathModule();
   if (name == "itertools")

@@ -92,6 +92,8 @@ struct MetaOptions {
   std::vector<std::string> includeDirs;
   /// The directory of the main file (relative imports, sibling modules).
   std::string mainDir;
+  /// The device torch.cuda describes (FrontendOptions::deviceMajor).
+  int deviceMajor = 9, deviceMinor = 0;
   /// Names a -D may set, collected while evaluating (module constants,
   /// factory parameters, T.const sizes), for the unknown -D message.
   std::vector<std::string> knownNames;
