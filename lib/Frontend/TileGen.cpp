@@ -74,9 +74,9 @@ mlir::Type KernelGen::elementType(DType t) {
   case DType::Float8E4M3: return mlir::Float8E4M3FNType::get(ctx);
   case DType::Float8E5M2: return mlir::Float8E5M2Type::get(ctx);
   case DType::Int8: case DType::UInt8: return b.getI8Type();
-  case DType::Int16: return b.getI16Type();
+  case DType::Int16: case DType::UInt16: return b.getI16Type();
   case DType::Int32: case DType::UInt32: return b.getI32Type();
-  case DType::Int64: return b.getI64Type();
+  case DType::Int64: case DType::UInt64: return b.getI64Type();
   case DType::Bool: return b.getI1Type();
   case DType::Int4: case DType::UInt4: return b.getIntegerType(4);
   case DType::Index: return b.getIndexType();

@@ -344,6 +344,16 @@ TValue KernelGen::evalBinary(const BinaryExpr *e) {
 TValue KernelGen::binaryOp(BinaryOp op, TValue lhs, TValue rhs, llvm::SMRange opRange, llvm::SMRange range) {
   llvm::StringRef opName = spelling(op);
   if (lhs.isConst() && rhs.isConst()) {
+    // Two compile-time integers are Python values, as in tile-lang, where
+    // Python computes `max_seqlen / block_N` before any IR exists: `/` is
+    // true division (spec §5's error is for runtime integers).
+    if (op == BinaryOp::Div && lhs.cst.isIntLike() && rhs.cst.isIntLike()) {
+      if (rhs.cst.getInt() == 0) {
+        diags.emit(DiagID::sema_division_by_zero, range);
+        return TValue();
+      }
+      return TValue::ofConst(meta::Value::ofFloat(double(lhs.cst.getInt()) / double(rhs.cst.getInt())));
+    }
     ConstResult r = applyBinary(op, lhs.cst, rhs.cst);
     return checkBinaryResult(r, diags, opRange, range) ? TValue::ofConst(r.value) : TValue();
   }

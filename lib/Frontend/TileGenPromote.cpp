@@ -28,8 +28,12 @@ static bool fitsInteger(int64_t v, DType t) {
     return v >= INT16_MIN && v <= INT16_MAX;
   case DType::Int32:
     return v >= INT32_MIN && v <= INT32_MAX;
+  case DType::UInt16:
+    return v >= 0 && v <= UINT16_MAX;
   case DType::UInt32:
     return v >= 0 && v <= int64_t(UINT32_MAX);
+  case DType::UInt64:
+    return v >= 0;
   default:
     return true; // Int64, Index
   }

@@ -153,7 +153,9 @@ llvm::StringRef tilec::cElementType(llvm::StringRef dtype) {
       .Case("int16", "int16_t")
       .Case("int32", "int32_t")
       .Case("int64", "int64_t")
+      .Case("uint16", "uint16_t")
       .Case("uint32", "uint32_t")
+      .Case("uint64", "uint64_t")
       .Case("bool", "bool")
       .Default("void");
 }

@@ -24,6 +24,7 @@ const DTypeName dtypeNames[] = {
     {"int32", DType::Int32, true},            {"int64", DType::Int64, true},
     {"uint32", DType::UInt32, true},          {"bool", DType::Bool, true},
     {"int4", DType::Int4, true},              {"uint4", DType::UInt4, true},
+    {"uint16", DType::UInt16, true},          {"uint64", DType::UInt64, true},
     // tile-lang's and NumPy's aliases.
     {"float", DType::Float32, false},         {"half", DType::Float16, false},
     {"double", DType::Float64, false},        {"int", DType::Int32, false},
@@ -73,14 +74,14 @@ bool tilec::isFloatDType(DType t) {
 bool tilec::isIntegerDType(DType t) { return !isFloatDType(t); }
 
 bool tilec::isUnsignedDType(DType t) {
-  return t == DType::UInt8 || t == DType::UInt32 || t == DType::UInt4 || t == DType::Bool;
+  return t == DType::UInt8 || t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64 || t == DType::UInt4 || t == DType::Bool;
 }
 
 unsigned tilec::dtypeBits(DType t) {
   switch (t) {
-  case DType::Float16: case DType::BFloat16: case DType::Int16: return 16;
+  case DType::Float16: case DType::BFloat16: case DType::Int16: case DType::UInt16: return 16;
   case DType::Float32: case DType::Int32: case DType::UInt32: return 32;
-  case DType::Float64: case DType::Int64: case DType::Index: return 64;
+  case DType::Float64: case DType::Int64: case DType::UInt64: case DType::Index: return 64;
   case DType::Float8E4M3: case DType::Float8E5M2: case DType::Int8: case DType::UInt8: return 8;
   case DType::Bool: return 1;
   case DType::Int4: case DType::UInt4: return 4;

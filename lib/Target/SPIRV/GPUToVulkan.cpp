@@ -49,9 +49,9 @@ using namespace tilec::vulkan;
 
 static uint32_t dtypeBits(llvm::StringRef dtype) {
   return llvm::StringSwitch<uint32_t>(dtype)
-      .Cases({"float16", "bfloat16", "int16"}, 16)
+      .Cases({"float16", "bfloat16", "int16", "uint16"}, 16)
       .Cases({"float32", "int32", "uint32"}, 32)
-      .Cases({"float64", "int64"}, 64)
+      .Cases({"float64", "int64", "uint64"}, 64)
       .Cases({"int4", "uint4"}, 4)
       .Default(8);
 }
