@@ -361,7 +361,8 @@ std::optional<llvm::SmallVector<int64_t, 4>> KernelGen::shapeArg(const BoundCall
   if (!c)
     return std::nullopt;
   std::vector<ConstValue> dims;
-  if (c->getKind() == ConstValue::Kind::Tuple)
+  // A tuple, or a list bound at the meta level (`shape = [a, b] if t else [b, a]`).
+  if (c->isSequence())
     dims.assign(c->getElts().begin(), c->getElts().end());
   else
     dims.push_back(*c);
