@@ -196,6 +196,9 @@ const Row rows[] = {
     ROW(AnnotateLayout, "T.annotate_layout", Stmt, pAnnotate, true),
     ROW(MakeSwizzledLayout, "T.make_swizzled_layout", Expr, pMakeSwizzled, true),
     VROW(Parallel, "T.Parallel", Iter, {}, ConstInt, 1, true),
+    // TIR's lowercase form tile-lang re-exports: one parallel loop; nested
+    // ones make one nest, as T.Parallel's several extents do.
+    VROW(Parallel, "T.parallel", Iter, {}, ConstInt, 1, true),
     ROW(Pipelined, "T.Pipelined", Iter, pPipelined, true),
     ROW(Serial, "T.serial", Iter, pSerial, true),
     ROW(Serial, "T.Serial", Iter, pSerial, true),

@@ -279,6 +279,12 @@ void KernelGen::genFor(const ForStmt *s) {
 /// `for i, j in T.Parallel(M, N)`: one tile.parallel over constant extents.
 void KernelGen::genParallelFor(const ForStmt *s, const BoundCall &bound, llvm::ArrayRef<const NameExpr *> names) {
   mlir::Location l = loc(s->getRange());
+  if (llvm::StringRef(bound.info->name) == "T.parallel" && bound.extra.size() != 1) {
+    diags.emit(DiagID::sema_const_error, bound.call->getRange(),
+               "T.parallel takes one extent here (TIR's T.parallel(start, stop) is not supported); write "
+               "T.parallel(stop - start) and add start to the index, or T.Parallel(e0, e1, ...) for a nest");
+    return;
+  }
   llvm::SmallVector<int64_t, 4> extents;
   for (const Expr *e : bound.extra) {
     TValue v = eval(e);
