@@ -31,6 +31,10 @@ const DTypeName dtypeNames[] = {
     {"long", DType::Int64, false},            {"short", DType::Int16, false},
     {"uint", DType::UInt32, false},
     {"float8_e5m2fn", DType::Float8E5M2, false},
+    // TF32 is float32 storage; tile-lang's tensor cores round its GEMM
+    // operands to a 10-bit mantissa, tilec computes it as float32
+    // (docs/differences.md).
+    {"tfloat32", DType::Float32, false},
 };
 } // namespace
 
