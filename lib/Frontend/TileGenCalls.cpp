@@ -142,11 +142,8 @@ bool KernelGen::elementIndices(BufferInfo *buf, llvm::ArrayRef<Expr *> indices, 
                indices.size() == 1 ? "" : "s");
     return false;
   }
-  if (buf->scope == tile::Scope::Fragment && parallelDepth == 0) {
-    auto diag = diags.emit(DiagID::sema_fragment_outside_parallel, range, buf->name);
-    diags.note(diag, DiagID::sema_note_declared_here, buf->declRange, buf->name);
-    return false;
-  }
+  // A fragment indexed outside T.Parallel (per-thread code) is replicated by
+  // tile-infer-layouts: every thread reads and writes its own whole copy.
   for (size_t d = 0; d < indices.size(); ++d) {
     const Expr *ie = indices[d];
     if (llvm::isa<SliceExpr>(ie)) {

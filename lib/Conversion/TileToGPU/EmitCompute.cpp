@@ -26,10 +26,38 @@ static tile::Scope scopeOf(Value v) { return *tile::getBufferScope(cast<MemRefTy
 // Buffer element access
 //===----------------------------------------------------------------------===//
 
+/// The register of a fully replicated fragment that holds element `idx`
+/// (constant when the indices are).
+static Value replicatedReg(KernelEmitter &e, const FragmentLayout &l, ValueRange idx) {
+  int64_t known = 0;
+  Value reg;
+  for (unsigned d = 0; d < idx.size(); ++d)
+    for (const LayoutField &f : l.dims[d]) {
+      if (f.onThread || f.count == 1)
+        continue;
+      Value i = e.map.lookup(idx[d]);
+      if (std::optional<int64_t> c = getConstantIntValue(i)) {
+        known += ((*c / f.scale) % f.count) * f.stride;
+        continue;
+      }
+      Value digit = arith::DivUIOp::create(e.b, e.loc, i, e.cIdx(f.scale));
+      digit = arith::RemUIOp::create(e.b, e.loc, digit, e.cIdx(f.count));
+      digit = e.mul(digit, f.stride);
+      reg = reg ? e.add(reg, digit) : digit;
+    }
+  return reg ? e.addc(reg, known) : e.cIdx(known);
+}
+
 FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, ValueRange idx) {
-  if (!par)
-    return op->emitOpError("indexes a fragment outside T.Parallel"), failure();
   Fragment &frag = fragments[buf];
+  // Outside T.Parallel (per-thread code): the thread's own copy of a
+  // replicated fragment.
+  if (!par && frag.layout.isFullyReplicated())
+    return replicatedReg(*this, frag.layout, idx);
+  if (!par)
+    return op->emitOpError("indexes a fragment outside T.Parallel whose layout ")
+               << frag.layout.str() << " is not replicated (tile-infer-layouts replicates such fragments)",
+           failure();
   llvm::SmallVector<unsigned> kept;
   bool ivsOnly = true;
   for (Value i : idx) {
@@ -80,19 +108,8 @@ FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, Value
     if (known)
       return cIdx(reg);
   }
-  if (frag.layout.isFullyReplicated()) {
-    // Every thread holds everything: decode the register at run time.
-    Value reg = cIdx(0);
-    for (unsigned d = 0; d < idx.size(); ++d)
-      for (const LayoutField &f : frag.layout.dims[d]) {
-        if (f.onThread || f.count == 1)
-          continue;
-        Value digit = arith::DivUIOp::create(b, loc, map.lookup(idx[d]), cIdx(f.scale));
-        digit = arith::RemUIOp::create(b, loc, digit, cIdx(f.count));
-        reg = add(reg, mul(digit, f.stride));
-      }
-    return reg;
-  }
+  if (frag.layout.isFullyReplicated()) // every thread holds everything
+    return replicatedReg(*this, frag.layout, idx);
   return op->emitOpError("indexes a fragment whose layout ")
              << frag.layout.str() << " does not give this thread those elements (loop layout "
              << par->driver->str() << ")",

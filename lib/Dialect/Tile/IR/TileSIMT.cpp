@@ -20,6 +20,15 @@ using namespace tilec::tile;
 
 static bool isLocal(Value v) { return isBufferInScope(v.getType(), Scope::Local); }
 
+/// A store into a fragment outside T.Parallel: the fragment is replicated
+/// (every thread holds all of it), so the store is block-level work that
+/// every thread does on its own copy with the same value.
+static bool isReplicatedFragmentStore(Operation *op) {
+  auto store = dyn_cast<memref::StoreOp>(op);
+  return store && isBufferInScope(store.getMemRef().getType(), Scope::Fragment) &&
+         !op->getParentOfType<ParallelOp>();
+}
+
 bool tile::isPerThreadParallel(Operation *parallel) {
   bool collective = false;
   parallel->walk([&](Operation *inner) {
@@ -36,6 +45,8 @@ bool tile::isPerThreadParallel(Operation *parallel) {
 }
 
 bool tile::isPerThreadLeaf(Operation *op) {
+  if (isReplicatedFragmentStore(op))
+    return false;
   if (isa<memref::LoadOp, memref::StoreOp, ThreadIdOp>(op))
     return true;
   if (auto fill = dyn_cast<FillOp>(op))
@@ -54,6 +65,8 @@ bool tile::isPerThreadLeaf(Operation *op) {
 }
 
 bool tile::isCollectiveLeaf(Operation *op) {
+  if (isReplicatedFragmentStore(op))
+    return true;
   if (!isa_and_nonnull<TileDialect>(op->getDialect()) ||
       isa<AllocOp, ThreadIdOp, YieldOp, ReturnOp, ForOp, LaunchOp, KernelOp, WarpGroupOp, AllocBarrierOp,
           BarrierArriveOp, BarrierWaitOp>(op))
@@ -139,6 +152,7 @@ static StringRef sourceName(Operation *op) {
       .Case<AtomicAddOp>([](auto) { return "T.atomic_add"; })
       .Case<PrintOp>([](auto) { return "T.print"; })
       .Case<ParallelOp>([](auto) { return "a T.Parallel loop that is spread over the threads"; })
+      .Case<memref::StoreOp>([](auto) { return "a store into a fragment outside T.Parallel (every thread holds a copy)"; })
       .Default([](Operation *) { return "a tile operation"; });
 }
 
@@ -148,6 +162,14 @@ LogicalResult tile::checkUniformControl(Operation *launch) {
   launch->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (!isCollectiveLeaf(op))
       return WalkResult::advance();
+    // Every thread's copy of a replicated fragment must stay the same.
+    if (isReplicatedFragmentStore(op) && variant.contains(cast<memref::StoreOp>(op).getValueToStore())) {
+      op->emitError() << "value computed from T.get_thread_binding or thread-private state stored into a "
+                         "fragment outside T.Parallel; such a fragment is replicated (every thread holds all "
+                         "of it, and its copies must agree): store the value into a T.alloc_local buffer";
+      failed = true;
+      return WalkResult::advance();
+    }
     // The innermost enclosing condition or loop bound that differs.
     for (Operation *p = op->getParentOp(); p && p != launch; p = p->getParentOp()) {
       if (isa<ParallelOp>(p) || !llvm::any_of(p->getOperands(), [&](Value v) { return variant.contains(v); }))
@@ -160,7 +182,8 @@ LogicalResult tile::checkUniformControl(Operation *launch) {
                                    "tile operation: compute the "
                                 << (isLoop ? "bound" : "condition")
                                 << " from block indices and uniform values, or keep only per-thread statements "
-                                   "under it";
+                                   "under it"
+                                << (isa<memref::StoreOp>(op) ? " (a T.alloc_local buffer in place of the fragment)" : "");
       diag.attachNote(p->getLoc()) << (isLoop ? "the loop is here" : "the condition is here");
       failed = true;
       break;

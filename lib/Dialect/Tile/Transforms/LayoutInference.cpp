@@ -13,6 +13,12 @@
 // 3. When stuck, place the unplaced fragment (or driverless T.Parallel) of
 //    highest rank, then most elements, with the canonical blocked layout,
 //    and go back to 2.
+// 0. A fragment indexed outside T.Parallel (per-thread code: `if mask[k]:`,
+//    `x = rms[0]`) is replicated, as in tile-lang: every thread holds all of
+//    it, T.Parallel loops over it run every iteration on every thread (so
+//    each copy is complete) and per-thread code reads its own copy. A gemm,
+//    reduction or copy that needs it distributed is a diagnostic naming both
+//    uses.
 // Thread-private state (local buffers, vars) follows the host's single run
 // of the body, where T.get_thread_binding is 0: a driverless T.Parallel that
 // writes such state, or reads state derived from the thread index, runs
@@ -25,6 +31,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <cmath>
 
@@ -43,6 +50,8 @@ struct Access {
 struct ParallelInfo {
   tile::ParallelOp op;
   llvm::SmallVector<Access> accesses;
+  /// Fragment stores.
+  llvm::SmallVector<memref::StoreOp> writes;
 };
 } // namespace
 
@@ -181,6 +190,11 @@ public:
 
 private:
   LogicalResult pinLayouts();
+  LogicalResult planReplicated();
+  LogicalResult checkReplicated();
+  /// The error at `at` for a use of replicated fragment `frag` that needs it
+  /// distributed, with a note at the use outside T.Parallel.
+  InFlightDiagnostic replicatedConflict(Operation *at, Value frag, StringRef what);
   void noteVectors();
   LogicalResult planGemms();
   LogicalResult planGemm(GemmOp g);
@@ -206,6 +220,13 @@ private:
   llvm::DenseMap<Operation *, FragmentLayout> parallels;
   llvm::SmallVector<ParallelInfo> loops;
   llvm::DenseSet<Value> constantIndexed;
+  /// Fragments indexed outside T.Parallel, with the first such access.
+  llvm::MapVector<Value, Operation *> replicatedUse;
+  /// Loops run whole on every thread because they write a replicated
+  /// fragment, with such a write.
+  llvm::DenseMap<Operation *, memref::StoreOp> replicatedLoops;
+  /// The op that pinned a fragment's layout.
+  llvm::DenseMap<Value, Operation *> pinnedBy;
 };
 } // namespace
 
@@ -216,6 +237,7 @@ LogicalResult LayoutSolver::pinLayouts() {
     if (l.numThreads != threads)
       return at->emitOpError("pins a fragment layout over ") << l.numThreads << " threads in a block of " << threads;
     auto [it, inserted] = fragments.try_emplace(frag, l);
+    pinnedBy.try_emplace(frag, at);
     if (!inserted && it->second != l)
       return at->emitOpError("pins a fragment layout that conflicts with an earlier one of the same buffer");
     return success();
@@ -233,6 +255,91 @@ LogicalResult LayoutSolver::pinLayouts() {
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+InFlightDiagnostic LayoutSolver::replicatedConflict(Operation *at, Value frag, StringRef what) {
+  Operation *use = replicatedUse.lookup(frag);
+  InFlightDiagnostic diag = at->emitError()
+                            << what << ", but the fragment is also indexed outside T.Parallel, which replicates "
+                                       "it (every thread holds all of it); read it there from a copy (T.copy it "
+                                       "into a T.alloc_local or shared buffer) instead";
+  if (use)
+    diag.attachNote(use->getLoc()) << "indexed outside T.Parallel here";
+  return diag;
+}
+
+/// Step 0: fragments indexed outside T.Parallel get the replicated layout.
+LogicalResult LayoutSolver::planReplicated() {
+  launch.walk([&](Operation *op) {
+    Value buf;
+    if (auto l = dyn_cast<memref::LoadOp>(op))
+      buf = l.getMemRef();
+    else if (auto s = dyn_cast<memref::StoreOp>(op))
+      buf = s.getMemRef();
+    if (buf && isFragment(buf) && !op->getParentOfType<ParallelOp>())
+      replicatedUse.insert({buf, op});
+  });
+  for (auto [frag, use] : replicatedUse) {
+    FragmentLayout l = FragmentLayout::canonical(cast<MemRefType>(frag.getType()).getShape(), 1, 1);
+    l.numThreads = threads;
+    if (l.numRegs > kMaxReplicatedIterations)
+      return use->emitError("fragment indexed outside T.Parallel: such a fragment is replicated (every thread "
+                            "holds all ")
+             << l.numRegs << " elements), at most " << kMaxReplicatedIterations
+             << "; index it inside T.Parallel, or use a T.alloc_local buffer for per-thread values";
+    // A reduction's destination takes the projection of its source.
+    bool reduced = llvm::any_of(frag.getUsers(), [&](Operation *u) {
+      auto r = dyn_cast<ReduceOp>(u);
+      return r && r.getDst() == frag && isFragment(r.getSrc());
+    });
+    if (reduced && !fragments.count(frag))
+      continue;
+    auto [it, inserted] = fragments.try_emplace(frag, l);
+    if (!inserted && it->second != l)
+      return replicatedConflict(pinnedBy.lookup(frag), frag, "this pins a fragment layout distributed over the "
+                                                             "threads");
+  }
+  return success();
+}
+
+/// Every replicated fragment ended fully replicated: a reduction into one
+/// gives it the projection of its source (replicated when only the reduced
+/// dimension was spread over the threads); a fragment copy needs one layout.
+LogicalResult LayoutSolver::checkReplicated() {
+  for (ParallelInfo &p : loops) {
+    memref::StoreOp w = replicatedLoops.lookup(p.op);
+    if (!w)
+      continue;
+    for (Access &a : p.accesses)
+      if (auto f = fragments.find(a.buffer); f != fragments.end() && !f->second.isFullyReplicated())
+        return replicatedConflict(p.op, w.getMemRef(), "this T.Parallel writes a replicated fragment, so every "
+                                                       "thread runs all its iterations, but it also indexes a "
+                                                       "fragment distributed over the threads");
+  }
+  for (auto [frag, use] : replicatedUse) {
+    const FragmentLayout &l = fragments.find(frag)->second;
+    Operation *cause = nullptr;
+    StringRef what;
+    for (Operation *user : frag.getUsers()) {
+      if (auto r = dyn_cast<ReduceOp>(user); r && r.getDst() == frag && !l.isFullyReplicated()) {
+        cause = r, what = "this reduction gives its destination the layout of its source without the reduced "
+                          "dimension, which is distributed over the threads";
+        break;
+      }
+      auto c = dyn_cast<CopyOp>(user);
+      Value other = c ? (c.getSrc() == frag ? c.getDst() : c.getSrc()) : Value();
+      if (other && isFragment(other) && fragments.count(other) && fragments.find(other)->second != l) {
+        cause = c, what = "this copy between fragments needs both in one layout, and the other one is "
+                          "distributed over the threads";
+        break;
+      }
+    }
+    if (!cause && !l.isFullyReplicated())
+      cause = use, what = "this fragment's layout is distributed over the threads";
+    if (cause)
+      return replicatedConflict(cause, frag, what);
+  }
+  return success();
 }
 
 void LayoutSolver::noteVectors() {
@@ -286,6 +393,9 @@ LogicalResult LayoutSolver::planGemm(GemmOp g) {
     return success();
   FragmentLayout l = FragmentLayout::mmaAccumulator(m, n, gp.warpsM, gp.warpsN);
   auto it = fragments.find(g.getC());
+  if (it != fragments.end() && it->second != l && replicatedUse.count(g.getC()))
+    return replicatedConflict(g, g.getC(), "T.gemm needs its accumulator distributed over the threads (the mma "
+                                           "layout)");
   if (it != fragments.end() && it->second != l)
     return g.emitError("the accumulator of this gemm already has another layout (an earlier gemm splits it "
                        "differently, or an annotation pins another)");
@@ -302,7 +412,7 @@ LogicalResult LayoutSolver::planGemms() {
 
 void LayoutSolver::collectParallels() {
   launch.walk([&](ParallelOp p) {
-    ParallelInfo info{p, {}};
+    ParallelInfo info{p, {}, {}};
     auto ivs = p.getInductionVars();
     p.getBody().walk([&](Operation *op) {
       Value buf;
@@ -322,6 +432,8 @@ void LayoutSolver::collectParallels() {
         a.dims.push_back(which);
         a.constant.push_back(which < 0 && getConstantIntValue(i).has_value());
       }
+      if (auto s = dyn_cast<memref::StoreOp>(op))
+        info.writes.push_back(s);
       info.accesses.push_back(a);
     });
     loops.push_back(info);
@@ -336,10 +448,18 @@ const FragmentLayout *LayoutSolver::driverOf(ParallelInfo &p) {
   auto it = parallels.find(p.op);
   if (it != parallels.end())
     return &it->second;
-  for (Access &a : p.accesses)
-    if (isIdentity(a, p.op.getExtents()) && fragments.count(a.buffer))
-      return &fragments.find(a.buffer)->second;
-  return nullptr;
+  // A distributed fragment drives before a replicated one (whose copy every
+  // thread holds, so any iteration layout reaches its elements).
+  const FragmentLayout *replicated = nullptr;
+  for (Access &a : p.accesses) {
+    auto f = fragments.find(a.buffer);
+    if (!isIdentity(a, p.op.getExtents()) || f == fragments.end())
+      continue;
+    if (!f->second.isFullyReplicated())
+      return &f->second;
+    replicated = replicated ? replicated : &f->second;
+  }
+  return replicated;
 }
 
 bool LayoutSolver::hasFullFragment(ParallelInfo &p) {
@@ -386,6 +506,22 @@ LogicalResult LayoutSolver::planThreadPrivateLoops() {
 
 bool LayoutSolver::propagateThroughLoops() {
   bool changed = false;
+  // A loop that writes a replicated fragment runs every iteration on every
+  // thread, so that each copy gets all of its elements.
+  for (ParallelInfo &p : loops) {
+    if (parallels.count(p.op))
+      continue;
+    for (memref::StoreOp w : p.writes)
+      if (auto f = fragments.find(w.getMemRef());
+          replicatedUse.count(w.getMemRef()) && f != fragments.end() && f->second.isFullyReplicated()) {
+        FragmentLayout l = FragmentLayout::canonical(p.op.getExtents(), 1, 1);
+        l.numThreads = threads;
+        parallels[p.op] = l;
+        replicatedLoops[p.op] = w;
+        changed = true;
+        break;
+      }
+  }
   for (ParallelInfo &p : loops) {
     const FragmentLayout *d = driverOf(p);
     if (!d)
@@ -511,7 +647,7 @@ void LayoutSolver::writeAttributes() {
 }
 
 LogicalResult LayoutSolver::run() {
-  if (failed(pinLayouts()))
+  if (failed(pinLayouts()) || failed(planReplicated()))
     return failure();
   noteVectors();
   // 1. Gemms.
@@ -525,6 +661,8 @@ LogicalResult LayoutSolver::run() {
     while (propagateThroughLoops() | propagateThroughReducesAndCopies()) {
     }
   } while (placeNext());
+  if (failed(checkReplicated()))
+    return failure();
   writeAttributes();
   return success();
 }
