@@ -75,3 +75,46 @@ tile.kernel @pinned() {
 }
 
 // BADTARGET: error: unknown target 'tpu' for the tile planning passes
+
+// -----
+
+// A fragment indexed outside T.Parallel (the mask an `if` reads in a serial
+// loop) is replicated: every one of the 128 threads holds all 8 elements in
+// registers. The loop that writes it runs whole on every thread (its
+// iteration layout replicates too), so each copy is complete; the loop over
+// the other fragment reads the mask through that fragment's layout.
+// SM80-LABEL: tile.kernel @replicated
+// SM80: tile.alloc {tile.layout = #tile.fragment_layout<shape = [8], threads = 128, regs = 8, dims = {{\[\[}}reg(1, 8, 1)]]>} : memref<8xf32, #tile.scope<fragment>>
+// SM80: tile.alloc {tile.layout = #tile.fragment_layout<shape = [128], threads = 128, regs = 4, dims = {{\[\[}}reg(1, 4, 1), thread(1, 32, 4)]]>} : memref<128xf32, #tile.scope<fragment>>
+// SM80: tile.parallel (%{{.*}}) in [8] attributes {tile.layout = #tile.fragment_layout<shape = [8], threads = 128, regs = 8, dims = {{\[\[}}reg(1, 8, 1)]]>}
+// SM80: tile.parallel (%{{.*}}) in [128] {
+// SM80: scf.for
+// SM80: memref.load {{.*}} : memref<8xf32, #tile.scope<fragment>>
+// VK-LABEL: tile.kernel @replicated
+// VK: tile.alloc {tile.layout = #tile.fragment_layout<shape = [8], threads = 128, regs = 8, dims = {{\[\[}}reg(1, 8, 1)]]>} : memref<8xf32, #tile.scope<fragment>>
+tile.kernel @replicated(%M: memref<8xf32, #tile.scope<global>>) {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0.0 : f32
+    %mask = tile.alloc : memref<8xf32, #tile.scope<fragment>>
+    %acc = tile.alloc : memref<128xf32, #tile.scope<fragment>>
+    tile.parallel (%i) in [8] {
+      %v = memref.load %M[%i] : memref<8xf32, #tile.scope<global>>
+      memref.store %v, %mask[%i] : memref<8xf32, #tile.scope<fragment>>
+    }
+    tile.parallel (%i) in [128] {
+      %m = memref.load %mask[%c0] : memref<8xf32, #tile.scope<fragment>>
+      memref.store %m, %acc[%i] : memref<128xf32, #tile.scope<fragment>>
+    }
+    scf.for %k = %c0 to %c8 step %c1 {
+      %m = memref.load %mask[%k] : memref<8xf32, #tile.scope<fragment>>
+      %on = arith.cmpf one, %m, %zero : f32
+      scf.if %on {
+        tile.fill %acc, %zero : memref<128xf32, #tile.scope<fragment>>, f32
+      }
+    }
+  }
+  tile.return
+}

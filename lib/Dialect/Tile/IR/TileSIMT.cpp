@@ -162,14 +162,7 @@ LogicalResult tile::checkUniformControl(Operation *launch) {
   launch->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (!isCollectiveLeaf(op))
       return WalkResult::advance();
-    // Every thread's copy of a replicated fragment must stay the same.
-    if (isReplicatedFragmentStore(op) && variant.contains(cast<memref::StoreOp>(op).getValueToStore())) {
-      op->emitError() << "value computed from T.get_thread_binding or thread-private state stored into a "
-                         "fragment outside T.Parallel; such a fragment is replicated (every thread holds all "
-                         "of it, and its copies must agree): store the value into a T.alloc_local buffer";
-      failed = true;
-      return WalkResult::advance();
-    }
+    bool reported = false;
     // The innermost enclosing condition or loop bound that differs.
     for (Operation *p = op->getParentOp(); p && p != launch; p = p->getParentOp()) {
       if (isa<ParallelOp>(p) || !llvm::any_of(p->getOperands(), [&](Value v) { return variant.contains(v); }))
@@ -185,8 +178,15 @@ LogicalResult tile::checkUniformControl(Operation *launch) {
                                    "under it"
                                 << (isa<memref::StoreOp>(op) ? " (a T.alloc_local buffer in place of the fragment)" : "");
       diag.attachNote(p->getLoc()) << (isLoop ? "the loop is here" : "the condition is here");
-      failed = true;
+      failed = reported = true;
       break;
+    }
+    // Every thread's copy of a replicated fragment must stay the same.
+    if (!reported && isReplicatedFragmentStore(op) && variant.contains(cast<memref::StoreOp>(op).getValueToStore())) {
+      op->emitError() << "value computed from T.get_thread_binding or thread-private state stored into a "
+                         "fragment outside T.Parallel; such a fragment is replicated (every thread holds all "
+                         "of it, and its copies must agree): store the value into a T.alloc_local buffer";
+      failed = true;
     }
     return isa<ParallelOp>(op) ? WalkResult::skip() : WalkResult::advance();
   });
