@@ -32,3 +32,19 @@ def scale_rows_scalar(X: T.Tensor((M, N), dtype), Y: T.Tensor((M, N), dtype), al
                 for i, j in T.Parallel(block_M, block_N):
                     x[i, j] = x[i, j] * s[0] + coef[1]
                 T.copy(x, Y[bx * block_M, k * block_N])
+
+
+@T.prim_func
+def copy_rows_replicated(X: T.Tensor((M, N), dtype), Y: T.Tensor((M, N), dtype)):
+    # The block's first row copied into a replicated fragment, read back by a
+    # T.Parallel over a distributed one (each thread its own copy, at any
+    # column) and by the `if` around the output copy. Y = X.
+    with T.Kernel(T.ceildiv(M, block_M), threads=128) as bx:
+        head = T.alloc_fragment((N,), dtype)
+        x = T.alloc_fragment((block_M, N), dtype)
+        T.copy(X[bx * block_M, 0:N], head)
+        T.copy(X[bx * block_M, 0], x)
+        for i, j in T.Parallel(block_M, N):
+            x[i, j] = T.if_then_else(i == 0, head[N - 1 - j] * 0.0 + head[j], x[i, j])
+        if head[0] == head[0]:  # not NaN
+            T.copy(x, Y[bx * block_M, 0])
