@@ -118,3 +118,23 @@ tile.kernel @replicated(%M: memref<8xf32, #tile.scope<global>>) {
   }
   tile.return
 }
+
+// -----
+
+// A transposed access `y[j, i] = x[i, j]`: the placed fragment's layout with
+// its dimensions swapped (each thread then holds the elements it reads).
+// SM80-LABEL: tile.kernel @transposed
+// SM80: tile.alloc {tile.layout = #tile.fragment_layout<shape = [32, 64], threads = 128, regs = 16, dims = {{\[\[}}thread(16, 8, 1), reg(4, 4, 8)], [reg(1, 4, 1), thread(1, 16, 4)]]>} : memref<32x64xf32, #tile.scope<fragment>>
+// SM80: tile.alloc {tile.layout = #tile.fragment_layout<shape = [64, 32], threads = 128, regs = 16, dims = {{\[\[}}reg(1, 4, 1), thread(1, 16, 4)], [thread(16, 8, 1), reg(4, 4, 8)]]>} : memref<64x32xf32, #tile.scope<fragment>>
+tile.kernel @transposed() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %x = tile.alloc : memref<32x64xf32, #tile.scope<fragment>>
+    %y = tile.alloc : memref<64x32xf32, #tile.scope<fragment>>
+    tile.parallel (%i, %j) in [32, 64] {
+      %v = memref.load %x[%i, %j] : memref<32x64xf32, #tile.scope<fragment>>
+      memref.store %v, %y[%j, %i] : memref<64x32xf32, #tile.scope<fragment>>
+    }
+  }
+  tile.return
+}

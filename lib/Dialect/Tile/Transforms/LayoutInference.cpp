@@ -109,11 +109,31 @@ static FragmentLayout extendWithConstantDims(const FragmentLayout &sub, const Ac
   return l;
 }
 
-static bool isIncreasingSubset(const Access &a) {
-  for (unsigned i = 0; i < a.dims.size(); ++i)
-    if (a.dims[i] < 0 || (i && a.dims[i] <= a.dims[i - 1]))
+/// Whether every index is a distinct induction variable (in any order: a
+/// transposed access `x[j, i]` takes the loop's layout with its dimensions
+/// permuted).
+static bool isDistinctSubset(const Access &a) {
+  llvm::SmallDenseSet<int, 4> seen;
+  for (int d : a.dims)
+    if (d < 0 || !seen.insert(d).second)
       return false;
   return true;
+}
+
+/// The iteration layout of a loop that accesses a fragment of layout `l` at
+/// a permutation `a` of all its induction variables: `l` with its
+/// dimensions put back in the loop's order.
+static std::optional<FragmentLayout> unpermute(const FragmentLayout &l, const Access &a, ArrayRef<int64_t> extents) {
+  if (a.dims.size() != extents.size() || !isDistinctSubset(a))
+    return std::nullopt;
+  FragmentLayout out = l;
+  for (unsigned d = 0; d < a.dims.size(); ++d) {
+    out.shape[a.dims[d]] = l.shape[d];
+    out.dims[a.dims[d]] = l.dims[d];
+  }
+  if (out.shape != llvm::to_vector(extents))
+    return std::nullopt;
+  return out;
 }
 
 static bool isLocal(Value v) { return tile::isBufferInScope(v.getType(), tile::Scope::Local); }
@@ -524,6 +544,17 @@ bool LayoutSolver::propagateThroughLoops() {
   }
   for (ParallelInfo &p : loops) {
     const FragmentLayout *d = driverOf(p);
+    // A placed fragment accessed transposed gives the loop its layout.
+    for (Access &a : p.accesses) {
+      auto f = fragments.find(a.buffer);
+      if (d || f == fragments.end())
+        continue;
+      if (std::optional<FragmentLayout> l = unpermute(f->second, a, p.op.getExtents())) {
+        parallels[p.op] = *l;
+        d = &parallels.find(p.op)->second;
+        changed = true;
+      }
+    }
     if (!d)
       continue;
     FragmentLayout driver = *d;
@@ -545,7 +576,7 @@ bool LayoutSolver::propagateThroughLoops() {
         changed = true;
         continue;
       }
-      if (!isIncreasingSubset(a))
+      if (!isDistinctSubset(a))
         continue;
       llvm::SmallVector<unsigned> kept(a.dims.begin(), a.dims.end());
       FragmentLayout l = driver.project(kept);
