@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "LayoutAccess.h"
 #include "tilec/Dialect/Tile/IR/TileSIMT.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -38,15 +39,9 @@
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::tile;
+using namespace tilec::tile::layout_access;
 
 namespace {
-/// One fragment access inside a T.Parallel: which induction variable each
-/// index is (-1 when the index is something else).
-struct Access {
-  Value buffer;
-  llvm::SmallVector<int> dims;
-  llvm::SmallVector<bool> constant; ///< the index is a compile-time constant
-};
 struct ParallelInfo {
   tile::ParallelOp op;
   llvm::SmallVector<Access> accesses;
@@ -60,81 +55,6 @@ struct ParallelInfo {
 static constexpr int64_t kMaxReplicatedIterations = 1024;
 
 static bool isFragment(Value v) { return tile::isBufferInScope(v.getType(), tile::Scope::Fragment); }
-
-static bool isIdentity(const Access &a, ArrayRef<int64_t> extents) {
-  auto type = cast<MemRefType>(a.buffer.getType());
-  if (type.getShape() != extents)
-    return false;
-  for (unsigned i = 0; i < a.dims.size(); ++i)
-    if (a.dims[i] != (int)i)
-      return false;
-  return true;
-}
-
-/// Whether every index is a constant or an induction variable, the latter
-/// increasing, with at least one constant.
-static bool isConstantAndIncreasing(const Access &a) {
-  int last = -1;
-  bool anyConstant = false;
-  for (unsigned i = 0; i < a.dims.size(); ++i) {
-    if (a.constant[i]) {
-      anyConstant = true;
-      continue;
-    }
-    if (a.dims[i] <= last)
-      return false;
-    last = a.dims[i];
-  }
-  return anyConstant;
-}
-
-/// `sub` (the layout of the induction-variable dimensions of `a`) with the
-/// constant-index dimensions of `a` added as register-only dimensions.
-static FragmentLayout extendWithConstantDims(const FragmentLayout &sub, const Access &a, ArrayRef<int64_t> shape) {
-  FragmentLayout l;
-  l.numThreads = sub.numThreads;
-  l.numRegs = sub.numRegs;
-  unsigned next = 0;
-  for (unsigned i = 0; i < a.dims.size(); ++i) {
-    l.shape.push_back(shape[i]);
-    if (!a.constant[i]) {
-      l.dims.push_back(sub.dims[next++]);
-      continue;
-    }
-    l.dims.push_back({});
-    if (shape[i] > 1)
-      l.dims.back().push_back({false, l.numRegs, shape[i], 1});
-    l.numRegs *= shape[i];
-  }
-  return l;
-}
-
-/// Whether every index is a distinct induction variable (in any order: a
-/// transposed access `x[j, i]` takes the loop's layout with its dimensions
-/// permuted).
-static bool isDistinctSubset(const Access &a) {
-  llvm::SmallDenseSet<int, 4> seen;
-  for (int d : a.dims)
-    if (d < 0 || !seen.insert(d).second)
-      return false;
-  return true;
-}
-
-/// The iteration layout of a loop that accesses a fragment of layout `l` at
-/// a permutation `a` of all its induction variables: `l` with its
-/// dimensions put back in the loop's order.
-static std::optional<FragmentLayout> unpermute(const FragmentLayout &l, const Access &a, ArrayRef<int64_t> extents) {
-  if (a.dims.size() != extents.size() || !isDistinctSubset(a))
-    return std::nullopt;
-  FragmentLayout out = l;
-  for (unsigned d = 0; d < a.dims.size(); ++d) {
-    out.shape[a.dims[d]] = l.shape[d];
-    out.dims[a.dims[d]] = l.dims[d];
-  }
-  if (out.shape != llvm::to_vector(extents))
-    return std::nullopt;
-  return out;
-}
 
 static bool isLocal(Value v) { return tile::isBufferInScope(v.getType(), tile::Scope::Local); }
 

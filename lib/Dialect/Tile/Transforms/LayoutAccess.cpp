@@ -1,0 +1,91 @@
+//===- LayoutAccess.cpp - Fragment accesses of T.Parallel loops -----------===//
+//
+// How tile-infer-layouts reads one fragment access of a T.Parallel: which
+// induction variable each index is, and the layouts that follow from it.
+//
+//===----------------------------------------------------------------------===//
+#include "LayoutAccess.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+using namespace tilec::tile::layout_access;
+
+bool tilec::tile::layout_access::isIdentity(const Access &a, ArrayRef<int64_t> extents) {
+  auto type = cast<MemRefType>(a.buffer.getType());
+  if (type.getShape() != extents)
+    return false;
+  for (unsigned i = 0; i < a.dims.size(); ++i)
+    if (a.dims[i] != (int)i)
+      return false;
+  return true;
+}
+
+/// Whether every index is a constant or an induction variable, the latter
+/// increasing, with at least one constant.
+bool tilec::tile::layout_access::isConstantAndIncreasing(const Access &a) {
+  int last = -1;
+  bool anyConstant = false;
+  for (unsigned i = 0; i < a.dims.size(); ++i) {
+    if (a.constant[i]) {
+      anyConstant = true;
+      continue;
+    }
+    if (a.dims[i] <= last)
+      return false;
+    last = a.dims[i];
+  }
+  return anyConstant;
+}
+
+/// `sub` (the layout of the induction-variable dimensions of `a`) with the
+/// constant-index dimensions of `a` added as register-only dimensions.
+FragmentLayout tilec::tile::layout_access::extendWithConstantDims(const FragmentLayout &sub, const Access &a, ArrayRef<int64_t> shape) {
+  FragmentLayout l;
+  l.numThreads = sub.numThreads;
+  l.numRegs = sub.numRegs;
+  unsigned next = 0;
+  for (unsigned i = 0; i < a.dims.size(); ++i) {
+    l.shape.push_back(shape[i]);
+    if (!a.constant[i]) {
+      l.dims.push_back(sub.dims[next++]);
+      continue;
+    }
+    l.dims.push_back({});
+    if (shape[i] > 1)
+      l.dims.back().push_back({false, l.numRegs, shape[i], 1});
+    l.numRegs *= shape[i];
+  }
+  return l;
+}
+
+/// Whether every index is a distinct induction variable (in any order: a
+/// transposed access `x[j, i]` takes the loop's layout with its dimensions
+/// permuted).
+bool tilec::tile::layout_access::isDistinctSubset(const Access &a) {
+  llvm::SmallDenseSet<int, 4> seen;
+  for (int d : a.dims)
+    if (d < 0 || !seen.insert(d).second)
+      return false;
+  return true;
+}
+
+/// The iteration layout of a loop that accesses a fragment of layout `l` at
+/// a permutation `a` of all its induction variables: `l` with its
+/// dimensions put back in the loop's order.
+std::optional<FragmentLayout> tilec::tile::layout_access::unpermute(const FragmentLayout &l, const Access &a, ArrayRef<int64_t> extents) {
+  if (a.dims.size() != extents.size() || !isDistinctSubset(a))
+    return std::nullopt;
+  FragmentLayout out = l;
+  for (unsigned d = 0; d < a.dims.size(); ++d) {
+    out.shape[a.dims[d]] = l.shape[d];
+    out.dims[a.dims[d]] = l.dims[d];
+  }
+  if (out.shape != llvm::to_vector(extents))
+    return std::nullopt;
+  return out;
+}
+

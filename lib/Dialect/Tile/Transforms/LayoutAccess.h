@@ -1,0 +1,46 @@
+//===- LayoutAccess.h - Fragment accesses of T.Parallel loops ---*- C++ -*-===//
+//
+// Internal to tile-infer-layouts (LayoutInference.cpp): one fragment access
+// of a T.Parallel and the layouts that follow from it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_LIB_DIALECT_TILE_TRANSFORMS_LAYOUTACCESS_H
+#define TILEC_LIB_DIALECT_TILE_TRANSFORMS_LAYOUTACCESS_H
+
+#include "tilec/Dialect/Tile/IR/FragmentLayout.h"
+
+#include "mlir/IR/Value.h"
+
+#include <optional>
+
+namespace tilec::tile::layout_access {
+
+/// One fragment access inside a T.Parallel: which induction variable each
+/// index is (-1 when the index is something else).
+struct Access {
+  mlir::Value buffer;
+  llvm::SmallVector<int> dims;
+  llvm::SmallVector<bool> constant; ///< the index is a compile-time constant
+};
+
+/// Whether `a` indexes a fragment of shape `extents` at exactly the loop's
+/// induction variables, in order.
+bool isIdentity(const Access &a, llvm::ArrayRef<int64_t> extents);
+/// Whether every index is a constant or an induction variable, the latter
+/// increasing, with at least one constant.
+bool isConstantAndIncreasing(const Access &a);
+/// `sub` (the layout of the induction-variable dimensions of `a`) with the
+/// constant-index dimensions of `a` added as register-only dimensions.
+FragmentLayout extendWithConstantDims(const FragmentLayout &sub, const Access &a, llvm::ArrayRef<int64_t> shape);
+/// Whether every index is a distinct induction variable (in any order: a
+/// transposed access `x[j, i]` takes the loop's layout with its dimensions
+/// permuted).
+bool isDistinctSubset(const Access &a);
+/// The iteration layout of a loop that accesses a fragment of layout `l` at
+/// a permutation `a` of all its induction variables: `l` with its
+/// dimensions put back in the loop's order.
+std::optional<FragmentLayout> unpermute(const FragmentLayout &l, const Access &a, llvm::ArrayRef<int64_t> extents);
+
+} // namespace tilec::tile::layout_access
+
+#endif // TILEC_LIB_DIALECT_TILE_TRANSFORMS_LAYOUTACCESS_H
