@@ -89,3 +89,19 @@ std::optional<FragmentLayout> tilec::tile::layout_access::unpermute(const Fragme
   return out;
 }
 
+
+static llvm::SmallVector<LayoutField> spread(const FragmentLayout &l, unsigned d) {
+  llvm::SmallVector<LayoutField> tf = l.threadFields(d);
+  llvm::erase_if(tf, [](const LayoutField &f) { return f.count == 1; });
+  return tf;
+}
+
+bool tilec::tile::layout_access::reaches(const FragmentLayout &frag, const FragmentLayout &driver, const Access &a) {
+  if (frag.isFullyReplicated())
+    return true;
+  for (unsigned d = 0; d < a.dims.size(); ++d) {
+    if (a.dims[d] >= 0 ? spread(frag, d) != spread(driver, a.dims[d]) : !a.constant[d] || !spread(frag, d).empty())
+      return false;
+  }
+  return true;
+}

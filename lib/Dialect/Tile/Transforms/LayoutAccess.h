@@ -41,6 +41,13 @@ bool isDistinctSubset(const Access &a);
 /// dimensions put back in the loop's order.
 std::optional<FragmentLayout> unpermute(const FragmentLayout &l, const Access &a, llvm::ArrayRef<int64_t> extents);
 
+/// Whether the thread that runs an iteration of a loop of layout `driver`
+/// holds the element `a` reads of a fragment of layout `frag` (as the GPU
+/// lowering needs): replicated, or each index an induction variable spread
+/// over the same thread digits, or a constant on a dimension held in
+/// registers only.
+bool reaches(const FragmentLayout &frag, const FragmentLayout &driver, const Access &a);
+
 } // namespace tilec::tile::layout_access
 
 #endif // TILEC_LIB_DIALECT_TILE_TRANSFORMS_LAYOUTACCESS_H

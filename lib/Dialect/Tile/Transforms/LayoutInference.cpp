@@ -132,6 +132,7 @@ private:
   LogicalResult pinLayouts();
   LogicalResult planReplicated();
   LogicalResult checkReplicated();
+  void replicateUnreachedCopies();
   /// The error at `at` for a use of replicated fragment `frag` that needs it
   /// distributed, with a note at the use outside T.Parallel.
   InFlightDiagnostic replicatedConflict(Operation *at, Value frag, StringRef what);
@@ -240,6 +241,40 @@ LogicalResult LayoutSolver::planReplicated() {
                                                              "threads");
   }
   return success();
+}
+
+/// Whether `frag` is written only by copies from memory and fills (so that
+/// any layout of it can be loaded whole), with no layout pinned.
+static bool isLoadedOnly(Value frag) {
+  auto alloc = frag.getDefiningOp<AllocOp>();
+  if (!alloc || alloc.getReducer())
+    return false;
+  return llvm::all_of(frag.getUsers(), [&](Operation *u) {
+    if (auto c = dyn_cast<CopyOp>(u))
+      return c.getSrc() == frag || !isFragment(c.getSrc());
+    return isa<memref::LoadOp, FillOp>(u);
+  });
+}
+
+/// A fragment that two loops read in layouts that do not agree (a row
+/// vector read by loops over the gemm accumulator and over another tile),
+/// when only copies and fills write it, is replicated instead: every thread
+/// then loads it whole and reads its own copy.
+void LayoutSolver::replicateUnreachedCopies() {
+  for (ParallelInfo &p : loops) {
+    const FragmentLayout *d = driverOf(p);
+    if (!d)
+      continue;
+    for (Access &a : p.accesses) {
+      auto f = fragments.find(a.buffer);
+      if (f == fragments.end() || reaches(f->second, *d, a) || !isLoadedOnly(a.buffer) || pinnedBy.count(a.buffer))
+        continue;
+      FragmentLayout l = FragmentLayout::canonical(f->second.shape, 1, 1);
+      l.numThreads = threads;
+      if (l.numRegs <= kMaxReplicatedIterations && d != &f->second)
+        f->second = l;
+    }
+  }
 }
 
 /// Every replicated fragment ended fully replicated: a reduction into one
@@ -578,6 +613,16 @@ bool LayoutSolver::placeNext() {
 }
 
 void LayoutSolver::writeAttributes() {
+  // A loop whose fragments at its induction variables differ in layout (one
+  // replicated) names its driver, so the lowering need not pick one.
+  for (ParallelInfo &p : loops) {
+    const FragmentLayout *d = parallels.count(p.op) ? nullptr : driverOf(p);
+    if (d && llvm::any_of(p.accesses, [&](Access &a) {
+          auto f = fragments.find(a.buffer);
+          return isIdentity(a, p.op.getExtents()) && f != fragments.end() && f->second != *d;
+        }))
+      parallels[p.op] = FragmentLayout(*d);
+  }
   MLIRContext *ctx = launch->getContext();
   auto *dialect = ctx->getLoadedDialect<TileDialect>();
   auto layoutAttr = dialect->getLayoutAttrHelper();
@@ -612,6 +657,7 @@ LogicalResult LayoutSolver::run() {
     while (propagateThroughLoops() | propagateThroughReducesAndCopies()) {
     }
   } while (placeNext());
+  replicateUnreachedCopies();
   if (failed(checkReplicated()))
     return failure();
   writeAttributes();
