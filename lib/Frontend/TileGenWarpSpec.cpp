@@ -176,7 +176,7 @@ void KernelGen::genWarpSpecStmt(const BoundCall &call) {
   case BuiltinID::WgmmaGemm:
     genGemm(call);
     if (tile::GemmOp g = lastGemm(b))
-      g->setAttr("tilec.wgmma", b.getUnitAttr());
+      g.setWgmma(true);
     return;
   case BuiltinID::WaitWgmma: // gemms complete in program order
     constIntArg(call, "id");

@@ -23,7 +23,7 @@ tile.kernel @no_wgmma(%A: memref<64x32xf16, #tile.scope<global>>) {
     %b = tile.alloc : memref<32x64xf16, #tile.scope<shared>>
     %c = tile.alloc : memref<64x64xf32, #tile.scope<fragment>>
     // expected-error@+1 {{T.wgmma_gemm needs warpgroup MMA (wgmma), which target 'sm_80' does not have; use T.gemm}}
-    tile.gemm %a, %b, %c {tilec.wgmma} : memref<64x32xf16, #tile.scope<shared>>, memref<32x64xf16, #tile.scope<shared>>, memref<64x64xf32, #tile.scope<fragment>>
+    tile.gemm %a, %b, %c {wgmma} : memref<64x32xf16, #tile.scope<shared>>, memref<32x64xf16, #tile.scope<shared>>, memref<64x64xf32, #tile.scope<fragment>>
   }
   tile.return
 }

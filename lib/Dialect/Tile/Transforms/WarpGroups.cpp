@@ -3,7 +3,7 @@
 // tile-lower-warp-groups (Passes.td), for one tile.launch:
 // 1. On a target without explicit warp specialization, the first
 //    tile.warp_group and the first tile.alloc_barrier are diagnostics naming
-//    the target; a gemm marked tilec.wgmma (T.wgmma_gemm) is one on a GPU
+//    the target; a gemm marked wgmma (T.wgmma_gemm) is one on a GPU
 //    target without warpgroup MMA.
 // 2. Each tile.warp_group, innermost first: its groups must exist in the
 //    block; in its body (and in the bodies of loops and branches that hold
@@ -24,9 +24,6 @@
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::tile;
-
-/// The attribute TileGen puts on the tile.gemm of a T.wgmma_gemm.
-static constexpr llvm::StringLiteral kWgmmaAttrName = "tilec.wgmma";
 
 /// Whether `op` (or an op inside it) may write memory or has effects the
 /// interfaces do not describe.
@@ -68,7 +65,7 @@ static LogicalResult checkSupport(LaunchOp launch, const TargetInfo *target) {
   }
   if (!target->hasWarpgroupMMA())
     launch.walk([&](GemmOp g) {
-      if (!g->hasAttr(kWgmmaAttrName))
+      if (!g.getWgmma())
         return;
       g.emitError() << "T.wgmma_gemm needs warpgroup MMA (wgmma), which target '" << target->getName()
                     << "' does not have; use T.gemm";
@@ -191,7 +188,7 @@ static LogicalResult inlineWarpGroup(WarpGroupOp ws, LaunchOp launch) {
 LogicalResult tile::lowerWarpGroups(LaunchOp launch, const TargetInfo *target) {
   if (failed(checkSupport(launch, target)))
     return failure();
-  launch.walk([](GemmOp g) { g->removeAttr(kWgmmaAttrName); });
+  launch.walk([](GemmOp g) { g.setWgmma(false); });
   // Post-order: inner regions first.
   llvm::SmallVector<WarpGroupOp> groups;
   launch.walk([&](WarpGroupOp ws) { groups.push_back(ws); });

@@ -315,7 +315,10 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     `transpose_b` is set. A and B are rank-2 shared or fragment buffers, C a
     rank-2 fragment whose element type is the accumulator type. With
     `clear_accum`, C is zeroed first. `policy` guides how warps split M x N;
-    `k_pack` (>= 1) is the K packing factor.
+    `k_pack` (>= 1) is the K packing factor. `wgmma` marks a `T.wgmma_gemm`
+    of a hand-written warp-specialized kernel: it must run on warpgroup MMA
+    (targets without it reject the kernel); `tile-lower-warp-groups` checks it
+    and drops it.
 
     ```mlir
     tile.gemm %A_s, %B_s, %C_f {transpose_b, policy = #tile.gemm_policy<full_row>}
@@ -331,7 +334,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
                        DefaultValuedAttr<Tile_GemmPolicyAttr,
                                          "::tilec::tile::GemmPolicy::Square">:$policy,
                        UnitAttr:$clear_accum,
-                       DefaultValuedAttr<I64Attr, "1">:$k_pack);
+                       DefaultValuedAttr<I64Attr, "1">:$k_pack,
+                       UnitAttr:$wgmma);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)
   }];

@@ -127,7 +127,7 @@ def TileLowerWarpGroups : Pass<"tile-lower-warp-groups", "mlir::ModuleOp"> {
     already satisfied. On a target without explicit warp specialization
     (`TargetInfo::hasWarpSpecialization`), each `tile.warp_group` and
     `tile.alloc_barrier` is a diagnostic naming the target; so is a gemm
-    marked `tilec.wgmma` (T.wgmma_gemm) on a GPU target without warpgroup
+    marked `wgmma` (T.wgmma_gemm) on a GPU target without warpgroup
     MMA. `target=host` takes everything.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
