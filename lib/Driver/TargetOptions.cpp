@@ -31,6 +31,7 @@ static std::unique_ptr<TargetBackend> createCUDA(const CompileOptions &opts, llv
   options.cudaPath = opts.cudaPath;
   options.shared = opts.shared;
   options.toolLog = opts.verbose ? &errs : nullptr;
+  options.limits = opts.limits;
   return createCUDABackend(options);
 }
 
@@ -42,6 +43,7 @@ static std::unique_ptr<TargetBackend> createVulkan(const CompileOptions &opts, m
     emitDriverError(ctx, DiagID::drv_vk_preset_unknown, cli.preset);
     return nullptr;
   }
+  options.limits = opts.limits;
   if (cli.maxSharedMemory >= 0)
     options.maxSharedMemoryBytes = cli.maxSharedMemory;
   if (cli.subgroupSize > 0)
@@ -68,6 +70,7 @@ static std::unique_ptr<TargetBackend> createVulkan(const CompileOptions &opts, m
 static std::unique_ptr<TargetBackend> createWebGPU(const CompileOptions &opts) {
   const CompileOptions::WebGPULimits &cli = opts.webgpu;
   WebGPUTargetOptions options;
+  options.limits = opts.limits;
   // The CLI rejects non-positive limits; -1 (unset) keeps WebGPU's default.
   if (cli.maxWorkgroupStorage > 0)
     options.maxWorkgroupStorageBytes = cli.maxWorkgroupStorage;
@@ -90,7 +93,11 @@ std::unique_ptr<TargetBackend> tilec::createBackend(const CompileOptions &opts, 
   case TargetKind::Vulkan:
     return createVulkan(opts, ctx);
   case TargetKind::Metal:
-    return createMetalBackend(MetalTargetOptions());
+  {
+    MetalTargetOptions options;
+    options.limits = opts.limits;
+    return createMetalBackend(options);
+  }
   case TargetKind::WebGPU:
     return createWebGPU(opts);
   case TargetKind::Ascend:

@@ -171,6 +171,13 @@ int main(int argc, char **argv) {
                "Add a phony rule for each imported helper module, so that removing one does not break make "
                "(also -MP)");
   app.add_option("--cuda-path", opts.cudaPath, "CUDA toolkit root for ptxas/fatbinary (default: CUDA_PATH, /usr/local/cuda)");
+  // GPU kernel size limits (GPULimits.h), checked before the lowering.
+  app.add_option("--max-fragment-elements", opts.limits.maxFragmentElements,
+                 "GPU targets: most elements one thread may hold of a fragment or local buffer (default 1024)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--max-unrolled-ops", opts.limits.maxUnrolledOps,
+                 "GPU targets: most operations one thread may run of an unrolled T.Parallel (default 65536)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--vk-preset", opts.vulkan.preset, "Vulkan target limits preset: desktop (default) or lavapipe");
   app.add_option("--vk-max-shared-memory", opts.vulkan.maxSharedMemory,
                  "Vulkan: maxComputeSharedMemorySize in bytes (default: the preset's)");

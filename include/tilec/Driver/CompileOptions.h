@@ -9,6 +9,7 @@
 
 #include "tilec/Support/Define.h"
 #include "tilec/Target/Backend.h"
+#include "tilec/Target/GPULimits.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -56,6 +57,7 @@ struct CompileOptions {
   bool depPhonyTargets = false;     ///< `-MP`: a phony rule for each imported module
   std::string cudaPath;             ///< `--cuda-path`
   unsigned threads = 1;             ///< `-j`: host blocks run on this many threads
+  GPULimits limits;                 ///< `--max-fragment-elements`, `--max-unrolled-ops`
 
   /// Vulkan target limits: a preset (`--vk-preset`) and overrides; -1 keeps
   /// the preset's value, 0/1 turn a feature off/on.

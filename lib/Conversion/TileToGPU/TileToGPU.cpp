@@ -58,6 +58,8 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
   if (threads > target.getMaxThreadsPerBlock())
     return launch.emitError() << "the block has " << threads << " threads; " << target.getName()
                               << " allows at most " << target.getMaxThreadsPerBlock();
+  if (failed(checkGPULimits(launch, threads, options.limits)))
+    return failure();
 
   // Packed 4-bit tensors need byte emulation (no result beats a wrong one).
   for (Type t : inputs)

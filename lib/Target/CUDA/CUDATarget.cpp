@@ -214,9 +214,11 @@ static std::string groupArchs(const ArchGroup &g, llvm::ArrayRef<std::string> ar
 /// Lowers the tile module once per arch (in place when there is one) and
 /// keeps one group per distinct gpu-level result.
 static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> archs,
-                                  llvm::ArrayRef<CUDAKernelInfo> kernels, std::vector<ArchGroup> &groups) {
+                                  llvm::ArrayRef<CUDAKernelInfo> kernels, std::vector<ArchGroup> &groups,
+                                  const GPULimits &limits) {
   // fp8 values and packed 4-bit tensors: bytes with software conversions.
   GPULoweringOptions lowering;
+  lowering.limits = limits;
   lowering.emulateNarrowTypes = true;
   lowering.launchSequences = true; // the launchers run them (CUDASequence.cpp)
   if (archs.size() == 1) {
@@ -347,7 +349,7 @@ LogicalResult CUDABackend::lower(ModuleOp module, EmitStage stage) {
   // MLIR's NVVM serializer finds libdevice through CUDA_ROOT (it has no
   // option for it in the prebuilt pipeline): point it at the chosen toolkit.
   ::setenv("CUDA_ROOT", cudaRoot(options).c_str(), 1);
-  if (failed(lowerPerArch(module, archs, kernels, groups)))
+  if (failed(lowerPerArch(module, archs, kernels, groups, options.limits)))
     return failure();
   groupOf.assign(archs.size(), 0);
   for (unsigned gi = 0; gi < groups.size(); ++gi)

@@ -21,6 +21,7 @@ using namespace tilec;
 
 VulkanTargetOptions MetalTargetOptions::toVulkanOptions() const {
   VulkanTargetOptions o;
+  o.limits = limits;
   o.env = "vulkan1.1"; // SPIR-V 1.3: what SPIRV-Cross 2021.01.15 reads
   o.preset = "metal";
   o.displayName = "metal";

@@ -33,7 +33,9 @@ LogicalResult SPIRVPipelineBackend::lower(ModuleOp module, EmitStage) {
   ctx->loadDialect<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect,
                    memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect,
                    vector::VectorDialect, spirv::SPIRVDialect>();
-  if (failed(lowerTileToGPU(module, *target)) || failed(legalizeGPUForVulkan(module, getVulkanOptions())))
+  GPULoweringOptions lowering;
+  lowering.limits = getVulkanOptions().limits;
+  if (failed(lowerTileToGPU(module, *target, lowering)) || failed(legalizeGPUForVulkan(module, getVulkanOptions())))
     return failure();
   return success();
 }

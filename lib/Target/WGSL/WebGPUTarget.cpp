@@ -16,6 +16,7 @@ using namespace tilec;
 
 VulkanTargetOptions WebGPUTargetOptions::toVulkanOptions() const {
   VulkanTargetOptions o;
+  o.limits = limits;
   o.env = "vulkan1.1";
   o.preset = "webgpu";
   o.displayName = "webgpu";

@@ -7,6 +7,7 @@
 #ifndef TILEC_CONVERSION_TILETOGPU_TILETOGPU_H
 #define TILEC_CONVERSION_TILETOGPU_TILETOGPU_H
 
+#include "tilec/Target/GPULimits.h"
 #include "tilec/Target/TargetInfo.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -21,8 +22,14 @@ inline constexpr llvm::StringLiteral kGPUModuleName = "tilec_kernels";
 /// The host function computing kernel `kernel`'s grid.
 std::string gpuGridFunctionName(llvm::StringRef kernel);
 
+/// Checks `launch` (of `threads` threads) against `limits`; a diagnostic
+/// at the allocation or loop names the limit and the figure.
+mlir::LogicalResult checkGPULimits(mlir::Operation *launch, int64_t threads, const GPULimits &limits);
+
 /// Choices of the target pipeline that calls the lowering.
 struct GPULoweringOptions {
+  /// What the kernels may ask for before the lowering refuses them.
+  GPULimits limits;
   /// fp8 values and packed 4-bit global tensors become bytes converted and
   /// addressed with integer arithmetic (CUDA). Off, fp8 types stay for the
   /// target to judge and packed tensors get a diagnostic.

@@ -9,6 +9,7 @@
 #define TILEC_TARGET_CUDA_CUDATARGET_H
 
 #include "tilec/Target/Backend.h"
+#include "tilec/Target/GPULimits.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -31,6 +32,8 @@ struct CUDATargetOptions {
   /// Where the toolkit tools' own output goes when they succeed (null: kept
   /// quiet; it is shown with a failure either way).
   llvm::raw_ostream *toolLog = nullptr;
+  /// Size limits checked before the lowering (`--max-*`).
+  GPULimits limits;
 };
 
 /// The CUDA target in the registry: `-target=sm_80` ... `sm_90a` or a comma

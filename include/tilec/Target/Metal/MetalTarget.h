@@ -27,6 +27,7 @@ namespace tilec {
 
 /// The device limits and MSL dialect a Metal compile targets.
 struct MetalTargetOptions {
+  GPULimits limits; ///< size limits checked before the lowering (`--max-*`)
   int64_t maxThreadgroupMemoryBytes = 32768; ///< maxThreadgroupMemoryLength (Apple GPUs)
   int64_t maxThreadsPerThreadgroup = 1024;   ///< maxTotalThreadsPerThreadgroup
   int64_t simdWidth = 32;                    ///< threadExecutionWidth of Apple GPUs

@@ -16,6 +16,7 @@
 
 #include "tilec/Runtime/Vulkan/Reflection.h"
 #include "tilec/Target/Backend.h"
+#include "tilec/Target/GPULimits.h"
 #include "tilec/Target/KernelABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -38,6 +39,7 @@ struct VulkanTargetOptions {
   int64_t maxSharedMemoryBytes = 49152;   ///< maxComputeSharedMemorySize
   int64_t maxWorkgroupInvocations = 1024; ///< maxComputeWorkGroupInvocations
   std::array<int64_t, 3> maxWorkgroupSize{1024, 1024, 64};
+  GPULimits limits; ///< size limits checked before the lowering (`--max-*`)
   int64_t subgroupSize = 32;
   bool float16 = true;                    ///< shaderFloat16 + 16-bit storage
   bool int8 = true;                       ///< shaderInt8 + 8-bit storage

@@ -32,6 +32,7 @@ namespace tilec {
 /// The device limits a WebGPU compile targets: the defaults every WebGPU
 /// implementation guarantees (GPUSupportedLimits), overridable from the CLI.
 struct WebGPUTargetOptions {
+  GPULimits limits; ///< size limits checked before the lowering (`--max-*`)
   int64_t maxWorkgroupStorageBytes = 16384; ///< maxComputeWorkgroupStorageSize
   int64_t maxInvocations = 256;             ///< maxComputeInvocationsPerWorkgroup
   std::array<int64_t, 3> maxWorkgroupSize{256, 256, 64}; ///< maxComputeWorkgroupSize{X,Y,Z}

@@ -1,0 +1,90 @@
+//===- Limits.cpp - Kernel size limits checked before the lowering --------===//
+//
+// The emitter gives every thread its fragment elements as registers and
+// unrolls T.Parallel iterations per thread, so a tile too big for its
+// block's threads (a 128x128 accumulator over 1 thread, a softmax row of
+// 100,000 elements) becomes code that LLVM, ptxas or SPIRV-Cross take
+// minutes and gigabytes on. These checks run before anything is emitted,
+// on figures that hold for any layout the inference could choose (a
+// fragment's elements over the block's threads is the fewest one thread can
+// hold), and name the flag that raises each limit.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Conversion/TileToGPU/TileToGPU.h"
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+
+static std::string shapeText(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "1";
+  return llvm::join(llvm::map_range(shape, [](int64_t d) { return std::to_string(d); }), "x");
+}
+
+static int64_t product(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= std::max<int64_t>(d, 1);
+  return n;
+}
+
+static std::string threadsText(int64_t threads) {
+  return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+/// Fragments and local buffers: the elements one thread holds.
+static LogicalResult checkBuffer(tile::AllocOp alloc, int64_t threads, const GPULimits &limits) {
+  std::optional<tile::Scope> scope = tile::getBufferScope(alloc.getType());
+  if (!scope || (*scope != tile::Scope::Fragment && *scope != tile::Scope::Local))
+    return success();
+  ArrayRef<int64_t> shape = alloc.getType().getShape();
+  int64_t numel = product(shape);
+  bool fragment = *scope == tile::Scope::Fragment;
+  int64_t perThread = fragment ? (numel + threads - 1) / threads : numel;
+  if (perThread <= limits.maxFragmentElements)
+    return success();
+  InFlightDiagnostic d = emitError(alloc.getLoc());
+  if (fragment)
+    d << "fragment of " << shapeText(shape) << " elements needs " << perThread << " elements per thread ("
+      << shapeText(shape) << " over " << threadsText(threads) << ")";
+  else
+    d << "local buffer of " << shapeText(shape) << " elements needs " << perThread
+      << " elements per thread (each thread holds all of it)";
+  d << "; the limit is " << limits.maxFragmentElements
+    << " (--max-fragment-elements=N raises it; or give the block more threads or make the buffer smaller)";
+  return failure();
+}
+
+/// T.Parallel: iterations per thread times the operations of the body.
+static LogicalResult checkParallel(tile::ParallelOp loop, int64_t threads, const GPULimits &limits) {
+  int64_t iterations = product(loop.getExtents());
+  int64_t perThread = (iterations + threads - 1) / threads;
+  int64_t ops = 0;
+  loop.getBody().walk([&](Operation *) { ++ops; });
+  if (perThread * ops <= limits.maxUnrolledOps)
+    return success();
+  return loop.emitError() << "T.Parallel(" << llvm::join(llvm::map_range(loop.getExtents(), [](int64_t d) {
+           return std::to_string(d);
+         }), ", ")
+                          << ") unrolls to " << perThread * ops << " operations per thread (" << perThread
+                          << " iterations per thread over " << threadsText(threads) << ", " << ops
+                          << " operations each); the limit is " << limits.maxUnrolledOps
+                          << " (--max-unrolled-ops=N raises it; or give the block more threads or split the loop)";
+}
+
+LogicalResult tilec::checkGPULimits(Operation *launch, int64_t threads, const GPULimits &limits) {
+  threads = std::max<int64_t>(threads, 1);
+  bool ok = true;
+  launch->walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<tile::AllocOp>(op))
+      ok &= succeeded(checkBuffer(alloc, threads, limits));
+    else if (auto loop = dyn_cast<tile::ParallelOp>(op))
+      ok &= succeeded(checkParallel(loop, threads, limits));
+  });
+  return success(ok);
+}
