@@ -12,6 +12,7 @@
 #include "tilec/Dialect/Tile/IR/FragmentLayout.h"
 #include "tilec/Dialect/Tile/IR/SharedSwizzle.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Target/GPULimits.h"
 #include "tilec/Target/TargetInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -100,6 +101,11 @@ struct LayoutPlan {
 
 /// Reads the layout and gemm plan attributes of `launch`.
 LayoutPlan readLayoutPlan(tile::LaunchOp launch);
+
+/// Checks the planned layouts and gemms of `launch` against `limits`
+/// (Limits.cpp); a diagnostic at the fragment or gemm names the figure.
+mlir::LogicalResult checkPlannedLimits(const LayoutPlan &plan, tile::LaunchOp launch, int64_t threads,
+                                       const GPULimits &limits);
 
 /// Emits the body of one kernel.
 class KernelEmitter {

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Conversion/TileToGPU/TileToGPU.h"
 
+#include "Emitter.h"
+
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
@@ -85,6 +87,46 @@ LogicalResult tilec::checkGPULimits(Operation *launch, int64_t threads, const GP
       ok &= succeeded(checkBuffer(alloc, threads, limits));
     else if (auto loop = dyn_cast<tile::ParallelOp>(op))
       ok &= succeeded(checkParallel(loop, threads, limits));
+  });
+  return success(ok);
+}
+
+/// After tile-infer-layouts: the registers each fragment's layout gives a
+/// thread (more than the lower bound when a thread count that does not
+/// divide the tile leaves threads replicated), and the per-element gemms
+/// (no matrix-instruction plan), whose multiply-adds LLVM unrolls.
+LogicalResult gpu_lowering::checkPlannedLimits(const LayoutPlan &plan, tile::LaunchOp launch, int64_t threads,
+                                               const GPULimits &limits) {
+  bool ok = true;
+  for (auto &[value, layout] : plan.fragments) {
+    if (layout.numRegs <= limits.maxFragmentElements)
+      continue;
+    auto type = cast<MemRefType>(value.getType());
+    emitError(value.getLoc()) << "fragment of " << shapeText(type.getShape()) << " elements takes "
+                              << layout.numRegs << " elements per thread in its layout over "
+                              << threadsText(threads) << " (distinct elements on " << layout.distinctThreads()
+                              << " of them); the limit is " << limits.maxFragmentElements
+                              << " (--max-fragment-elements=N raises it; or use a thread count that divides the "
+                                 "buffer's elements)";
+    ok = false;
+  }
+  launch.walk([&](tile::GemmOp g) {
+    if (plan.gemms.lookup(g).mma)
+      return;
+    auto it = plan.fragments.find(g.getC());
+    if (it == plan.fragments.end())
+      return;
+    ArrayRef<int64_t> a = cast<MemRefType>(g.getA().getType()).getShape();
+    int64_t k = g.getTransposeA() ? a[0] : a[a.size() - 1];
+    // A load of each operand, the multiply and the add per step.
+    int64_t ops = it->second.numRegs * k * 4;
+    if (ops <= limits.maxUnrolledOps)
+      return;
+    g.emitError() << "T.gemm runs element by element here (no matrix-instruction plan for this tile over "
+                  << threadsText(threads) << "): " << ops << " operations per thread (" << it->second.numRegs
+                  << " elements of C per thread x K=" << k << " x 4); the limit is " << limits.maxUnrolledOps
+                  << " (--max-unrolled-ops=N raises it; or use a multiple of 32 threads whose warps divide the tile)";
+    ok = false;
   });
   return success(ok);
 }

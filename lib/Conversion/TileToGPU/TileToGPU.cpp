@@ -139,7 +139,10 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
   if (failed(tile::inferLayouts(launch, target)) || failed(tile::planPipelines(launch, target)) ||
       failed(tile::planSharedMemory(launch, target)))
     return failure();
-  gpu_lowering::KernelEmitter emitter(kernel, launch, func, target, gpu_lowering::readLayoutPlan(launch));
+  gpu_lowering::LayoutPlan plan = gpu_lowering::readLayoutPlan(launch);
+  if (failed(gpu_lowering::checkPlannedLimits(plan, launch, threads, options.limits)))
+    return failure();
+  gpu_lowering::KernelEmitter emitter(kernel, launch, func, target, std::move(plan));
   if (failed(emitter.run()))
     return failure();
   tile::setSharedBytes(func, emitter.getSharedBytes());
