@@ -74,6 +74,8 @@ const BuiltinParam pAtomicAdd[] = {{"dst", AK::Region, req()},
                                    {"value", AK::Value, req()},
                                    {"memory_order", AK::ConstStr, dStr("relaxed")},
                                    {"use_tma", AK::ConstBool, dBool(false)}};
+const BuiltinParam pAtomicAddVec[] = {
+    {"dst", AK::Region, req()}, {"value", AK::Region, req()}, {"return_prev", AK::ConstBool, dBool(false)}};
 const BuiltinParam pPrint[] = {{"obj", AK::Value, req()}, {"msg", AK::ConstStr, dStr("")}};
 const BuiltinParam pSwizzle[] = {{"panel_size", AK::ConstInt, dInt(8)},
                                  {"order", AK::ConstStr, dStr("row")},
@@ -191,6 +193,8 @@ const Row rows[] = {
     ROW(ReduceAbsMax, "T.reduce_absmax", Stmt, pReduce, true),
     ROW(CumSum, "T.cumsum", Stmt, pCumSum, true),
     ROW(AtomicAdd, "T.atomic_add", Stmt, pAtomicAdd, true),
+    ROW(AtomicAddX2, "T.atomic_addx2", Stmt, pAtomicAddVec, true),
+    ROW(AtomicAddX4, "T.atomic_addx4", Stmt, pAtomicAddVec, true),
     ROW(Print, "T.print", Stmt, pPrint, true),
     ROW(UseSwizzle, "T.use_swizzle", Stmt, pSwizzle, true),
     ROW(AnnotateLayout, "T.annotate_layout", Stmt, pAnnotate, true),

@@ -15,6 +15,12 @@
 // (`T.atomic_add(dV[b, i*bm:(i+1)*bm, h, :], dv_shared)`): a T.Parallel of
 // element atomic adds over the value's non-unit dimensions.
 //
+// And T.atomic_addx2 / T.atomic_addx4 (`T.atomic_addx4(dKV[b, i, h, d * 4],
+// acc[j, d * 4])`): 2 / 4 consecutive elements along the last dimension of
+// both operands, from the element (or the region of that extent) each names.
+// They lower as that many element atomic adds, each atomic on its own; the
+// target may fuse them, and no target needs a vector atomic.
+//
 //===----------------------------------------------------------------------===//
 #include "TileGenImpl.h"
 
@@ -149,4 +155,51 @@ bool KernelGen::emitSpreadAtomicAdd(Region &dst, BufferInfo *value, llvm::SMRang
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   tile::AtomicAddOp::create(b, l, dst.buffer->value, di, v.value);
   return true;
+}
+
+void KernelGen::genAtomicAddVec(const BoundCall &call, unsigned lanes) {
+  std::string name = "T.atomic_addx" + std::to_string(lanes);
+  std::optional<bool> prev = constBoolArg(call, "return_prev");
+  if (!prev)
+    return;
+  if (*prev) {
+    diags.emit(DiagID::meta_error, call.rangeOf("return_prev"),
+               name + " with return_prev=True is not supported: the adds return nothing (read the destination "
+                      "before them, or drop return_prev)");
+    return;
+  }
+  Region dst, val;
+  if (!evalRegion(call.get("dst"), dst) || !evalRegion(call.get("value"), val))
+    return;
+  using S = tile::Scope;
+  if (!checkScope(dst.buffer, {S::Global, S::Shared}, name + " destination", call.rangeOf("dst")))
+    return;
+  // Each operand names its first element, or a region of `lanes` elements
+  // along its last dimension.
+  for (Region *r : {&dst, &val}) {
+    if (!r->sizes)
+      continue;
+    llvm::ArrayRef<int64_t> sz(*r->sizes);
+    if (sz.back() != int64_t(lanes) || llvm::any_of(sz.drop_back(), [](int64_t s) { return s != 1; })) {
+      diags.emit(DiagID::meta_error, r->range,
+                 name + " adds " + std::to_string(lanes) + " consecutive elements of the last dimension: name the " +
+                     "first one (buf[..., i]) or a region buf[..., i:i + " + std::to_string(lanes) + "]");
+      return;
+    }
+  }
+  llvm::SMRange range = call.call->getRange();
+  mlir::Location l = loc(range);
+  for (unsigned k = 0; k < lanes; ++k) {
+    llvm::SmallVector<mlir::Value, 4> di(dst.offsets), vi(val.offsets);
+    if (k) {
+      di.back() = mlir::arith::AddIOp::create(b, l, di.back(), indexConst(k, range)).getResult();
+      vi.back() = mlir::arith::AddIOp::create(b, l, vi.back(), indexConst(k, range)).getResult();
+    }
+    TValue v = TValue::ofScalar(loadElement(val.buffer, vi, val.range), val.buffer->dtype);
+    v = convert(v, dst.buffer->dtype, range);
+    if (!v.isValid())
+      return;
+    guardedForLayout(dst.buffer, di, call.rangeOf("dst"),
+                     [&] { tile::AtomicAddOp::create(b, l, dst.buffer->value, di, v.value); });
+  }
 }

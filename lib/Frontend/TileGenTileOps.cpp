@@ -504,6 +504,10 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     return genFinalizeReducer(call);
   case BuiltinID::AtomicAdd:
     return genAtomicAdd(call);
+  case BuiltinID::AtomicAddX2:
+    return genAtomicAddVec(call, 2);
+  case BuiltinID::AtomicAddX4:
+    return genAtomicAddVec(call, 4);
   case BuiltinID::AnnotateLayout:
     return genAnnotateLayout(call);
   case BuiltinID::BarrierArrive:

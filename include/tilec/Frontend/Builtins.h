@@ -55,6 +55,8 @@ enum class BuiltinID {
   CumSum,
   FinalizeReducer,
   AtomicAdd,
+  AtomicAddX2,
+  AtomicAddX4,
   Print,
   UseSwizzle,
   AnnotateLayout,
