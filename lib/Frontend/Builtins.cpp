@@ -76,6 +76,8 @@ const BuiltinParam pAtomicAdd[] = {{"dst", AK::Region, req()},
                                    {"use_tma", AK::ConstBool, dBool(false)}};
 const BuiltinParam pAtomicAddVec[] = {
     {"dst", AK::Region, req()}, {"value", AK::Region, req()}, {"return_prev", AK::ConstBool, dBool(false)}};
+const BuiltinParam pParallel[] = {{"prefer_async", AK::ConstBool, none(), true},
+                                  {"annotations", AK::Dict, none(), true}};
 const BuiltinParam pPrint[] = {{"obj", AK::Value, req()}, {"msg", AK::ConstStr, dStr("")}};
 const BuiltinParam pSwizzle[] = {{"panel_size", AK::ConstInt, dInt(8)},
                                  {"order", AK::ConstStr, dStr("row")},
@@ -199,10 +201,10 @@ const Row rows[] = {
     ROW(UseSwizzle, "T.use_swizzle", Stmt, pSwizzle, true),
     ROW(AnnotateLayout, "T.annotate_layout", Stmt, pAnnotate, true),
     ROW(MakeSwizzledLayout, "T.make_swizzled_layout", Expr, pMakeSwizzled, true),
-    VROW(Parallel, "T.Parallel", Iter, {}, ConstInt, 1, true),
+    VROW(Parallel, "T.Parallel", Iter, pParallel, ConstInt, 1, true),
     // TIR's lowercase form tile-lang re-exports: one parallel loop; nested
     // ones make one nest, as T.Parallel's several extents do.
-    VROW(Parallel, "T.parallel", Iter, {}, ConstInt, 1, true),
+    VROW(Parallel, "T.parallel", Iter, pParallel, ConstInt, 1, true),
     ROW(Pipelined, "T.Pipelined", Iter, pPipelined, true),
     ROW(Serial, "T.serial", Iter, pSerial, true),
     ROW(Serial, "T.Serial", Iter, pSerial, true),

@@ -304,6 +304,7 @@ public:
   void genReduce(const BoundCall &call);
   void genCumSum(const BoundCall &call);
   void genAtomicAdd(const BoundCall &call);
+  bool checkParallelHints(const BoundCall &bound);
   void genAtomicAddVec(const BoundCall &call, unsigned lanes);
   void genAnnotateLayout(const BoundCall &call);
   // Region operands (TileGenRegions.cpp).

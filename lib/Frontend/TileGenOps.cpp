@@ -276,6 +276,32 @@ void KernelGen::genFor(const ForStmt *s) {
   genRangeFor(s, bound, names[0]);
 }
 
+/// T.Parallel's async-copy hints: `prefer_async=` and the annotations
+/// `parallel_prefer_async` / `parallel_async_without_async_commit_wait`.
+/// tilec checks them and ignores them (docs/differences.md); false after an
+/// error.
+bool KernelGen::checkParallelHints(const BoundCall &bound) {
+  if (bound.get("prefer_async") && !constBoolArg(bound, "prefer_async"))
+    return false;
+  auto *dict = llvm::dyn_cast_or_null<DictExpr>(bound.get("annotations"));
+  if (!dict)
+    return true;
+  for (const Expr *k : dict->getKeys()) {
+    TValue key = eval(k);
+    if (!key.isValid())
+      return false;
+    llvm::StringRef name = key.isConst() && key.cst.is(meta::Value::Kind::Str) ? key.cst.getStr() : "";
+    if (name != "parallel_prefer_async" && name != "parallel_async_without_async_commit_wait") {
+      diags.emit(DiagID::meta_error, k->getRange(),
+                 "T.Parallel annotation " + (name.empty() ? key.describe() : "'" + name.str() + "'") +
+                     " is not supported: tilec takes only the async-copy hints 'parallel_prefer_async' and "
+                     "'parallel_async_without_async_commit_wait' (drop it)");
+      return false;
+    }
+  }
+  return true;
+}
+
 /// `for i, j in T.Parallel(M, N)`: one tile.parallel over constant extents.
 void KernelGen::genParallelFor(const ForStmt *s, const BoundCall &bound, llvm::ArrayRef<const NameExpr *> names) {
   mlir::Location l = loc(s->getRange());
@@ -285,6 +311,8 @@ void KernelGen::genParallelFor(const ForStmt *s, const BoundCall &bound, llvm::A
                "T.parallel(stop - start) and add start to the index, or T.Parallel(e0, e1, ...) for a nest");
     return;
   }
+  if (!checkParallelHints(bound))
+    return;
   llvm::SmallVector<int64_t, 4> extents;
   for (const Expr *e : bound.extra) {
     TValue v = eval(e);
