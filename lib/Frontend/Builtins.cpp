@@ -57,7 +57,7 @@ const BuiltinParam pGemm[] = {{"A", AK::Buffer, req()},
                               {"transpose_A", AK::ConstBool, dBool(false)},
                               {"transpose_B", AK::ConstBool, dBool(false)},
                               {"policy", AK::Policy, dPolicy("Square")},
-                              {"clear_accum", AK::ConstBool, dBool(false)},
+                              {"clear_accum", AK::Scalar, dBool(false)},
                               {"k_pack", AK::ConstInt, dInt(1)},
                               {"wg_wait", AK::ConstInt, dInt(0)}};
 const BuiltinParam pFill[] = {{"buffer", AK::Region, req()}, {"value", AK::Scalar, req()}};

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace tilec;
 using namespace tilec::detail;
@@ -197,7 +198,21 @@ void KernelGen::emitCopy(Region &src, Region &dst, llvm::SMRange range) {
 
 void KernelGen::genGemm(const BoundCall &call) {
   argFailed = false;
-  std::optional<bool> clear = constBoolArg(call, "clear_accum");
+  // clear_accum is a constant, or a runtime condition (`clear_accum=(k == 0)`):
+  // then C is cleared under it and the gemm accumulates.
+  mlir::Value clearCond;
+  if (const Expr *ce = call.get("clear_accum")) {
+    TValue cv = eval(ce);
+    if (!cv.isValid())
+      return;
+    if (!cv.isConst() && !cv.isBuffer()) {
+      cv = toBool(cv, ce->getRange());
+      if (!cv.isValid())
+        return;
+      clearCond = cv.value;
+    }
+  }
+  std::optional<bool> clear = clearCond ? std::optional<bool>(false) : constBoolArg(call, "clear_accum");
   if (!clear)
     return;
   llvm::SmallVector<RegionWriteBack, 1> writeBacks;
@@ -253,6 +268,17 @@ void KernelGen::genGemm(const BoundCall &call) {
     diags.emit(DiagID::sema_gemm_shape_mismatch, call.call->getRange(), A->shapeStr(), B->shapeStr(), C->shapeStr(),
                why);
     return;
+  }
+  if (clearCond) {
+    TValue zero = implicitCast(TValue::ofConst(ConstValue::ofInt(0)), C->dtype, "buffer '" + C->name + "'",
+                               call.rangeOf("clear_accum"));
+    if (!zero.isValid())
+      return;
+    mlir::Location cl = loc(call.rangeOf("clear_accum"));
+    auto ifOp = mlir::scf::IfOp::create(b, cl, clearCond, /*withElseRegion=*/false);
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    tile::FillOp::create(b, cl, C->value, zero.value);
   }
   tile::GemmOp::create(b, loc(call.call->getRange()), A->value, B->value, C->value, *ta, *tb, policy, *clear,
                        uint64_t(*kPack));
