@@ -356,6 +356,63 @@ static bool needsArguments(const meta::FunctionObj &fn, meta::MetaOptions &mo) {
   return false;
 }
 
+/// True for `__name__ == "__main__"`.
+static bool isMainGuard(const Expr *e) {
+  auto *c = llvm::dyn_cast<CompareExpr>(e);
+  if (!c || c->getOps().size() != 1 || c->getOps()[0] != CompareOp::Eq)
+    return false;
+  auto *n = llvm::dyn_cast<NameExpr>(c->getOperands()[0]);
+  auto *s = llvm::dyn_cast<StrLitExpr>(c->getOperands()[1]);
+  return n && s && n->getName() == "__name__" && s->getValue() == "__main__";
+}
+
+/// The names `body` assigns (plain and tuple targets, in nested blocks).
+static void collectAssigned(const Body &body, llvm::SmallVectorImpl<const NameExpr *> &out) {
+  std::function<void(const Expr *)> target = [&](const Expr *t) {
+    if (auto *n = llvm::dyn_cast<NameExpr>(t))
+      out.push_back(n);
+    else if (auto *tu = llvm::dyn_cast<TupleExpr>(t))
+      llvm::for_each(tu->getElts(), target);
+    else if (auto *li = llvm::dyn_cast<ListExpr>(t))
+      llvm::for_each(li->getElts(), target);
+  };
+  for (const Stmt *s : body) {
+    if (auto *a = llvm::dyn_cast<AssignStmt>(s))
+      llvm::for_each(a->getTargets(), target);
+    else if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
+      collectAssigned(i->getThen(), out);
+      collectAssigned(i->getElse(), out);
+    } else if (auto *f = llvm::dyn_cast<ForStmt>(s)) {
+      collectAssigned(f->getBody(), out);
+      collectAssigned(f->getElse(), out);
+    } else if (auto *w = llvm::dyn_cast<WithStmt>(s)) {
+      collectAssigned(w->getBody(), out);
+    }
+  }
+}
+
+/// tile-lang's examples run as scripts, and some factories read globals that
+/// only the file's `if __name__ == "__main__":` block assigns (tilec does not
+/// run it). Such a name the module leaves unbound takes its -D where it is read (the
+/// interpreter's name lookup); these are recorded so that a read without a -D
+/// says where the name is assigned.
+void Sema::collectMainOnlyNames(const Module &module, SemaModule &out) {
+  for (const Stmt *s : module.body) {
+    auto *i = llvm::dyn_cast<IfStmt>(s);
+    if (!i || !isMainGuard(i->getCond()))
+      continue;
+    unsigned line = srcMgr.getLineAndColumn(i->getRange().Start).first;
+    llvm::SmallVector<const NameExpr *, 16> names;
+    collectAssigned(i->getThen(), names);
+    meta::MetaOptions &mo = out.metaOptions;
+    for (const NameExpr *n : names) {
+      mo.addKnown(n->getName());
+      if (llvm::none_of(mo.mainOnlyNames, [&](const auto &p) { return p.first == n->getName(); }))
+        mo.mainOnlyNames.push_back({n->getName().str(), line});
+    }
+  }
+}
+
 bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule &out) {
   unsigned errorsBefore = diags.getNumErrors();
   parseDefines(opts.defines, out.metaOptions);
@@ -373,6 +430,7 @@ bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule
   meta::Env *env = in.newEnv(nullptr);
   in.mainEnv = env;
   llvm::StringRef stem = llvm::sys::path::stem(file);
+  collectMainOnlyNames(module, out);
   in.runModule(module, env, stem.empty() ? "main" : stem);
   // A definition that failed (a factory whose decorator raised) would have
   // used the -D names it declares: do not call them unknown as well.

@@ -269,6 +269,13 @@ TValue KernelGen::evalName(const NameExpr *e) {
       return lowerSize(*size, e->getRange());
     return TValue::ofConst(c->value);
   }
+  meta::Value dv;
+  if (info.interp->defineForUnboundName(name, dv))
+    return dv.isValid() ? TValue::ofConst(dv) : TValue();
+  if (std::string hint = info.interp->unboundNameHint(name); !hint.empty()) {
+    diags.emit(DiagID::sema_unknown_name, e->getRange(), name, hint);
+    return TValue();
+  }
   llvm::SmallVector<llvm::StringRef, 32> names;
   for (const LocalScope &s : scopes)
     for (const auto &entry : s.names)

@@ -108,6 +108,7 @@ private:
   bool resolveParam(const ast::Param &p, meta::Env *env, KernelParam &out, SemaModule &sm);
   bool resolveTensor(const meta::Value &type, llvm::SMRange range, KernelParam &out);
   void reportUnusedDefines(SemaModule &out);
+  void collectMainOnlyNames(const ast::Module &module, SemaModule &out);
 
   DiagnosticEmitter &diags;
   llvm::SourceMgr &srcMgr;

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "InterpImpl.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include "tilec/Frontend/Builtins.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -106,6 +108,29 @@ bool Interpreter::step(llvm::SMRange range) {
     error(DiagID::meta_budget, range, kStepBudget);
   }
   return false;
+}
+
+// A name bound nowhere tilec runs (tile-lang's scripts assign some globals
+// only in their `__main__` block) takes its -D as a module constant.
+bool Interpreter::defineForUnboundName(llvm::StringRef name, Value &out) {
+  MetaOptions::Define *d = opts.findDefine(name);
+  if (!d || !d->value || !mainEnv)
+    return false;
+  d->used = true;
+  out = eval(d->value, mainEnv);
+  if (out.isValid())
+    mainEnv->set(name, out, d->range);
+  return true;
+}
+
+std::string Interpreter::unboundNameHint(llvm::StringRef name) const {
+  for (const auto &[n, line] : opts.mainOnlyNames)
+    if (n == name)
+      return llvm::formatv("; the file assigns it only in the `if __name__ == \"__main__\":` block at line {0}, "
+                           "which tilec does not run: give it with -D {1}=...",
+                           line, name)
+          .str();
+  return "";
 }
 
 void Interpreter::reportHarnessUse(const Value &v, llvm::SMRange use) {

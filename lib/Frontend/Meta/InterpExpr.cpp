@@ -213,6 +213,13 @@ Value ExprEval::evalName(const NameExpr *e) {
   Value v = in.lookupBuiltin(e->getName());
   if (v.isValid())
     return v;
+  Value dv;
+  if (in.defineForUnboundName(e->getName(), dv))
+    return dv;
+  if (std::string hint = in.unboundNameHint(e->getName()); !hint.empty()) {
+    in.error(DiagID::sema_unknown_name, e->getRange(), e->getName(), hint);
+    return Value();
+  }
   llvm::SmallVector<llvm::StringRef, 32> names;
   env->collectNames(names);
   for (const auto &entry : in.getBuiltinTable())

@@ -101,6 +101,9 @@ struct MetaOptions {
     if (std::find(knownNames.begin(), knownNames.end(), n) == knownNames.end())
       knownNames.push_back(n.str());
   }
+  /// Module-level names assigned only inside an `if __name__ == "__main__":`
+  /// block (which tilec does not run), with the block's line.
+  std::vector<std::pair<std::string, unsigned>> mainOnlyNames;
   /// The -D for `name`, or nullptr.
   Define *findDefine(llvm::StringRef name) {
     for (Define &d : defines)
@@ -153,6 +156,11 @@ public:
   /// Records `what` at `use` as the active trap's harness use; false (and
   /// nothing recorded) when no module-level statement is running.
   bool trapHarness(llvm::StringRef what, llvm::SMRange use);
+  /// For a name bound nowhere: its -D, bound in the main module (true), or false.
+  bool defineForUnboundName(llvm::StringRef name, Value &out);
+  /// For a name bound nowhere that the file assigns only in its `__main__`
+  /// block: the unknown-name message's suffix saying so; else "".
+  std::string unboundNameHint(llvm::StringRef name) const;
   /// Reports unless `v` is valid and concrete (not harness); true when usable.
   bool requireConcrete(const Value &v, llvm::SMRange use);
 
