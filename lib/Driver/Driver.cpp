@@ -164,6 +164,10 @@ public:
   void appendImports(std::vector<std::string> &files) const {
     for (unsigned id = 2; id <= srcMgr.getNumBuffers(); ++id) {
       std::string file = srcMgr.getMemoryBuffer(id)->getBufferIdentifier().str();
+      // Buffers of -D values ("<-D NAME>") and other in-memory sources are
+      // not files a build system could depend on.
+      if (!llvm::sys::fs::is_regular_file(file))
+        continue;
       if (!llvm::is_contained(files, file))
         files.push_back(file);
     }
