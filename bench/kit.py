@@ -51,6 +51,8 @@ MODULE = {"examples": "examples", "bandwidth": "examples", "suite": "hostsuite",
 SANITIZE = ["examples", "suite", "fa"]
 # Wall-clock limits on the device, per suite and step (seconds).
 LIMIT = {"check": 240, "sanitize": 400, "bench": 300}
+# Suites whose check takes longer: compat runs ~200 entries, each with a NumPy reference.
+SUITE_LIMIT = {("check", "compat"): 540}
 
 # ----------------------------------------------------------------------------- build specs
 
@@ -399,8 +401,8 @@ def child(step, suite, kitdir, small, tool=None, checks=None):
         env["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
     t0 = time.time()
     try:
-        p = subprocess.run(argv, env=env, timeout=LIMIT["sanitize" if tool else step], capture_output=bool(tool),
-                           text=True)
+        limit = LIMIT["sanitize"] if tool else SUITE_LIMIT.get((step, suite), LIMIT[step])
+        p = subprocess.run(argv, env=env, timeout=limit, capture_output=bool(tool), text=True)
         rc, text = p.returncode, (p.stdout or "") + (p.stderr or "")
     except subprocess.TimeoutExpired as e:
         rc, text = "timeout", str(e.stdout or "")

@@ -8,8 +8,10 @@ that process down). The kit folder holds compat/NAME/{k.so, k.h, entry.json}, wr
 import ctypes
 import json
 import os
+import select
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPAT = os.path.join(HERE, "..", "..", "test", "compat")
@@ -62,38 +64,91 @@ def run_one(folder):
     return case.verify()
 
 
+class Worker:
+    """One child process that imports torch once and runs entries one after another (a fresh
+    process per entry spent ~4 s each on torch and the CUDA context: the suite outran its limit).
+    A child that crashes, hangs past LIMIT or reports a CUDA error (the context is lost) is
+    replaced by a fresh one for the next entry."""
+
+    def __init__(self):
+        self.p = None
+
+    def start(self):
+        self.p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+
+    def stop(self):
+        if self.p:
+            self.p.kill()
+            self.p.wait()
+            self.p = None
+
+    def run(self, folder):
+        """(status, detail) of one entry."""
+        if self.p is None:
+            self.start()
+        self.p.stdin.write(folder + "\n")
+        self.p.stdin.flush()
+        deadline = time.time() + LIMIT
+        while True:
+            left = deadline - time.time()
+            ready = select.select([self.p.stdout], [], [], max(left, 0))[0] if left > 0 else []
+            if not ready:
+                self.stop()
+                return "TIMEOUT", f"over {LIMIT}s"
+            line = self.p.stdout.readline()
+            if not line:  # the child died
+                self.p.wait()
+                tail = (self.p.stderr.read().strip().splitlines() or [""])[-1]
+                rc, self.p = self.p.returncode, None
+                return "CRASH", f"exit {rc}: {tail}"
+            if line.startswith("{"):
+                res = json.loads(line)
+                if res.get("fatal"):
+                    self.stop()
+                return res["status"], res["detail"]
+
+
 def check_compat(kit, small):
     from suites import row
     here = kit.path("compat")
     rows = []
     names = sorted(os.listdir(here)) if os.path.isdir(here) else []
+    worker = Worker()
+    t0 = time.time()
     for name in names:
         folder = os.path.join(here, name)
         entry = json.load(open(os.path.join(folder, "entry.json")))
-        try:
-            p = subprocess.run([sys.executable, os.path.abspath(__file__), folder], capture_output=True,
-                               text=True, timeout=LIMIT)
-            last = [l for l in p.stdout.splitlines() if l.startswith("{")]
-            if p.returncode != 0 or not last:
-                tail = (p.stderr.strip().splitlines() or [""])[-1]
-                status, detail = "CRASH", f"exit {p.returncode}: {tail}"
-            else:
-                res = json.loads(last[-1])
-                status, detail = res["status"], res["detail"]
-        except subprocess.TimeoutExpired:
-            status, detail = "TIMEOUT", f"over {LIMIT}s"
+        status, detail = worker.run(folder)
         ok = status == "ok"
         row(name, f"host {entry.get('host_numerics', '-')}", status, ok, rows)
         rows[-1]["host"] = entry.get("host_numerics", "-")
         if not ok:
             print(f"  {detail[:300]}", flush=True)
+    worker.stop()
     host_ok = sum(1 for r in rows if r["host"] == "ok")
     both = sum(1 for r in rows if r["host"] == "ok" and r["ok"])
     print(f"compat on sm_90a: {sum(r['ok'] for r in rows)}/{len(rows)} entries match their reference "
-          f"({both}/{host_ok} of those that match on the host)", flush=True)
+          f"({both}/{host_ok} of those that match on the host) in {time.time() - t0:.0f} s", flush=True)
     return rows
 
 
+def serve():
+    """The worker's loop: one entry folder per stdin line, one JSON result per stdout line."""
+    for line in sys.stdin:
+        fatal = False
+        try:
+            st, det = run_one(line.strip())
+        except Exception as e:  # a CUDA error poisons the context: report it, then exit
+            st, det, fatal = "ERROR", f"{type(e).__name__}: {e}", "CUDA" in str(e) or "cuda" in str(e)
+        print(json.dumps({"status": st, "detail": str(det), "fatal": fatal}), flush=True)
+        if fatal:
+            return
+
+
 if __name__ == "__main__":
-    st, det = run_one(sys.argv[1])
-    print(json.dumps({"status": st, "detail": det}))
+    if sys.argv[1:] == ["--worker"]:
+        serve()
+    else:
+        st, det = run_one(sys.argv[1])
+        print(json.dumps({"status": st, "detail": det}))
