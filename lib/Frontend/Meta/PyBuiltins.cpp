@@ -200,7 +200,9 @@ Value roundValue(Interpreter &in, CallArgs &a) {
     }
     for (int64_t k = 0; k < -digits; ++k)
       p *= 10;
-    int64_t q = floorDiv(v, p), r = v - q * p;
+    int64_t q = floorDiv(v, p), r = v % p; // r = v - q * p without its overflow at INT64_MIN
+    if (r < 0)
+      r += p;
     if (2 * r > p || (2 * r == p && q % 2 != 0))
       ++q;
     int64_t out;
