@@ -168,13 +168,16 @@ def load_manifest(path):
         m = tomllib.load(f)
     entries = m.get("entry", [])
     for e in entries:
-        e.setdefault("name", os.path.splitext(os.path.relpath(e["file"], "examples"))[0] + ":" + e["kernel"])
+        top = "testing/python" if e["file"].startswith("testing/") else "examples"
+        e.setdefault("name", os.path.splitext(os.path.relpath(e["file"], top))[0] + ":" + e["kernel"])
     return entries, m.get("skip", [])
 
 
 def testing_entries(tilelang, manifest_entries):
     """Entries for tile-lang's testing/python kernels (scan.py); manifest entries override."""
-    known = {(e["file"], e["kernel"]): e for e in manifest_entries}
+    known = {}
+    for e in manifest_entries:  # the first entry for a (file, kernel) wins
+        known.setdefault((e["file"], e["kernel"]), e)
     out, skips = [], []
     root = os.path.join(tilelang, "testing", "python")
     for dp, _, fs in os.walk(root):
@@ -317,6 +320,8 @@ def main():
     ap.add_argument("--filter", default="", help="regular expression on entry names")
     ap.add_argument("--targets", default="host,sm_90a,vulkan")
     ap.add_argument("--testing", action="store_true", help="run testing/python's kernels instead of the manifest")
+    ap.add_argument("--testing-manifest", default=os.path.join(HERE, "testing.toml"),
+                    help="with --testing: entries (sizes, references) that replace the scanned ones")
     ap.add_argument("--json", help="write every result (commands, diagnostics per mode) to this file")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--triage", help="write the ranked failure causes (markdown) to this file")
@@ -341,7 +346,10 @@ def main():
     entries, skips = load_manifest(args.manifest)
     label = "compat"
     if args.testing:
-        entries, skips = testing_entries(args.tilelang, entries)
+        overrides = entries
+        if os.path.exists(args.testing_manifest):
+            overrides = load_manifest(args.testing_manifest)[0] + entries
+        entries, skips = testing_entries(args.tilelang, overrides)
         label = "compat --testing"
     if args.filter:
         entries = [e for e in entries if re.search(args.filter, e["name"])]
