@@ -14,13 +14,6 @@ def bf16(x):
     return cabi.quantize(x, "bfloat16")
 
 
-def tf32(x):
-    """Rounds float32 values to tfloat32 (10 mantissa bits, nearest, ties to even)."""
-    u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
-    keep = (u + 0xFFF + ((u >> 13) & 1)) & ~np.uint64(0x1FFF)
-    return keep.astype(np.uint32).view(np.float32).astype(np.float64)
-
-
 def _bh(x):
     """(B, S, H, ...) -> (B, H, S, ...)."""
     return np.moveaxis(x, 2, 1)
@@ -41,7 +34,15 @@ def _local_cumsum_gates(shape, rng, p):
 def gdn_chunk_delta_bwd_dhu(ins, p):
     """tilelang_chunk_gated_delta_rule_bwd_dhu, chunks in reverse from state = dht:
     dh[c] = bf16(state); dv2 = bf16(exp(G_last - G_i) [G_last <= G_i] (K_c dh[c]) + dv);
-    state = state exp(G_last) + tf32(Q exp(G) scale)^T dO - W^T dv2; dh0 = the final state."""
+    state = state exp(G_last) + (Q exp(G) scale)^T dO - W^T dv2; dh0 = the final state.
+
+    The scaled Q and dO go through T.tfloat32 buffers into the first GEMM. tilec keeps
+    tfloat32 as float32 (docs/differences.md), so the reference does too (tilec's host build
+    matches it to 1e-7). tile-lang's GPU GEMM rounds them to TF32 (10 mantissa bits): that moves
+    the Q term by ~2^-11, and the bf16 roundings of the state (dh) and of dv2, which feed back
+    into it, turn that into bf16-sized flips: a TF32 reference differs from this one in dh0 by
+    8e-6 .. 1.5e-3 of its max over seeds 0-7 (1.5e-4 at the suite's seed), so a bound that
+    admitted both would be bf16's, not float32's."""
     q, k, w, g, do, dv = (_bh(ins[n]) for n in ("Q", "K", "W", "G", "dO", "dv"))
     c, scale = p["chunk_size"], p["scale"]
     use_g = p.get("use_g", True)
@@ -63,7 +64,7 @@ def gdn_chunk_delta_bwd_dhu(ins, p):
             qg = q[:, :, ch] * np.exp(gc)[..., None] * scale
         d2 = bf16(d + dv[:, :, ch])
         dv2[:, :, ch] = d2
-        state = f32(state + np.swapaxes(tf32(f32(qg)), -1, -2) @ do[:, :, ch]
+        state = f32(state + np.swapaxes(f32(qg), -1, -2) @ do[:, :, ch]
                     - np.swapaxes(w[:, :, ch], -1, -2) @ d2)
     out = {"dh": dh, "dv2": _bh(dv2)}
     if p.get("use_initial_state", True):
@@ -121,10 +122,6 @@ gdn_chunk_o_bwd_dqkwg.gen = {"G": lambda s, rng, p: rng.uniform(-1, 1, s)}
 
 
 if __name__ == "__main__":
-    x = np.array([1.0, 1 + 2 ** -11, 1 + 3 * 2 ** -11, 1 + 2 ** -10 + 2 ** -12, -3.3])
-    want = [1.0, 1.0, 1 + 4 * 2 ** -11, 1 + 2 ** -10, float(np.float32(-3.3))]
-    got = tf32(x)
-    assert np.allclose(got[:4], want[:4], rtol=0, atol=0) and abs(got[4] - want[4]) <= abs(want[4]) * 2 ** -11
     # dhu without gates and with one chunk: dh0 = dht + scale Q^T dO - W^T (K dht + dv)
     rng = np.random.default_rng(8)
     p = {"chunk_size": 4, "scale": 0.5, "use_g": False}
@@ -134,5 +131,5 @@ if __name__ == "__main__":
     r = gdn_chunk_delta_bwd_dhu(ins, p)
     Q, K, W, dO, dV, H0 = ins["Q"][0, :, 0], ins["K"][0, :, 0], ins["W"][0, :, 0], ins["dO"][0, :, 0], ins["dv"][0, :, 0], ins["dht"][0, 0]
     d2 = bf16(K @ bf16(H0) + dV)
-    assert np.allclose(r["dh0"][0, 0], H0 + 0.5 * tf32(Q).T @ dO - W.T @ d2, atol=1e-6)
+    assert np.allclose(r["dh0"][0, 0], H0 + 0.5 * Q.T @ dO - W.T @ d2, atol=1e-6)
     print("refs_gdn: self-checks pass")

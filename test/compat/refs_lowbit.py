@@ -90,6 +90,49 @@ def gemm_sp_24(ins, p):
 gemm_sp_24.gen = {"E": _sparse_meta}
 
 
+def _dense_24(shape, rng, p):
+    """dense (S, D) for the compressor: every group of four has 0, 1 or 2 nonzeros at random
+    columns (the kernel's contract is at most 2); nonzeros at least 0.1 in magnitude, so none
+    rounds to zero in float16."""
+    s, d = shape
+    out = np.zeros(shape)
+    count = rng.integers(0, 3, (s, d // 4))
+    for r in range(s):
+        for g in range(d // 4):
+            cols = rng.choice(4, count[r, g], replace=False)
+            out[r, 4 * g + cols] = rng.choice([-1.0, 1.0], len(cols)) * rng.uniform(0.1, 1.0, len(cols))
+    return out
+
+
+def compress_24(dense, e_bits=16):
+    """2:4 compression with ordered metadata: group g of four columns of a row keeps two columns
+    (a, b), a < b: its nonzero columns when there are two; (0, c) for a single nonzero at c > 0;
+    (0, 1) for a single nonzero at 0 or none. The values go to nonzero[:, 2 g], [:, 2 g + 1];
+    a | b << 2 goes to bits 4 (g % (e_bits / 4)) of meta[:, g // (e_bits / 4)] (signed words)."""
+    s, d = dense.shape
+    per = e_bits // 4
+    vals = np.zeros((s, d // 2))
+    meta = np.zeros((s, d // 4 // per), np.int64)
+    for r in range(s):
+        for g in range(d // 4):
+            nz = [c for c in range(4) if dense[r, 4 * g + c] != 0]
+            a, b = (nz[0], nz[1]) if len(nz) == 2 else (0, nz[0]) if len(nz) == 1 and nz[0] > 0 else (0, 1)
+            vals[r, 2 * g], vals[r, 2 * g + 1] = dense[r, 4 * g + a], dense[r, 4 * g + b]
+            meta[r, g // per] |= (a | b << 2) << (4 * (g % per))
+    signed = (meta ^ (1 << (e_bits - 1))) - (1 << (e_bits - 1))
+    return vals, signed
+
+
+@ref
+def sparse_compress_24(ins, p):
+    """sparse_utils _compress_fn (16-bit dtypes, int16 metadata): nonzero, meta = compress_24(dense)."""
+    vals, meta = compress_24(ins["dense"])
+    return {"nonzero": vals, "meta": meta}
+
+
+sparse_compress_24.gen = {"dense": _dense_24}
+
+
 if __name__ == "__main__":
     rng = np.random.default_rng(9)
     q = rng.integers(-128, 128, (3, 8))
@@ -115,4 +158,9 @@ if __name__ == "__main__":
                 vals[r, 2 * g + i] = dense[r, 4 * g + c]
                 meta[r, g // 4] |= c << (4 * (g % 4) + 2 * i)
     assert np.array_equal(sparse24_dense(vals, meta.astype(np.int16).astype(np.int64)), dense)
+    # the compressor's output decodes back to its input, the padding columns included
+    dense = _dense_24((5, 64), rng, {})
+    vals, meta = compress_24(dense)
+    assert np.array_equal(sparse24_dense(vals, meta), dense)
+    assert meta.min() >= -(1 << 15) and meta.max() < (1 << 15)
     print("refs_lowbit: self-checks pass")

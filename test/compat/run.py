@@ -128,13 +128,7 @@ def run_entry(e, args, caps, workroot):
         if not ok:
             r["targets"][target] = None
     r["diags"] = diags
-    # The diagnostic shown: the host's, from the mode closest to working (strip), else any.
-    for target in args.targets:
-        d = diags.get(target, {})
-        msg = d.get("strip") or d.get("py")
-        if r["targets"][target] is None and msg:
-            r["diag"] = f"[{target}] {msg}"
-            break
+    r["diag"] = shown_diagnostic(r, args.targets) or r["diag"]
     if "host_dir" in r and e.get("ref"):
         r["numerics"], detail = numerics.check(e, r["host_dir"])
         if r["numerics"] != "ok" and not r["diag"]:
@@ -145,6 +139,17 @@ def run_entry(e, args, caps, workroot):
     if args.gpu_kit and e.get("ref") and "sm_90a_dir" in r:
         bundle_for_gpu(e, r, args.gpu_kit)
     return r
+
+
+def shown_diagnostic(r, targets):
+    """The first failing target's diagnostic, from the file as it is (py: what a user sees, and
+    nearly every entry that compiles does so unmodified), else from the stripped copy."""
+    for target in targets:
+        d = r.get("diags", {}).get(target, {})
+        msg = d.get("py") or d.get("strip")
+        if r["targets"].get(target) is None and msg:
+            return f"[{target}] {msg}"
+    return ""
 
 
 def bundle_for_gpu(e, r, kit):
@@ -163,13 +168,16 @@ def load_manifest(path):
         m = tomllib.load(f)
     entries = m.get("entry", [])
     for e in entries:
-        e.setdefault("name", os.path.splitext(os.path.relpath(e["file"], "examples"))[0] + ":" + e["kernel"])
+        top = "testing/python" if e["file"].startswith("testing/") else "examples"
+        e.setdefault("name", os.path.splitext(os.path.relpath(e["file"], top))[0] + ":" + e["kernel"])
     return entries, m.get("skip", [])
 
 
 def testing_entries(tilelang, manifest_entries):
     """Entries for tile-lang's testing/python kernels (scan.py); manifest entries override."""
-    known = {(e["file"], e["kernel"]): e for e in manifest_entries}
+    known = {}
+    for e in manifest_entries:  # the first entry for a (file, kernel) wins
+        known.setdefault((e["file"], e["kernel"]), e)
     out, skips = [], []
     root = os.path.join(tilelang, "testing", "python")
     for dp, _, fs in os.walk(root):
@@ -242,7 +250,7 @@ def triage(results, targets, line, label):
     out = [f"# {label} triage — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "", "`" + line + "`", "",
            "Made by `test/compat/run.py` (branch compat; the manifest is test/compat/manifest.toml): each entry is "
            "compiled as the unmodified .py (`--kernel` once tilec has it) and, if that fails, with the harness "
-           "stripped (test/compat/strip.py); the tables rank the first error of the stripped mode. "
+           "stripped (test/compat/strip.py); the tables rank the first error of the file as it is (the stripped copy's where the .py gives none). "
            "Reproduce one entry: `test/compat/run.py --tilelang /work/tilelang-src --filter NAME --keep /tmp/x` "
            "(the stripped .tile and each target's output stay in /tmp/x).", ""]
     for t in targets:
@@ -253,12 +261,12 @@ def triage(results, targets, line, label):
             if t != "host" and "host" in targets and not r["targets"].get("host"):
                 continue  # counted under host
             d = r.get("diags", {}).get(t, {})
-            msg = d.get("strip") or d.get("py") or "(no diagnostic)"
+            msg = d.get("py") or d.get("strip") or "(no diagnostic)"
             causes.setdefault(cause_key(msg), []).append(r)
         if not causes:
             continue
         title = "what blocks compilation" if t == "host" else "entries that compile for the host but not here"
-        out += [f"## {t}: {title} (harness-stripped mode's first error)", "",
+        out += [f"## {t}: {title} (first error of the file as it is)", "",
                 "| entries | diagnostic | files (first 6) |", "| ---: | --- | --- |"]
         for k, rs in sorted(causes.items(), key=lambda kv: -len(kv[1])):
             files = sorted({r["file"].replace("examples/", "") for r in rs})
@@ -312,6 +320,8 @@ def main():
     ap.add_argument("--filter", default="", help="regular expression on entry names")
     ap.add_argument("--targets", default="host,sm_90a,vulkan")
     ap.add_argument("--testing", action="store_true", help="run testing/python's kernels instead of the manifest")
+    ap.add_argument("--testing-manifest", default=os.path.join(HERE, "testing.toml"),
+                    help="with --testing: entries (sizes, references) that replace the scanned ones")
     ap.add_argument("--json", help="write every result (commands, diagnostics per mode) to this file")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--triage", help="write the ranked failure causes (markdown) to this file")
@@ -328,12 +338,18 @@ def main():
     if args.from_json:
         old = json.load(open(args.from_json))
         results, skips = old["results"], old["skips"]
+        for r in results:
+            if r.get("diags") and not all(r["targets"].get(t) for t in args.targets):
+                r["diag"] = shown_diagnostic(r, args.targets) or r["diag"]
         label = old.get("label", "compat")
         return report(results, skips, args, label)
     entries, skips = load_manifest(args.manifest)
     label = "compat"
     if args.testing:
-        entries, skips = testing_entries(args.tilelang, entries)
+        overrides = entries
+        if os.path.exists(args.testing_manifest):
+            overrides = load_manifest(args.testing_manifest)[0] + entries
+        entries, skips = testing_entries(args.tilelang, overrides)
         label = "compat --testing"
     if args.filter:
         entries = [e for e in entries if re.search(args.filter, e["name"])]

@@ -1,0 +1,62 @@
+"""NumPy references for kernels of tile-lang's testing/python (run.py --testing, testing.toml).
+
+Written from what each kernel computes (the test files' own kernels, at the sizes testing.toml
+gives); GEMMs reuse refs.py's where the tensors are named alike.
+"""
+import numpy as np
+
+from refs import ref
+
+
+@ref
+def copy_ab(ins, p):
+    """B = A (converted to B's dtype by the store)."""
+    return {"B": ins["A"]}
+
+
+@ref
+def copy_padded(ins, p):
+    """B (padded_M, padded_N) = A (M, N) where A has the element, else the pad value: the
+    T.annotate_safe_value of A, 0 without one (a T.copy reads 0 outside a tensor)."""
+    a = ins["A"]
+    pad = p.get("pad_value")
+    out = np.full(ins["B"].shape, 0.0 if pad in (None, "None") else float(pad))
+    out[:a.shape[0], :a.shape[1]] = a
+    return {"B": out}
+
+
+@ref
+def gemm_batched_trans(ins, p):
+    """C[b] = op(A[b]) @ op(B[b]), op the transposes the trans_A / trans_B defines ask for."""
+    a = np.swapaxes(ins["A"], 1, 2) if p.get("trans_A") else ins["A"]
+    b = np.swapaxes(ins["B"], 1, 2) if p.get("trans_B") else ins["B"]
+    return {"C": a @ b}
+
+
+@ref
+def gemm_cleared_a(ins, p):
+    """test_tilelang_language_clear matmul: A's shared tile is cleared after each copy, so
+    C = 0 @ B^T = 0."""
+    return {"C": np.zeros(ins["C"].shape)}
+
+
+@ref
+def gemv_nt_bias(ins, p):
+    """C[m, n] = sum_k A[m, k] B[n, k] (+ Bias[n] with with_bias)."""
+    c = ins["A"] @ ins["B"].T
+    if p.get("with_bias"):
+        c = c + ins["Bias"][None, :]
+    return {"C": c}
+
+
+@ref
+def gemm_tn(ins, p):
+    """C = A^T @ B with A (K, M), B (K, N)."""
+    return {"C": ins["A"].T @ ins["B"]}
+
+
+@ref
+def gemm_bf16_chain(ins, p):
+    """P = A @ B in float32, rounded to bfloat16 into a fragment; C = P @ B."""
+    import cabi
+    return {"C": cabi.quantize(ins["A"] @ ins["B"], "bfloat16") @ ins["B"]}
