@@ -138,3 +138,48 @@ tile.kernel @transposed() {
   }
   tile.return
 }
+
+// -----
+
+// Distributed fragment operands that no plan takes from registers: A (32 x
+// 32 over 4 warps splits 2 x 2, so not the register form) and B get shared
+// copies right before the gemm, one buffer per fragment (the second gemm
+// copies `a` into the same buffer again); the gemm then runs on the copies
+// (mma.sync on SM80, the element loop on Vulkan). A fully replicated
+// fragment (indexed outside T.Parallel) stays where it is.
+// SM80-LABEL: tile.kernel @staged
+// SM80: %[[A:.*]] = tile.alloc {tile.layout = {{.*}}} : memref<32x32xf16, #tile.scope<fragment>>
+// SM80-NEXT: %[[AS:.*]] = tile.alloc : memref<32x32xf16, #tile.scope<shared>>
+// SM80: %[[B:.*]] = tile.alloc {tile.layout = {{.*}}} : memref<32x32xf16, #tile.scope<fragment>>
+// SM80-NEXT: %[[BS:.*]] = tile.alloc : memref<32x32xf16, #tile.scope<shared>>
+// SM80: %[[R:.*]] = tile.alloc {tile.layout = #tile.fragment_layout<shape = [32, 32], threads = 128, regs = 1024, {{.*}}} : memref<32x32xf16, #tile.scope<fragment>>
+// SM80-NOT: tile.alloc : memref<32x32xf16, #tile.scope<shared>>
+// SM80: tile.copy %[[A]][%[[Z:.*]], %[[Z]]] sizes [32, 32] to %[[AS]][%[[Z]], %[[Z]]] sizes [32, 32]
+// SM80: tile.copy %[[B]][%[[Z2:.*]], %[[Z2]]] sizes [32, 32] to %[[BS]][%[[Z2]], %[[Z2]]] sizes [32, 32]
+// SM80-NEXT: tile.gemm %[[AS]], %[[BS]], %{{.*}} {tile.gemm_plan = #tile.gemm_plan<warps_m = 2, warps_n = 2, a_in_registers = false>}
+// SM80: tile.copy %[[A]]{{.*}} to %[[AS]]
+// SM80-NEXT: tile.gemm %[[AS]], %[[R]], %{{.*}} :
+// VK-LABEL: tile.kernel @staged
+// VK: tile.copy %{{.*}} to %[[VAS:shared[_0-9]*]][
+// VK: tile.copy %{{.*}} to %[[VBS:shared[_0-9]*]][
+// VK-NEXT: tile.gemm %[[VAS]], %[[VBS]], %{{.*}} :
+tile.kernel @staged(%X: memref<32x32xf16, #tile.scope<global>>) {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %c0 = arith.constant 0 : index
+    %a = tile.alloc : memref<32x32xf16, #tile.scope<fragment>>
+    %b = tile.alloc : memref<32x32xf16, #tile.scope<fragment>>
+    %r = tile.alloc : memref<32x32xf16, #tile.scope<fragment>>
+    %acc = tile.alloc : memref<32x32xf32, #tile.scope<fragment>>
+    tile.parallel (%i, %j) in [32, 32] {
+      %v = memref.load %X[%i, %j] : memref<32x32xf16, #tile.scope<global>>
+      memref.store %v, %a[%i, %j] : memref<32x32xf16, #tile.scope<fragment>>
+      memref.store %v, %b[%j, %i] : memref<32x32xf16, #tile.scope<fragment>>
+    }
+    tile.copy %X[%c0, %c0] sizes [32, 32] to %r[%c0, %c0] sizes [32, 32] : memref<32x32xf16, #tile.scope<global>>, memref<32x32xf16, #tile.scope<fragment>>
+    %e = memref.load %r[%c0, %c0] : memref<32x32xf16, #tile.scope<fragment>>
+    tile.gemm %a, %b, %acc : memref<32x32xf16, #tile.scope<fragment>>, memref<32x32xf16, #tile.scope<fragment>>, memref<32x32xf32, #tile.scope<fragment>>
+    tile.gemm %a, %r, %acc : memref<32x32xf16, #tile.scope<fragment>>, memref<32x32xf16, #tile.scope<fragment>>, memref<32x32xf32, #tile.scope<fragment>>
+  }
+  tile.return
+}

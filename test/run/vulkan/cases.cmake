@@ -82,3 +82,7 @@ tilec_vk_case(cumsum ${CMAKE_BINARY_DIR}/test/run/cases/cumsum/cumsum.tile cumsu
 # when the device has it, as lavapipe does.
 tilec_vk_case(atomic_add_f32 test/run/vulkan/kernels/atomic_add_f32.tile atomic_add_f32
   ARGS --set M=100 --range Count=-5:5)
+# Distributed fragment operands of T.gemm go through shared copies
+# (tile-infer-layouts).
+tilec_vk_case(gemm_fragment_operands test/run/vulkan/kernels/gemm_fragment_operands.tile gemm_fragment_operands
+  ARGS --set M=50)

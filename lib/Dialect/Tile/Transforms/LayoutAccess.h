@@ -8,8 +8,10 @@
 #define TILEC_LIB_DIALECT_TILE_TRANSFORMS_LAYOUTACCESS_H
 
 #include "tilec/Dialect/Tile/IR/FragmentLayout.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 
@@ -47,6 +49,19 @@ std::optional<FragmentLayout> unpermute(const FragmentLayout &l, const Access &a
 /// over the same thread digits, or a constant on a dimension held in
 /// registers only.
 bool reaches(const FragmentLayout &frag, const FragmentLayout &driver, const Access &a);
+
+/// Picks the warp split `wm` x `wn` of an mma gemm of an `m` x `n` tile over
+/// `warps` warps for `policy`; false when none divides the tile.
+bool chooseWarps(int64_t m, int64_t n, int64_t warps, GemmPolicy policy, int64_t &wm, int64_t &wn);
+/// The layout of fragment `frag` placed with no other constraint
+/// (LayoutPlacement.cpp).
+FragmentLayout placeFragment(mlir::Value frag, llvm::ArrayRef<int64_t> shape, int64_t threads, int64_t vector,
+                             int64_t warp);
+/// Gives gemm `g` a shared copy of its fragment operand `operand`: a shared
+/// buffer of its shape in the launch body (one per fragment, remembered in
+/// `stagedCopies`) and a tile.copy into it right before the gemm.
+void stageGemmOperand(LaunchOp launch, GemmOp g, mlir::OpOperand &operand,
+                      llvm::DenseMap<mlir::Value, mlir::Value> &stagedCopies);
 
 } // namespace tilec::tile::layout_access
 

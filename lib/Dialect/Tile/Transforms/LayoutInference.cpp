@@ -4,7 +4,10 @@
 // attributes; tile.annotate_layout and existing tile.layout attributes pin
 // a fragment's layout first.
 // 1. Gemms: mma.sync m16n8k16 when A and B are f16/bf16 shared tiles and the
-//    warp split divides the tile; the accumulator takes the mma layout.
+//    warp split divides the tile; the accumulator takes the mma layout. A
+//    distributed fragment operand that the plan cannot take from registers
+//    (A in the accumulator layout of one warp column is the only such form)
+//    gets a shared copy right before the gemm, which then reads that.
 // 2. Propagate until nothing changes: a T.Parallel whose iteration space is
 //    a placed fragment's (accessed at exactly its induction variables) gives
 //    every fragment it accesses at a subset of them the projection of that
@@ -34,8 +37,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/MapVector.h"
 
-#include <cmath>
-
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::tile;
@@ -57,58 +58,6 @@ static constexpr int64_t kMaxReplicatedIterations = 1024;
 static bool isFragment(Value v) { return tile::isBufferInScope(v.getType(), tile::Scope::Fragment); }
 
 static bool isLocal(Value v) { return tile::isBufferInScope(v.getType(), tile::Scope::Local); }
-
-/// Picks the warp split of an mma gemm for `policy`.
-static bool chooseWarps(int64_t m, int64_t n, int64_t warps, tile::GemmPolicy policy, int64_t &wm, int64_t &wn) {
-  auto fits = [&](int64_t a, int64_t b) { return a * b == warps && m % (16 * a) == 0 && n % (8 * b) == 0; };
-  if (policy == tile::GemmPolicy::FullRow && fits(warps, 1)) {
-    wm = warps, wn = 1;
-    return true;
-  }
-  if (policy == tile::GemmPolicy::FullCol && fits(1, warps)) {
-    wm = 1, wn = warps;
-    return true;
-  }
-  double best = 1e30;
-  bool found = false;
-  for (int64_t a = 1; a <= warps; a *= 2) {
-    int64_t c = warps / a;
-    if (!fits(a, c))
-      continue;
-    double ratio = std::abs(std::log(double(m / a) / double(n / c)));
-    if (ratio < best)
-      best = ratio, wm = a, wn = c, found = true;
-  }
-  return found;
-}
-
-/// The canonical layout of a fragment, except that one reduced along its
-/// innermost dimension gives the outer dimensions as many warps as they can
-/// take (whole rows per warp when there are enough rows): its reductions then
-/// need fewer shuffles and, with a row per warp, no shared memory or barrier.
-static FragmentLayout placeFragment(Value frag, ArrayRef<int64_t> shape, int64_t threads, int64_t vector,
-                                    int64_t warp) {
-  FragmentLayout plain = FragmentLayout::canonical(shape, threads, vector);
-  bool rowReduced = shape.size() >= 2 && llvm::any_of(frag.getUsers(), [&](Operation *u) {
-    auto r = dyn_cast<tile::ReduceOp>(u);
-    return r && r.getSrc() == frag && r.getDim() == (int64_t)shape.size() - 1;
-  });
-  if (!rowReduced || warp <= 0 || threads % warp != 0)
-    return plain;
-  int64_t outer = 1;
-  for (unsigned d = 0; d + 1 < shape.size(); ++d) {
-    int64_t e = std::max<int64_t>(shape[d], 1);
-    while (e % 2 == 0)
-      outer *= 2, e /= 2;
-  }
-  int64_t cap = std::max(warp, threads / std::min(outer, threads / warp));
-  FragmentLayout capped = FragmentLayout::canonical(shape, threads, vector, cap);
-  // Only when every thread still holds distinct elements and the rows'
-  // threads shrank.
-  if (capped.distinctThreads() != plain.distinctThreads() || capped == plain)
-    return plain;
-  return capped;
-}
 
 namespace {
 /// How one tile.gemm runs (written as #tile.gemm_plan when `mma`).
@@ -139,6 +88,8 @@ private:
   void noteVectors();
   LogicalResult planGemms();
   LogicalResult planGemm(GemmOp g);
+  /// Whether `v` is a fragment that is not (yet) fully replicated.
+  bool isDistributedFragment(Value v) const;
   void collectParallels();
   LogicalResult planThreadPrivateLoops();
   bool propagateThroughLoops();
@@ -166,6 +117,9 @@ private:
   /// Loops run whole on every thread because they write a replicated
   /// fragment, with such a write.
   llvm::DenseMap<Operation *, memref::StoreOp> replicatedLoops;
+  /// The shared copy of each fragment gemm operand staged so far (one
+  /// buffer per fragment, copied into before each gemm).
+  llvm::DenseMap<Value, Value> stagedCopies;
   /// The op that pinned a fragment's layout.
   llvm::DenseMap<Value, Operation *> pinnedBy;
 };
@@ -363,6 +317,15 @@ LogicalResult LayoutSolver::planGemm(GemmOp g) {
     if (gp.aRegs)
       fragments[g.getA()] = la;
   }
+  // A distributed fragment operand the plan cannot take from registers goes
+  // through a shared copy; the gemm is then planned on that copy.
+  bool stageA = !gp.aRegs && isDistributedFragment(g.getA()), stageB = isDistributedFragment(g.getB());
+  if (stageA)
+    stageGemmOperand(launch, g, g.getAMutable(), stagedCopies);
+  if (stageB)
+    stageGemmOperand(launch, g, g.getBMutable(), stagedCopies);
+  if (stageA || stageB)
+    return planGemm(g);
   gemms[g] = gp;
   if (!gp.mma)
     return success();
@@ -376,6 +339,11 @@ LogicalResult LayoutSolver::planGemm(GemmOp g) {
                        "differently, or an annotation pins another)");
   fragments[g.getC()] = l;
   return success();
+}
+
+bool LayoutSolver::isDistributedFragment(Value v) const {
+  auto it = fragments.find(v);
+  return isFragment(v) && (it == fragments.end() || !it->second.isFullyReplicated());
 }
 
 LogicalResult LayoutSolver::planGemms() {
