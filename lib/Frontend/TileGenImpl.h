@@ -331,6 +331,9 @@ public:
   /// The barrier argument `param` (`bars` or `bars[i]`); false after an error.
   bool barrierArg(const BoundCall &call, llvm::StringRef param, BufferInfo *&buf, mlir::Value &index);
   void genWarpSpecStmt(const BoundCall &call);
+  // Explicit barriers and T.im2col (TileGenCollectives.cpp).
+  void genSyncStmt(const BoundCall &call);
+  void genIm2Col(const BoundCall &call);
 
   // Layouts (TileGenLayouts.cpp).
   /// A kernel-level `lambda`: a meta function closed over the kernel's
