@@ -145,3 +145,129 @@ void KernelGen::genIm2Col(const BoundCall &call) {
   di[rank - 1] = offsetBy(di[rank - 1], j);
   mlir::memref::StoreOp::create(b, l, v.value, col.buffer->value, di);
 }
+
+//===----------------------------------------------------------------------===//
+// The thread all-reduce: `with T.attr(T.comm_reducer(f, [identity]),
+// "reduce_scope", ...): T.evaluate(T.tvm_thread_allreduce(1, value, True,
+// out[i], t...))`. Every thread stores its value into a shared slot of its
+// own; then each folds, with f from the identity, the slots of the threads
+// that differ from it only along the reduced thread indices t, in order,
+// and writes the result into out[i]. The shared read after the other
+// threads' stores is where tilec places the block's barrier.
+//===----------------------------------------------------------------------===//
+
+static const CallExpr *callNamed(const Expr *e, llvm::StringRef name) {
+  auto *call = llvm::dyn_cast_or_null<CallExpr>(e);
+  return call && calleeName(call->getCallee()) == name ? call : nullptr;
+}
+
+void KernelGen::genAllReduce(const CallExpr *attr, const WithStmt *s) {
+  auto fail = [&](llvm::SMRange r, llvm::StringRef why) { diags.emit(DiagID::sema_allreduce_form, r, why); };
+  if (!launch) {
+    diags.emit(DiagID::sema_outside_launch, attr->getCallee()->getRange(), "T.attr");
+    return;
+  }
+  const CallExpr *reducer = attr->getArgs().size() == 3 ? callNamed(attr->getArgs()[0], "T.comm_reducer") : nullptr;
+  if (!reducer || reducer->getArgs().size() != 2 || !reducer->getKeywords().empty())
+    return fail(attr->getRange(), "its first argument must be T.comm_reducer(combiner, [identity])");
+  auto *ids = llvm::dyn_cast<ListExpr>(reducer->getArgs()[1]);
+  if (!ids || ids->getElts().size() != 1)
+    return fail(reducer->getArgs()[1]->getRange(), "the identity must be a list of one value (one reduced value)");
+  ConstValue key = info.interp->eval(attr->getArgs()[1], metaEnv);
+  if (!key.isValid())
+    return;
+  if (!key.is(meta::Value::Kind::Str) || key.getStr() != "reduce_scope")
+    return fail(attr->getArgs()[1]->getRange(), "its key must be \"reduce_scope\"");
+  auto *stmt = s->getBody().size() == 1 ? llvm::dyn_cast<ExprStmt>(s->getBody()[0]) : nullptr;
+  const CallExpr *eval0 = stmt ? callNamed(stmt->getExpr(), "T.evaluate") : nullptr;
+  const CallExpr *ar =
+      eval0 && eval0->getArgs().size() == 1 ? callNamed(eval0->getArgs()[0], "T.tvm_thread_allreduce") : nullptr;
+  if (!ar)
+    return fail(s->getRange(), "its body must be the one statement T.evaluate(T.tvm_thread_allreduce(...))");
+  llvm::ArrayRef<Expr *> args = ar->getArgs();
+  if (args.size() < 5)
+    return fail(ar->getRange(), "T.tvm_thread_allreduce takes (1, value, True, out[i], thread_index, ...)");
+  ConstValue count = info.interp->eval(args[0], metaEnv);
+  if (!count.isValid())
+    return;
+  // `T.uint32(1)` evaluates to a typed constant or to 1.
+  TValue countV = count.isInt() ? TValue::ofConst(count) : eval(args[0]);
+  if (!countV.isConst() || !countV.cst.isInt() || countV.cst.getInt() != 1)
+    return fail(args[0]->getRange(), "it reduces one value at a time (its first argument must be 1)");
+  TValue cond = eval(args[2]);
+  if (!cond.isValid())
+    return;
+  if (!cond.isConst() || !cond.cst.truthy())
+    return fail(args[2]->getRange(), "its condition must be True");
+  Region out;
+  if (!evalRegion(args[3], out))
+    return;
+  if (out.sizes || out.buffer->scope != tile::Scope::Local)
+    return fail(args[3]->getRange(), "its result must be an element of a T.alloc_local buffer (out[i])");
+  llvm::ArrayRef<int64_t> threads = launch.getThreads();
+  llvm::SmallVector<bool, 3> reduced(threads.size(), false);
+  for (const Expr *t : args.drop_front(4)) {
+    TValue v = eval(t);
+    if (!v.isValid())
+      return;
+    auto tid = v.isScalar() ? v.value.getDefiningOp<tile::ThreadIdOp>() : nullptr;
+    if (!tid)
+      return fail(t->getRange(), "the reduced indices must be thread indices (T.get_thread_binding(d))");
+    reduced[tid.getDim()] = true;
+  }
+  TValue value = eval(args[1]), identity = eval(ids->getElts()[0]), fn = evalLambda(reducer->getArgs()[0]);
+  if (!value.isValid() || !identity.isValid() || !fn.isValid())
+    return;
+  auto *combiner = fn.isConst() ? fn.cst.as<meta::FunctionObj>() : nullptr;
+  if (!combiner)
+    return fail(reducer->getArgs()[0]->getRange(), "the combiner must be a function of two values");
+  DType t = out.buffer->dtype;
+  llvm::SMRange range = ar->getRange();
+  mlir::Location l = loc(range);
+  value = convert(toScalar(value, args[1]->getRange()), t, args[1]->getRange());
+  TValue acc = convert(toScalar(identity, ids->getRange()), t, ids->getRange());
+  if (!value.isValid() || !acc.isValid())
+    return;
+  int64_t total = 1, slots = 1;
+  for (size_t d = 0; d < threads.size(); ++d)
+    total *= threads[d], slots *= reduced[d] ? threads[d] : 1;
+  mlir::Value slotsBuf;
+  {
+    mlir::OpBuilder::InsertionGuard top(b);
+    b.setInsertionPointToStart(launch.getBodyBlock());
+    slotsBuf = createAlloc(l, {total}, t, tile::Scope::Shared);
+  }
+  // The linear index of thread (c0, c1, c2): c0 + T0 (c1 + T1 c2).
+  mlir::Value own[3];
+  for (size_t d = 0; d < threads.size(); ++d)
+    own[d] = tile::ThreadIdOp::create(b, l, b.getIndexType(), uint64_t(d));
+  auto linear = [&](llvm::ArrayRef<mlir::Value> c) {
+    mlir::Value lin = c.back();
+    for (size_t d = c.size() - 1; d-- > 0;)
+      lin = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, lin, indexConst(threads[d], range)), c[d]);
+    return lin;
+  };
+  mlir::memref::StoreOp::create(b, l, value.value, slotsBuf, mlir::ValueRange{linear({own, threads.size()})});
+  for (int64_t r = 0; r < slots; ++r) {
+    llvm::SmallVector<mlir::Value, 3> c;
+    int64_t rest = r;
+    for (size_t d = 0; d < threads.size(); ++d) {
+      if (!reduced[d]) {
+        c.push_back(own[d]);
+        continue;
+      }
+      c.push_back(indexConst(rest % threads[d], range));
+      rest /= threads[d];
+    }
+    TValue x = TValue::ofScalar(mlir::memref::LoadOp::create(b, l, slotsBuf, mlir::ValueRange{linear(c)}), t);
+    CallValues cv;
+    cv.pos = {acc, x};
+    acc = inlineFunction(*combiner, reducer, cv);
+    if (!acc.isValid())
+      return;
+    acc = convert(toScalar(acc, reducer->getRange()), t, reducer->getRange());
+    if (!acc.isValid())
+      return;
+  }
+  mlir::memref::StoreOp::create(b, l, acc.value, out.buffer->value, out.offsets);
+}

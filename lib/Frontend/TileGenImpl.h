@@ -334,6 +334,8 @@ public:
   // Explicit barriers and T.im2col (TileGenCollectives.cpp).
   void genSyncStmt(const BoundCall &call);
   void genIm2Col(const BoundCall &call);
+  /// `with T.attr(T.comm_reducer(...), "reduce_scope", ...)`: the thread all-reduce in its body.
+  void genAllReduce(const ast::CallExpr *attr, const ast::WithStmt *s);
 
   // Layouts (TileGenLayouts.cpp).
   /// A kernel-level `lambda`: a meta function closed over the kernel's
