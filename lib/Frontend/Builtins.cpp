@@ -152,6 +152,13 @@ const BuiltinParam pSetMaxNReg[] = {{"reg_count", AK::ConstInt, req()}, {"is_inc
 const BuiltinParam pProducerRegs[] = {{"reg_count", AK::ConstInt, dInt(24)}};
 const BuiltinParam pConsumerRegs[] = {{"reg_count", AK::ConstInt, dInt(240)}};
 const BuiltinParam pWaitWgmma[] = {{"id", AK::ConstInt, req()}};
+const BuiltinParam pSyncThreads[] = {{"barrier_id", AK::Scalar, none()}, {"arrive_count", AK::Scalar, none()}};
+const BuiltinParam pSyncWarp[] = {{"mask", AK::Scalar, none()}};
+const BuiltinParam pIm2Col[] = {
+    {"img", AK::Region, req()},        {"col", AK::Region, req()},      {"nhw_step", AK::Scalar, req()},
+    {"c_step", AK::Scalar, req()},     {"kernel", AK::ConstInt, req()}, {"stride", AK::ConstInt, req()},
+    {"dilation", AK::ConstInt, req()}, {"pad", AK::ConstInt, req()},    {"eviction_policy", AK::ConstStr, none()},
+    {"annotations", AK::Any, none()}};
 const BuiltinParam pL2HitRatio[] = {{"l2_hit_ratio_map", AK::Dict, req()}};
 
 struct Row {
@@ -290,6 +297,10 @@ const Row rows[] = {
     ROW(AnnotateRegAlloc, "T.annotate_consumer_reg_alloc", Stmt, pConsumerRegs, true),
     ROW(AnnotateL2HitRatio, "T.annotate_l2_hit_ratio", Stmt, pL2HitRatio, true),
     ROW(FenceProxyAsync, "T.fence_proxy_async", Stmt, {}, true),
+    ROW(SyncThreads, "T.sync_threads", Stmt, pSyncThreads, true),
+    ROW(SyncWarp, "T.sync_warp", Stmt, pSyncWarp, true),
+    ROW(Im2Col, "T.im2col", Stmt, pIm2Col, true),
+    ROW(Im2Col, "T.c2d_im2col", Stmt, pIm2Col, true),
 };
 #undef ROW
 #undef VROW

@@ -299,6 +299,8 @@ void KernelGen::genAssert(const AssertStmt *s) {
 
 void KernelGen::genWith(const WithStmt *s) {
   auto *call = llvm::dyn_cast<CallExpr>(s->getContext());
+  if (call && calleeName(call->getCallee()) == "T.attr")
+    return genAllReduce(call, s);
   const BuiltinInfo *info = call ? resolveCallee(call, true) : nullptr;
   if (info && info->id == BuiltinID::WarpSpecialize) {
     BoundCall bound;

@@ -331,6 +331,11 @@ public:
   /// The barrier argument `param` (`bars` or `bars[i]`); false after an error.
   bool barrierArg(const BoundCall &call, llvm::StringRef param, BufferInfo *&buf, mlir::Value &index);
   void genWarpSpecStmt(const BoundCall &call);
+  // Explicit barriers and T.im2col (TileGenCollectives.cpp).
+  void genSyncStmt(const BoundCall &call);
+  void genIm2Col(const BoundCall &call);
+  /// `with T.attr(T.comm_reducer(...), "reduce_scope", ...)`: the thread all-reduce in its body.
+  void genAllReduce(const ast::CallExpr *attr, const ast::WithStmt *s);
 
   // Layouts (TileGenLayouts.cpp).
   /// A kernel-level `lambda`: a meta function closed over the kernel's

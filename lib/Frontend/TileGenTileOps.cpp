@@ -619,6 +619,11 @@ void KernelGen::genTileStmt(const BoundCall &call) {
   case BuiltinID::Dp4a:
   case BuiltinID::Assume:
     return genMathStmt(call);
+  case BuiltinID::SyncThreads:
+  case BuiltinID::SyncWarp:
+    return genSyncStmt(call);
+  case BuiltinID::Im2Col:
+    return genIm2Col(call);
   default:
     diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name, "as a statement");
     return;

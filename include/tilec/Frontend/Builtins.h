@@ -143,6 +143,10 @@ enum class BuiltinID {
   AnnotateRegAlloc,
   AnnotateL2HitRatio,
   FenceProxyAsync,
+  // explicit barriers and tile-lang's other copy forms (TileGenCollectives.cpp)
+  SyncThreads,
+  SyncWarp,
+  Im2Col,
 };
 
 /// What an argument must be; checked where the argument is evaluated.
