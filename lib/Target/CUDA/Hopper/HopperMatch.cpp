@@ -17,7 +17,7 @@ using namespace tilec::hopper;
 bool tilec::hopper::isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// The operand types the path takes: 16-bit floats, and fp8 (e4m3/e5m2,
-/// stored as bytes on the CUDA target) when B is stored N x K.
+/// stored as bytes on the CUDA target) and int8 when B is stored N x K.
 static bool isWgmmaOperandType(Type t) { return t.isF16() || t.isBF16() || isFp8(t) || t.isInteger(8); }
 
 /// A rank-2 global memref whose row stride is static and a multiple of 16
@@ -171,12 +171,12 @@ static Reason matchLoopBody(tile::KernelOp kernel, HopperGemmPlan &plan) {
     return "an op of another kind in the loop body";
   }
   tile::GemmOp gemm = plan.gemm;
-  // fp8 wgmma reads both operands K-major from shared memory: fp8 takes this
-  // path only with transpose_B (B stored N x K); 16-bit types only without.
-  if (!gemm || loads.size() != 2 || gemm.getTransposeA() || gemm.getKPack() != 1)
-    return "no gemm, not two loads, transpose_A or k_pack";
+  if (!gemm || loads.size() != 2 || gemm.getKPack() != 1)
+    return "no gemm, not two loads, or k_pack";
   plan.fp8 = isFp8(cast<MemRefType>(gemm.getA().getType()).getElementType());
   plan.int8 = cast<MemRefType>(gemm.getA().getType()).getElementType().isInteger(8);
+  plan.transA = gemm.getTransposeA();
+  plan.transB = gemm.getTransposeB();
   // Plain form: the gemm accumulates into the filled buffer. Promoted form
   // (fp8 only): the gemm clears its own fragment, which the T.Parallel adds
   // into the filled one.
@@ -184,8 +184,10 @@ static Reason matchLoopBody(tile::KernelOp kernel, HopperGemmPlan &plan) {
                                                                         plan.fill.getBuffer()))
                    : (gemm.getClearAccum() || gemm.getC() != plan.fill.getBuffer()))
     return "the gemm does not accumulate into the filled buffer (or its promotion)";
-  if (gemm.getTransposeB() != plan.kMajor())
-    return "transpose_B does not match the operand type's major order";
+  // wgmma reads 8-bit operands only K-major from shared memory: A M x K and
+  // B N x K (transpose_B). 16-bit ones take either major order.
+  if (plan.kMajor() && (plan.transA || !plan.transB))
+    return "8-bit operands stored other than A M x K, B N x K (wgmma reads them only K-major)";
   for (tile::CopyOp l : loads) {
     if (l.getDst() == gemm.getA())
       plan.loadA = l;
@@ -208,13 +210,18 @@ static Reason matchLoopBody(tile::KernelOp kernel, HopperGemmPlan &plan) {
   return nullptr;
 }
 
-/// 4. Shapes and types wgmma and 128-byte swizzled TMA boxes take: A is
-///    M x K with 128-byte rows, B is K x N in 64-column boxes, each
-///    warpgroup's rows a multiple of 64, and its accumulator at most 128
-///    registers per thread. The accumulator store (nvgpu.warpgroup.mma.store)
-///    places a warpgroup's second 64-row half correctly only for N = 128 and
-///    the rows of warpgroup w at 64 w, so each of two warpgroups owns
-///    64 rows and one of a single warpgroup more than 64 only when N = 128.
+/// 4. Shapes and types wgmma and 128-byte swizzled TMA boxes take: K is 128
+///    bytes (the swizzle atom's row: one box row of a K-major tile, 64 boxes
+///    of a MN-major one), a MN-major operand (A K x M, B K x N) comes in
+///    boxes of 64 columns, a K-major one (A M x K, B N x K) in one box of at
+///    most 256 rows; each warpgroup's rows a multiple of 64, and its
+///    accumulator at most 128 registers per thread. The accumulator store of
+///    the plain 16-bit form (nvgpu.warpgroup.mma.store) places a warpgroup's
+///    second 64-row half correctly only for N = 128 and the rows of
+///    warpgroup w at 64 w, so there each of two warpgroups owns 64 rows and
+///    one of a single warpgroup more than 64 only when N = 128; other tiles
+///    of that form, and the other 16-bit forms, take ownDescriptors
+///    (HopperWgmma.h), which stores its registers itself.
 static Reason matchShapes(HopperGemmPlan &plan) {
   tile::GemmOp gemm = plan.gemm;
   auto aT = cast<MemRefType>(gemm.getA().getType());
@@ -227,11 +234,11 @@ static Reason matchShapes(HopperGemmPlan &plan) {
   if (cast<MemRefType>(plan.loadA.getSrc().getType()).getElementType() != elem ||
       cast<MemRefType>(plan.loadB.getSrc().getType()).getElementType() != elem)
     return "the loads convert the element type";
-  plan.blockM = aT.getDimSize(0);
-  plan.blockK = aT.getDimSize(1);
-  plan.blockN = bT.getDimSize(plan.kMajor() ? 0 : 1);
+  plan.blockM = aT.getDimSize(plan.transA ? 1 : 0);
+  plan.blockK = aT.getDimSize(plan.transA ? 0 : 1);
+  plan.blockN = bT.getDimSize(plan.transB ? 0 : 1);
   plan.elemBytes = elem.getIntOrFloatBitWidth() / 8;
-  if (bT.getDimSize(plan.kMajor() ? 1 : 0) != plan.blockK || cT.getDimSize(0) != plan.blockM ||
+  if (bT.getDimSize(plan.transB ? 1 : 0) != plan.blockK || cT.getDimSize(0) != plan.blockM ||
       cT.getDimSize(1) != plan.blockN)
     return "operand shapes that do not agree";
   int64_t wgRows = plan.blockM / plan.warpgroups;
@@ -240,8 +247,10 @@ static Reason matchShapes(HopperGemmPlan &plan) {
   if (plan.kMajor() && wgRows != 64)
     return "8-bit operands with other than 64 rows per warpgroup";
   if (plan.blockK * plan.elemBytes != 128 || plan.blockM % (64 * plan.warpgroups) != 0 || plan.blockN % 64 != 0 ||
-      plan.blockN > 256 || wgRows * plan.blockN / 128 > 128 || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)))
+      plan.blockM > 256 || plan.blockN > 256 || wgRows * plan.blockN / 128 > 128)
     return "a block shape the wgmma tiling does not take";
+  plan.ownDescriptors =
+      !plan.kMajor() && (plan.transA || plan.transB || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)));
   return nullptr;
 }
 
