@@ -624,6 +624,8 @@ FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::Laun
                                                const TargetInfo &target) {
   llvm::StringRef whyNot;
   std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target, &whyNot);
+  if (target.hasWarpgroupMMA())
+    recordWgmmaDecision(func, launch, plan ? &*plan : nullptr, whyNot);
   if (!plan) {
     LLVM_DEBUG(llvm::dbgs() << "tilec-hopper: " << kernel.getSymName() << " keeps the mma.sync path: " << whyNot
                             << "\n");

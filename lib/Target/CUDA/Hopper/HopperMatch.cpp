@@ -96,6 +96,23 @@ static bool isPromotion(tile::ParallelOp par, Value local, Value total) {
 /// Why a kernel does not take the path (null: it may).
 using Reason = const char *;
 
+/// 1b. Every gemm's A and B in shared memory: wgmma's register-A form (RS,
+///     e.g. FlashAttention's P @ V on a cast of an accumulator) has no
+///     lowering here.
+static Reason matchRegisterOperands(tile::LaunchOp launch) {
+  Reason reason = nullptr;
+  launch.walk([&](tile::GemmOp g) {
+    if (!tile::isBufferInScope(g.getA().getType(), tile::Scope::Shared) ||
+        !tile::isBufferInScope(g.getB().getType(), tile::Scope::Shared)) {
+      reason = "a T.gemm with an operand in registers (a fragment: wgmma's RS form, e.g. P @ V), which the wgmma "
+               "path does not take";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return reason;
+}
+
 /// 2. The launch body: allocs, an optional rasterization, a zero fill of the
 ///    accumulator, one pipelined loop, the store (or atomic add) of the
 ///    accumulator, and pure index arithmetic.
@@ -148,8 +165,11 @@ static Reason matchLoopBody(tile::KernelOp kernel, HopperGemmPlan &plan) {
     if (op.hasTrait<OpTrait::IsTerminator>())
       continue;
     if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+      if (!isTMAGlobal(copy.getSrc(), kernel))
+        return "a loop copy whose source is not a rank-2 kernel tensor with a static row of a multiple of 16 "
+               "bytes (a TMA stride)";
       if (!isTileLoad(copy, kernel))
-        return "a loop copy that is not a whole-tile TMA load";
+        return "a loop copy that is not a whole-tile load into a shared tile";
       loads.push_back(copy);
       continue;
     }
@@ -246,9 +266,12 @@ static Reason matchShapes(HopperGemmPlan &plan) {
   // k32 wgmma per 32-byte column of the 128-byte swizzled rows).
   if (plan.kMajor() && wgRows != 64)
     return "8-bit operands with other than 64 rows per warpgroup";
-  if (plan.blockK * plan.elemBytes != 128 || plan.blockM % (64 * plan.warpgroups) != 0 || plan.blockN % 64 != 0 ||
-      plan.blockM > 256 || plan.blockN > 256 || wgRows * plan.blockN / 128 > 128)
-    return "a block shape the wgmma tiling does not take";
+  if (plan.blockK * plan.elemBytes != 128)
+    return "block_K is not 128 bytes of K (64 16-bit, 128 8-bit elements: the 128-byte swizzle's row)";
+  if (plan.blockM % (64 * plan.warpgroups) != 0 || plan.blockN % 64 != 0 || plan.blockM > 256 || plan.blockN > 256)
+    return "block_M is not a multiple of 64 rows per warpgroup, or block_N of 64, or one is over 256";
+  if (wgRows * plan.blockN / 128 > 128)
+    return "an accumulator of more than 128 registers per thread (block_M / warpgroups x block_N / 128)";
   plan.ownDescriptors =
       !plan.kMajor() && (plan.transA || plan.transB || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)));
   return nullptr;
@@ -294,6 +317,8 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   else
     plan.warpgroups = threads[0] / 128;
   if (!reason)
+    reason = matchRegisterOperands(launch);
+  if (!reason)
     reason = matchLaunchBody(launch, plan);
   if (!reason)
     reason = matchLoopBody(kernel, plan);
@@ -312,4 +337,26 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   while (plan.stages > 1 && plan.stages * stageBytes + 1024 > target.getMaxSharedMemoryBytes())
     --plan.stages;
   return plan;
+}
+
+void tilec::hopper::recordWgmmaDecision(Operation *func, tile::LaunchOp launch, const HopperGemmPlan *plan,
+                                        llvm::StringRef whyNot) {
+  tile::GemmOp any;
+  launch.walk([&](tile::GemmOp g) {
+    any = g;
+    return WalkResult::interrupt();
+  });
+  if (!any)
+    return;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!plan) {
+    os << "mma.sync: " << whyNot;
+  } else {
+    Type elem = cast<MemRefType>(tile::GemmOp(plan->gemm).getA().getType()).getElementType();
+    os << "wgmma " << (plan->transA ? "T" : "N") << (plan->transB ? "T" : "N") << " " << elem << " " << plan->blockM
+       << "x" << plan->blockN << "x" << plan->blockK << " warpgroups " << plan->warpgroups << " stages "
+       << plan->stages;
+  }
+  func->setAttr(kWgmmaDecisionAttr, StringAttr::get(func->getContext(), text));
 }

@@ -80,6 +80,17 @@ bool isFp8(mlir::Type t);
 std::optional<HopperGemmPlan> matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                               const TargetInfo &target, llvm::StringRef *whyNot = nullptr);
 
+/// Records on the lowered kernel `func` (a gpu.func) what the Hopper path
+/// made of a launch that has a T.gemm, as the string attribute
+/// `tilec.wgmma` (seen with --emit=gpu): "wgmma <layout> <type> <blockM>x
+/// <blockN>x<blockK> warpgroups <W> stages <S>" with `plan`, otherwise
+/// "mma.sync: <whyNot>". Launches without a gemm get nothing.
+void recordWgmmaDecision(mlir::Operation *func, tile::LaunchOp launch, const HopperGemmPlan *plan,
+                         llvm::StringRef whyNot);
+
+/// The name of that attribute.
+inline constexpr llvm::StringLiteral kWgmmaDecisionAttr = "tilec.wgmma";
+
 } // namespace tilec::hopper
 
 #endif // TILEC_LIB_TARGET_CUDA_HOPPER_HOPPERPLAN_H
