@@ -3,9 +3,11 @@
 // For a matched kernel (HopperPlan.h), with W = 1 or 2 consumer warpgroups
 // (128 W threads; warpgroup w computes rows [w blockM / W, (w + 1) blockM / W)
 // of the tile) and S = num_stages shared buffers per operand:
-// 1. two kernel parameters more: the CUtensorMaps of A (box K x M) and B
-//    (boxes of 64 columns x K), both 128-byte swizzled, which the launcher
-//    encodes (`tile.tensor_maps`) and passes as __grid_constant__ parameters;
+// 1. two kernel parameters more: the CUtensorMaps of A (box K x M; A K x M,
+//    transpose_A: boxes of 64 columns x K) and B (boxes of 64 columns x K;
+//    B N x K, transpose_B: one box K x N), both 128-byte swizzled, which the
+//    launcher encodes (`tile.tensor_maps`) and passes as __grid_constant__
+//    parameters;
 // 2. dynamic shared memory aligned to 1 KB at run time, S "full" mbarriers
 //    (TMA transaction counts) and S "empty" mbarriers (128 W arrivals);
 // 3. prologue: the producer issues the TMA loads of the first stages; the
@@ -23,6 +25,10 @@
 //    the mbarriers last. Split-K (T.atomic_add epilogue, f16/bf16 C, the
 //    16-bit and the fp8 forms alike): the 8 converted columns are added with
 //    red.global.add.noftz.f16x2 / .bf16x2 instead (atomicAddChunk).
+// 16-bit operands in the layouts other than A M x K, B K x N (and that one
+// for warpgroup tiles nvgpu's accumulator store does not place) build their
+// wgmma descriptors themselves, the major order in the transpose immediates,
+// on LLVM struct accumulators (ownDescriptors, HopperWgmma.cpp).
 // fp8 (e4m3/e5m2, transpose_B only): tiles are bytes, B is N x K in one box
 // of block_N rows x 128 bytes, and each stage is four k32 wgmmas over
 // 32-byte K slices of the K-major A and B (fp8Mma).
