@@ -36,6 +36,7 @@ SUITES = {
     "bandwidth": "softmax and layernorm vs torch and the device copy (1 GiB and the kernels' bytes)",
     "suite": "every host-suite kernel (test/run) on sm_90a against its -target=host build",
     "gemm": "fp16/bf16 wgmma GEMM, 5 tile configs + split-K for M = 128, 14 shapes vs cuBLAS",
+    "layouts": "fp16/bf16 wgmma GEMM in the four operand layouts (NN, NT, TN, TT), 4096^3 and 8192^3 vs cuBLAS",
     "fp8": "fp8 e4m3 GEMM, plain and promoted, 14 shapes vs torch._scaled_mm (cuBLASLt)",
     "splitk": "fp8 split-K at M = 128 vs the plain fp8 kernel and torch._scaled_mm",
     "int8": "int8 GEMM (exact) vs torch._int_mm",
@@ -44,7 +45,8 @@ SUITES = {
     "peak": "mma.sync instruction ceiling (hand-written CUDA, nvcc) vs cuBLAS",
     "compat": "tile-lang's own kernels (test/compat entries with a NumPy reference) on sm_90a vs the reference",
 }
-MODULE = {"examples": "examples", "bandwidth": "examples", "suite": "hostsuite", "gemm": "gemm", "fp8": "gemm",
+MODULE = {"examples": "examples", "bandwidth": "examples", "suite": "hostsuite", "gemm": "gemm", "layouts": "gemm",
+          "fp8": "gemm",
           "splitk": "gemm", "int8": "gemm", "fa": "fa", "arch": "arch", "peak": "arch",
           "compat": "compat"}
 # Suites run under compute-sanitizer (small shapes).
@@ -88,6 +90,13 @@ NK = [(4096, 4096), (8192, 8192), (28672, 8192), (8192, 28672)]
 NK_SPLITK8 = [(4096, 4096), (8192, 8192), (8192, 28672)]
 RAGGED = {"gemm": (200, 136), "splitk16": (200, 512), "fp8": (200, 400), "splitk8": (200, 1024), "int8": (200, 400)}
 DYN_M = 'M=T.dynamic("M")'
+# examples/gemm/gemm_layouts.tile: layout -> (trans_A, trans_B); N = A M x K or B K x N, T = stored
+# transposed (A K x M, B N x K). Static M, N, K (a MN-major A needs M's row stride for the TMA).
+LAYOUTS = {"NN": (False, False), "NT": (False, True), "TN": (True, False), "TT": (True, True)}
+LAYOUT16 = {"m128n128w1s3": _cfg(128, 128, 128, 3), "m128n256w2s4": _cfg(128, 256, 256, 4),
+            "m256n128w2s4": _cfg(256, 128, 256, 4)}
+LAYOUT_SIZES = [(4096, 4096, 4096), (8192, 8192, 8192)]
+LAYOUT_RAGGED = (1000, 200, 136)  # M, N, K: ragged against every tile, rows still 16-byte aligned
 
 
 class Job:
@@ -109,6 +118,23 @@ def defines(d):
 def gemm_name(dt, n, k, cfg):
     """The .so of one GEMM build; the device half (suites/gemm.py) uses the same names."""
     return f"gemm_{dt}_{n}_{k}_{cfg}.so"
+
+
+def layout_name(layout, dt, m, n, k, cfg):
+    """The .so of one gemm_layouts.tile build (suites/gemm.py uses the same names)."""
+    return f"gemm_{layout}_{dt}_{m}_{n}_{k}_{cfg}.so"
+
+
+def jobs_layouts():
+    src = "examples/gemm/gemm_layouts.tile"
+    for layout, (ta, tb) in LAYOUTS.items():
+        trans = ["-D", f"trans_A={ta}", "-D", f"trans_B={tb}"]
+        for cfg, d in LAYOUT16.items():
+            for dt in ("float16", "bfloat16"):
+                for m, n, k in LAYOUT_SIZES + [LAYOUT_RAGGED]:
+                    yield Job(layout_name(layout, dt, m, n, k, cfg), src,
+                              trans + defines(d) + ["-D", f"dtype=T.{dt}", "-D", f"M={m}", "-D", f"N={n}", "-D", f"K={k}"])
+            yield Job(f"cubin/gemm_{layout}_{cfg}.cubin", src, trans + defines(d), emit="cubin")
 
 
 def jobs_examples():
@@ -229,7 +255,8 @@ def build_suite(tilec, kit, log):
     return todo
 
 
-JOBS = {"examples": jobs_examples, "bandwidth": jobs_bandwidth, "gemm": jobs_gemm, "fp8": jobs_fp8,
+JOBS = {"examples": jobs_examples, "bandwidth": jobs_bandwidth, "gemm": jobs_gemm, "layouts": jobs_layouts,
+        "fp8": jobs_fp8,
         "splitk": jobs_splitk, "int8": jobs_int8, "fa": jobs_fa, "arch": jobs_arch}
 
 

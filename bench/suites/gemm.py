@@ -1,4 +1,5 @@
-"""Suites `gemm`, `fp8`, `splitk` and `int8`: the sm_90a wgmma GEMMs of examples/gemm.
+"""Suites `gemm`, `layouts`, `fp8`, `splitk` and `int8`: the sm_90a wgmma GEMMs of examples/gemm
+(`layouts`: gemm_layouts.tile in NN, NT, TN, TT against torch.matmul on the matching views).
 
 Numerics: fresh random inputs (fp8: rounded to e4m3; int8: the full range), C poisoned (NaN;
 split-K configs, which add into C after the C.zero_() that every call includes, with 7.0;
@@ -331,3 +332,89 @@ def bench_int8(kit):
             table(["M", "N", "K", "tilec TOP/s", "torch._int_mm TOP/s", "ratio"], rows),
             "summary": [f"int8: geomean over {len(rows)} shapes {g:.3f} of torch._int_mm"],
             "figures": {"int8": g}}
+
+
+# ----------------------------------------------------------------------------- operand layouts
+
+def layout_operands(layout, dt, m, n, k):
+    """A and B stored as gemm_layouts.tile takes them (A K x M for TN/TT, B N x K for NT/TT), the
+    (M x K, K x N) views of them that cuBLAS and the reference multiply, and C."""
+    ta, tb = K.LAYOUTS[layout]
+    d = torch.float16 if dt == "float16" else torch.bfloat16
+    a = torch.randn(*((k, m) if ta else (m, k)), device="cuda").to(d)
+    b = torch.randn(*((n, k) if tb else (k, n)), device="cuda").to(d)
+    return a, b, (a.t() if ta else a), (b.t() if tb else b), torch.empty(m, n, device="cuda", dtype=d)
+
+
+def layout_call(kit, layout, dt, m, n, k, cfg, a, b, c):
+    f = kit.fn(K.layout_name(layout, dt, m, n, k, cfg), "gemm")
+    args = (T.ptr(a), T.ptr(b), T.ptr(c))
+    return lambda: T.check_rc(f(*args, T.stream()))
+
+
+def check_layouts(kit, small):
+    """Every layout x configuration x dtype: the ragged build (M, N, K = 1000, 200, 136) and,
+    unless small, 4096^3 and 8192^3; C poisoned with NaN, float32 reference (TF32 off)."""
+    torch.manual_seed(0)
+    rows = []
+    sizes = [K.LAYOUT_RAGGED] + ([] if small else K.LAYOUT_SIZES)
+    for layout in K.LAYOUTS:
+        for cfg in K.LAYOUT16:
+            for dt in ("float16", "bfloat16"):
+                for m, n, k in sizes:
+                    try:
+                        a, b, av, bv, c = layout_operands(layout, dt, m, n, k)
+                        c.fill_(float("nan"))
+                        layout_call(kit, layout, dt, m, n, k, cfg, a, b, c)()
+                        torch.cuda.synchronize()
+                        err = T.rel_max(c, av.float() @ bv.float())
+                        row(f"layouts {layout} {cfg}", f"{dt} {m}x{n}x{k}", err, err <= TOL, rows)
+                    except Exception as e:  # a failed launch: this case fails, the next one runs
+                        torch.cuda.synchronize()
+                        row(f"layouts {layout} {cfg}", f"{dt} {m}x{n}x{k}", f"ERROR {e}"[:40], False, rows)
+    return rows
+
+
+def bench_layouts(kit):
+    """Per dtype, layout and size: every configuration that passed and cuBLAS (torch.matmul on
+    the same transposed views, so that it takes its own transposed kernels) in the same 11
+    rounds; the fastest configuration and the file's default (m128n128w1s3) against cuBLAS."""
+    T.warm_clocks()
+    bad = failed_configs()
+    cells, summary, figures = [], [], {}
+    for dt in ("float16", "bfloat16"):
+        ratios, defaults = [], []
+        for layout in K.LAYOUTS:
+            for m, n, k in K.LAYOUT_SIZES:
+                cfgs = [cfg for cfg in K.LAYOUT16 if f"layouts {layout} {cfg}" not in bad]
+                if not cfgs:
+                    print(f"bench layouts {dt} {layout} {m}^3: no configuration passed the numerics", flush=True)
+                    continue
+                try:
+                    a, b, av, bv, c = layout_operands(layout, dt, m, n, k)
+                    fns = [layout_call(kit, layout, dt, m, n, k, cfg, a, b, c) for cfg in cfgs]
+                    got = rates(fns + [lambda: torch.matmul(av, bv, out=c)], m, n, k, 11)
+                except Exception as e:  # a failed launch: reported, then the next shape
+                    print(f"bench layouts {dt} {layout} {m}^3: {e}", flush=True)
+                    continue
+                res, base = dict(zip(cfgs, got[:-1])), got[-1]
+                best = max(cfgs, key=res.get)
+                d = res.get("m128n128w1s3")
+                ratios.append(res[best] / base)
+                if d:
+                    defaults.append(d / base)
+                cells.append([dt, layout, f"{m}x{n}x{k}", best, f"{res[best]:.0f}", f"{base:.0f}",
+                              f"{res[best] / base:.3f}", f"{d / base:.3f}" if d else "n/a"] +
+                             [f"{res[c]:.0f}" if c in res else "-" for c in K.LAYOUT16])
+                print(f"final layouts {dt:8s} {layout} {m:5d} {best:14s} {res[best]:7.1f} cuBLAS {base:7.1f} "
+                      f"ratio {res[best] / base:.3f}", flush=True)
+                del a, b, av, bv, c
+        if ratios:
+            g, gd = T.geomean(ratios), T.geomean(defaults) if defaults else None
+            figures[dt] = {"geomean": g, "default": gd, "min": min(ratios), "shapes": len(ratios)}
+            summary.append(f"layouts {dt}: geomean over {len(ratios)} layout x size {g:.3f} of cuBLAS, lowest "
+                           f"{min(ratios):.3f}" + (f" (default config alone {gd:.3f})" if gd else ""))
+    head = ["dtype", "layout", "M x N x K", "fastest config", "tilec TFLOP/s", "cuBLAS TFLOP/s", "ratio",
+            "default config ratio"] + [f"{c} TFLOP/s" for c in K.LAYOUT16]
+    return {"tables": ["", "### fp16/bf16 operand layouts vs cuBLAS"] + table(head, cells), "summary": summary,
+            "figures": figures}

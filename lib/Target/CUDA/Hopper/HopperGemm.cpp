@@ -3,9 +3,11 @@
 // For a matched kernel (HopperPlan.h), with W = 1 or 2 consumer warpgroups
 // (128 W threads; warpgroup w computes rows [w blockM / W, (w + 1) blockM / W)
 // of the tile) and S = num_stages shared buffers per operand:
-// 1. two kernel parameters more: the CUtensorMaps of A (box K x M) and B
-//    (boxes of 64 columns x K), both 128-byte swizzled, which the launcher
-//    encodes (`tile.tensor_maps`) and passes as __grid_constant__ parameters;
+// 1. two kernel parameters more: the CUtensorMaps of A (box K x M; A K x M,
+//    transpose_A: boxes of 64 columns x K) and B (boxes of 64 columns x K;
+//    B N x K, transpose_B: one box K x N), both 128-byte swizzled, which the
+//    launcher encodes (`tile.tensor_maps`) and passes as __grid_constant__
+//    parameters;
 // 2. dynamic shared memory aligned to 1 KB at run time, S "full" mbarriers
 //    (TMA transaction counts) and S "empty" mbarriers (128 W arrivals);
 // 3. prologue: the producer issues the TMA loads of the first stages; the
@@ -23,6 +25,10 @@
 //    the mbarriers last. Split-K (T.atomic_add epilogue, f16/bf16 C, the
 //    16-bit and the fp8 forms alike): the 8 converted columns are added with
 //    red.global.add.noftz.f16x2 / .bf16x2 instead (atomicAddChunk).
+// 16-bit operands in the layouts other than A M x K, B K x N (and that one
+// for warpgroup tiles nvgpu's accumulator store does not place) build their
+// wgmma descriptors themselves, the major order in the transpose immediates,
+// on LLVM struct accumulators (ownDescriptors, HopperWgmma.cpp).
 // fp8 (e4m3/e5m2, transpose_B only): tiles are bytes, B is N x K in one box
 // of block_N rows x 128 bytes, and each stage is four k32 wgmmas over
 // 32-byte K slices of the K-major A and B (fp8Mma).
@@ -45,6 +51,7 @@
 #include "HopperGemm.h"
 
 #include "HopperPlan.h"
+#include "HopperWgmma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -158,9 +165,11 @@ void Emitter::setUpTypes() {
         nvgpu::TensorMapL2PromoKind::L2PROMO_256B, nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   };
-  tmAT = tensorMap(p.blockM, p.blockK);
-  // fp8: B is N x K, one box of blockN rows of 128 bytes.
-  tmBT = p.kMajor() ? tensorMap(p.blockN, p.blockK) : tensorMap(p.blockK, kBoxN);
+  // A M x K: one box of blockM rows of 128 bytes; A K x M (transpose_A):
+  // boxes of 64 columns.
+  tmAT = p.transA ? tensorMap(p.blockK, kBoxN) : tensorMap(p.blockM, p.blockK);
+  // B N x K (transpose_B; fp8, int8): one box of blockN rows of 128 bytes.
+  tmBT = p.bKMajor() ? tensorMap(p.blockN, p.blockK) : tensorMap(p.blockK, kBoxN);
   aStageBytes = p.blockM * p.blockK * p.elemBytes;
   bStageBytes = p.blockK * p.blockN * p.elemBytes;
   // The promoted form adds each k tile's product right after its wgmmas:
@@ -256,9 +265,17 @@ void Emitter::issueLoads(Value iter, Value slot) {
   Value bar = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), full, slot);
   createArriveExpectTx(b, loc, bar, aStageBytes + bStageBytes);
   auto at = [&](Value byteOffset) { return arith::AddIOp::create(b, loc, tiles32, i32(byteOffset)).getResult(); };
-  createTMALoad2D(b, loc, at(mul(slot, c(aStageBytes))), tmAPtr, i32(aCol), i32(aRow), bar);
+  if (p.transA) {
+    // A is K x M: (aRow, aCol) = (k, m), boxes of 64 columns of blockK rows.
+    Value aBase = mul(slot, c(aStageBytes));
+    for (int64_t j = 0; j < p.blockM / kBoxN; ++j)
+      createTMALoad2D(b, loc, at(add(aBase, c(j * p.blockK * kBoxN * p.elemBytes))), tmAPtr,
+                      i32(add(aCol, c(j * kBoxN))), i32(aRow), bar);
+  } else {
+    createTMALoad2D(b, loc, at(mul(slot, c(aStageBytes))), tmAPtr, i32(aCol), i32(aRow), bar);
+  }
   Value bBase = add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes)));
-  if (p.kMajor()) {
+  if (p.bKMajor()) {
     // B is N x K: (bRow, bCol) = (n, k), one box of blockN rows.
     createTMALoad2D(b, loc, at(bBase), tmBPtr, i32(bCol), i32(bRow), bar);
     return;
@@ -309,6 +326,8 @@ Value Emitter::fp8Mma(Value acc, nvgpu::WarpgroupAccumulatorType accT, Value aOf
 /// int8 and fp8 promoted: this warpgroup's accumulator, wgRows x blockN / 128
 /// registers (i32 / f32) per thread.
 LLVM::LLVMStructType Emitter::accStructType() {
+  if (p.ownDescriptors)
+    return accBlocksType(ctx, wgRows, p.blockN);
   return LLVM::LLVMStructType::getLiteral(ctx, llvm::SmallVector<Type>(wgRows * p.blockN / 128, accElem));
 }
 
@@ -414,6 +433,10 @@ LogicalResult Emitter::mainLoop() {
       part = promotedMma(add(mul(slot, c(aStageBytes)), wgAOffset),
                          add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
       acc = forOp.getRegionIterArgs()[0];
+    } else if (p.ownDescriptors) {
+      auto addr = [&](Value off) { return arith::AddIOp::create(b, loc, tiles32, i32(off)).getResult(); };
+      acc = wgmma16Stage(b, loc, p, forOp.getRegionIterArgs()[0], addr(add(mul(slot, c(aStageBytes)), wgAOffset)),
+                         addr(add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes)))), wgRows, lag);
     } else if (p.int8) {
       acc = int8Mma(forOp.getRegionIterArgs()[0], add(mul(slot, c(aStageBytes)), wgAOffset),
                     add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
@@ -516,7 +539,9 @@ void Emitter::epilogue(Value acc) {
   // The store's lowering adds 16 rows per warp index (tid / 32), so every
   // warpgroup stores through the same view of the first wgRows rows and
   // warpgroup w's rows land at wgRows w of the scratch tile.
-  if (p.structAcc()) {
+  if (p.ownDescriptors) {
+    storeAccBlocks(b, loc, acc, scratch, tid, wgRows, p.blockN);
+  } else if (p.structAcc()) {
     storeAccStruct(acc, scratch);
   } else {
     Value tileView = memref::SubViewOp::create(b, loc, scratch, ArrayRef<int64_t>{0, 0},
@@ -605,6 +630,8 @@ FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::Laun
                                                const TargetInfo &target) {
   llvm::StringRef whyNot;
   std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target, &whyNot);
+  if (target.hasWarpgroupMMA())
+    recordWgmmaDecision(func, launch, plan ? &*plan : nullptr, whyNot);
   if (!plan) {
     LLVM_DEBUG(llvm::dbgs() << "tilec-hopper: " << kernel.getSymName() << " keeps the mma.sync path: " << whyNot
                             << "\n");
@@ -618,8 +645,11 @@ FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::Laun
   Type elem = cast<MemRefType>(plan->gemm.getA().getType()).getElementType();
   auto argOf = [](tile::CopyOp load) { return cast<BlockArgument>(load.getSrc()).getArgNumber(); };
   llvm::SmallVector<TMADescriptorSpec> specs;
-  specs.push_back({argOf(plan->loadA), plan->blockK, plan->blockM, elem});
-  if (plan->kMajor())
+  if (plan->transA)
+    specs.push_back({argOf(plan->loadA), kBoxN, plan->blockK, elem});
+  else
+    specs.push_back({argOf(plan->loadA), plan->blockK, plan->blockM, elem});
+  if (plan->bKMajor())
     specs.push_back({argOf(plan->loadB), plan->blockK, plan->blockN, elem});
   else
     specs.push_back({argOf(plan->loadB), kBoxN, plan->blockK, elem});

@@ -17,7 +17,7 @@ using namespace tilec::hopper;
 bool tilec::hopper::isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// The operand types the path takes: 16-bit floats, and fp8 (e4m3/e5m2,
-/// stored as bytes on the CUDA target) when B is stored N x K.
+/// stored as bytes on the CUDA target) and int8 when B is stored N x K.
 static bool isWgmmaOperandType(Type t) { return t.isF16() || t.isBF16() || isFp8(t) || t.isInteger(8); }
 
 /// A rank-2 global memref whose row stride is static and a multiple of 16
@@ -96,6 +96,23 @@ static bool isPromotion(tile::ParallelOp par, Value local, Value total) {
 /// Why a kernel does not take the path (null: it may).
 using Reason = const char *;
 
+/// 1b. Every gemm's A and B in shared memory: wgmma's register-A form (RS,
+///     e.g. FlashAttention's P @ V on a cast of an accumulator) has no
+///     lowering here.
+static Reason matchRegisterOperands(tile::LaunchOp launch) {
+  Reason reason = nullptr;
+  launch.walk([&](tile::GemmOp g) {
+    if (!tile::isBufferInScope(g.getA().getType(), tile::Scope::Shared) ||
+        !tile::isBufferInScope(g.getB().getType(), tile::Scope::Shared)) {
+      reason = "a T.gemm with an operand in registers (a fragment: wgmma's RS form, e.g. P @ V), which the wgmma "
+               "path does not take";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return reason;
+}
+
 /// 2. The launch body: allocs, an optional rasterization, a zero fill of the
 ///    accumulator, one pipelined loop, the store (or atomic add) of the
 ///    accumulator, and pure index arithmetic.
@@ -148,8 +165,11 @@ static Reason matchLoopBody(tile::KernelOp kernel, HopperGemmPlan &plan) {
     if (op.hasTrait<OpTrait::IsTerminator>())
       continue;
     if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+      if (!isTMAGlobal(copy.getSrc(), kernel))
+        return "a loop copy whose source is not a rank-2 kernel tensor with a static row of a multiple of 16 "
+               "bytes (a TMA stride)";
       if (!isTileLoad(copy, kernel))
-        return "a loop copy that is not a whole-tile TMA load";
+        return "a loop copy that is not a whole-tile load into a shared tile";
       loads.push_back(copy);
       continue;
     }
@@ -171,12 +191,12 @@ static Reason matchLoopBody(tile::KernelOp kernel, HopperGemmPlan &plan) {
     return "an op of another kind in the loop body";
   }
   tile::GemmOp gemm = plan.gemm;
-  // fp8 wgmma reads both operands K-major from shared memory: fp8 takes this
-  // path only with transpose_B (B stored N x K); 16-bit types only without.
-  if (!gemm || loads.size() != 2 || gemm.getTransposeA() || gemm.getKPack() != 1)
-    return "no gemm, not two loads, transpose_A or k_pack";
+  if (!gemm || loads.size() != 2 || gemm.getKPack() != 1)
+    return "no gemm, not two loads, or k_pack";
   plan.fp8 = isFp8(cast<MemRefType>(gemm.getA().getType()).getElementType());
   plan.int8 = cast<MemRefType>(gemm.getA().getType()).getElementType().isInteger(8);
+  plan.transA = gemm.getTransposeA();
+  plan.transB = gemm.getTransposeB();
   // Plain form: the gemm accumulates into the filled buffer. Promoted form
   // (fp8 only): the gemm clears its own fragment, which the T.Parallel adds
   // into the filled one.
@@ -184,8 +204,10 @@ static Reason matchLoopBody(tile::KernelOp kernel, HopperGemmPlan &plan) {
                                                                         plan.fill.getBuffer()))
                    : (gemm.getClearAccum() || gemm.getC() != plan.fill.getBuffer()))
     return "the gemm does not accumulate into the filled buffer (or its promotion)";
-  if (gemm.getTransposeB() != plan.kMajor())
-    return "transpose_B does not match the operand type's major order";
+  // wgmma reads 8-bit operands only K-major from shared memory: A M x K and
+  // B N x K (transpose_B). 16-bit ones take either major order.
+  if (plan.kMajor() && (plan.transA || !plan.transB))
+    return "8-bit operands stored other than A M x K, B N x K (wgmma reads them only K-major)";
   for (tile::CopyOp l : loads) {
     if (l.getDst() == gemm.getA())
       plan.loadA = l;
@@ -208,13 +230,18 @@ static Reason matchLoopBody(tile::KernelOp kernel, HopperGemmPlan &plan) {
   return nullptr;
 }
 
-/// 4. Shapes and types wgmma and 128-byte swizzled TMA boxes take: A is
-///    M x K with 128-byte rows, B is K x N in 64-column boxes, each
-///    warpgroup's rows a multiple of 64, and its accumulator at most 128
-///    registers per thread. The accumulator store (nvgpu.warpgroup.mma.store)
-///    places a warpgroup's second 64-row half correctly only for N = 128 and
-///    the rows of warpgroup w at 64 w, so each of two warpgroups owns
-///    64 rows and one of a single warpgroup more than 64 only when N = 128.
+/// 4. Shapes and types wgmma and 128-byte swizzled TMA boxes take: K is 128
+///    bytes (the swizzle atom's row: one box row of a K-major tile, 64 boxes
+///    of a MN-major one), a MN-major operand (A K x M, B K x N) comes in
+///    boxes of 64 columns, a K-major one (A M x K, B N x K) in one box of at
+///    most 256 rows; each warpgroup's rows a multiple of 64, and its
+///    accumulator at most 128 registers per thread. The accumulator store of
+///    the plain 16-bit form (nvgpu.warpgroup.mma.store) places a warpgroup's
+///    second 64-row half correctly only for N = 128 and the rows of
+///    warpgroup w at 64 w, so there each of two warpgroups owns 64 rows and
+///    one of a single warpgroup more than 64 only when N = 128; other tiles
+///    of that form, and the other 16-bit forms, take ownDescriptors
+///    (HopperWgmma.h), which stores its registers itself.
 static Reason matchShapes(HopperGemmPlan &plan) {
   tile::GemmOp gemm = plan.gemm;
   auto aT = cast<MemRefType>(gemm.getA().getType());
@@ -227,11 +254,11 @@ static Reason matchShapes(HopperGemmPlan &plan) {
   if (cast<MemRefType>(plan.loadA.getSrc().getType()).getElementType() != elem ||
       cast<MemRefType>(plan.loadB.getSrc().getType()).getElementType() != elem)
     return "the loads convert the element type";
-  plan.blockM = aT.getDimSize(0);
-  plan.blockK = aT.getDimSize(1);
-  plan.blockN = bT.getDimSize(plan.kMajor() ? 0 : 1);
+  plan.blockM = aT.getDimSize(plan.transA ? 1 : 0);
+  plan.blockK = aT.getDimSize(plan.transA ? 0 : 1);
+  plan.blockN = bT.getDimSize(plan.transB ? 0 : 1);
   plan.elemBytes = elem.getIntOrFloatBitWidth() / 8;
-  if (bT.getDimSize(plan.kMajor() ? 1 : 0) != plan.blockK || cT.getDimSize(0) != plan.blockM ||
+  if (bT.getDimSize(plan.transB ? 1 : 0) != plan.blockK || cT.getDimSize(0) != plan.blockM ||
       cT.getDimSize(1) != plan.blockN)
     return "operand shapes that do not agree";
   int64_t wgRows = plan.blockM / plan.warpgroups;
@@ -239,9 +266,14 @@ static Reason matchShapes(HopperGemmPlan &plan) {
   // k32 wgmma per 32-byte column of the 128-byte swizzled rows).
   if (plan.kMajor() && wgRows != 64)
     return "8-bit operands with other than 64 rows per warpgroup";
-  if (plan.blockK * plan.elemBytes != 128 || plan.blockM % (64 * plan.warpgroups) != 0 || plan.blockN % 64 != 0 ||
-      plan.blockN > 256 || wgRows * plan.blockN / 128 > 128 || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)))
-    return "a block shape the wgmma tiling does not take";
+  if (plan.blockK * plan.elemBytes != 128)
+    return "block_K is not 128 bytes of K (64 16-bit, 128 8-bit elements: the 128-byte swizzle's row)";
+  if (plan.blockM % (64 * plan.warpgroups) != 0 || plan.blockN % 64 != 0 || plan.blockM > 256 || plan.blockN > 256)
+    return "block_M is not a multiple of 64 rows per warpgroup, or block_N of 64, or one is over 256";
+  if (wgRows * plan.blockN / 128 > 128)
+    return "an accumulator of more than 128 registers per thread (block_M / warpgroups x block_N / 128)";
+  plan.ownDescriptors =
+      !plan.kMajor() && (plan.transA || plan.transB || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)));
   return nullptr;
 }
 
@@ -285,6 +317,8 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   else
     plan.warpgroups = threads[0] / 128;
   if (!reason)
+    reason = matchRegisterOperands(launch);
+  if (!reason)
     reason = matchLaunchBody(launch, plan);
   if (!reason)
     reason = matchLoopBody(kernel, plan);
@@ -303,4 +337,26 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   while (plan.stages > 1 && plan.stages * stageBytes + 1024 > target.getMaxSharedMemoryBytes())
     --plan.stages;
   return plan;
+}
+
+void tilec::hopper::recordWgmmaDecision(Operation *func, tile::LaunchOp launch, const HopperGemmPlan *plan,
+                                        llvm::StringRef whyNot) {
+  tile::GemmOp any;
+  launch.walk([&](tile::GemmOp g) {
+    any = g;
+    return WalkResult::interrupt();
+  });
+  if (!any)
+    return;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!plan) {
+    os << "mma.sync: " << whyNot;
+  } else {
+    Type elem = cast<MemRefType>(tile::GemmOp(plan->gemm).getA().getType()).getElementType();
+    os << "wgmma " << (plan->transA ? "T" : "N") << (plan->transB ? "T" : "N") << " " << elem << " " << plan->blockM
+       << "x" << plan->blockN << "x" << plan->blockK << " warpgroups " << plan->warpgroups << " stages "
+       << plan->stages;
+  }
+  func->setAttr(kWgmmaDecisionAttr, StringAttr::get(func->getContext(), text));
 }

@@ -52,11 +52,24 @@ struct HopperGemmPlan {
   /// int8 operands: as fp8 (K-major, byte tiles, k32 steps), int32
   /// accumulator through nvvm.wgmma.mma_async (s32 += s8 * s8), int32 C.
   bool int8 = false;
+  /// The gemm's transpose flags: A stored K x M (MN-major in shared memory),
+  /// B stored N x K (K-major). 16-bit operands take all four forms; 8-bit
+  /// ones only transpose_B.
+  bool transA = false, transB = false;
   /// Both operands K-major byte tiles (fp8 or int8).
   bool kMajor() const { return fp8 || int8; }
+  /// B's shared tile is N x K (one TMA box of blockN rows), not K x N
+  /// (boxes of 64 columns).
+  bool bKMajor() const { return transB; }
+  /// 16-bit operands in a form other than A M x K, B K x N (NT, TN, TT), or
+  /// in that form with a warpgroup tile nvgpu.warpgroup.mma.store does not
+  /// place (matchShapes): nvvm.wgmma.mma_async on descriptors built here,
+  /// the operands' major order in its transpose immediates, on an LLVM
+  /// struct of f32 registers per 64-row block (HopperWgmma.h).
+  bool ownDescriptors = false;
   /// The accumulator is an LLVM struct of registers fed to nvvm.wgmma.mma_async
   /// (int8, and fp8 promoted) rather than nvgpu's accumulator type.
-  bool structAcc() const { return int8 || promote; }
+  bool structAcc() const { return int8 || promote || ownDescriptors; }
 };
 
 /// float8_e4m3 / float8_e5m2.
@@ -66,6 +79,17 @@ bool isFp8(mlir::Type t);
 /// otherwise nullopt, and `*whyNot` (when given) says why.
 std::optional<HopperGemmPlan> matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                               const TargetInfo &target, llvm::StringRef *whyNot = nullptr);
+
+/// Records on the lowered kernel `func` (a gpu.func) what the Hopper path
+/// made of a launch that has a T.gemm, as the string attribute
+/// `tilec.wgmma` (seen with --emit=gpu): "wgmma <layout> <type> <blockM>x
+/// <blockN>x<blockK> warpgroups <W> stages <S>" with `plan`, otherwise
+/// "mma.sync: <whyNot>". Launches without a gemm get nothing.
+void recordWgmmaDecision(mlir::Operation *func, tile::LaunchOp launch, const HopperGemmPlan *plan,
+                         llvm::StringRef whyNot);
+
+/// The name of that attribute.
+inline constexpr llvm::StringLiteral kWgmmaDecisionAttr = "tilec.wgmma";
 
 } // namespace tilec::hopper
 
