@@ -74,26 +74,11 @@ struct TValue {
   std::optional<LinearForm> lin; // Scalar integers: known linear form
   BufferInfo *buffer = nullptr;  // Buffer, Layout (the layout's buffer)
 
-  static TValue ofConst(ConstValue c) {
-    TValue v;
-    v.kind = Kind::Const;
-    v.cst = std::move(c);
-    return v;
-  }
+  static TValue ofConst(ConstValue c) { TValue v; v.kind = Kind::Const; v.cst = std::move(c); return v; }
   static TValue ofScalar(mlir::Value val, DType t, std::optional<LinearForm> lin = std::nullopt) {
-    TValue v;
-    v.kind = Kind::Scalar;
-    v.value = val;
-    v.dtype = t;
-    v.lin = std::move(lin);
-    return v;
+    TValue v; v.kind = Kind::Scalar; v.value = val; v.dtype = t; v.lin = std::move(lin); return v;
   }
-  static TValue ofBuffer(BufferInfo *b) {
-    TValue v;
-    v.kind = Kind::Buffer;
-    v.buffer = b;
-    return v;
-  }
+  static TValue ofBuffer(BufferInfo *b) { TValue v; v.kind = Kind::Buffer; v.buffer = b; return v; }
   bool isValid() const { return kind != Kind::Invalid; }
   bool isConst() const { return kind == Kind::Const; }
   bool isScalar() const { return kind == Kind::Scalar; }
@@ -135,7 +120,7 @@ struct LocalVar {
   /// (MaybeUnbound) or to values of the two branches that cannot be merged into
   /// one scalar (Conflict). Reading it reports why; assigning it rebinds it.
   enum class State { Bound, MaybeUnbound, Conflict } state = State::Bound;
-  llvm::SMRange otherRange = {};            // Conflict: the other path's assignment
+  llvm::SMRange otherRange = {};       // Conflict: the other path's assignment
   std::string thenDesc = {}, elseDesc = {}; // Conflict: what each path gives
   bool isBound() const { return state == State::Bound; }
 };
@@ -233,6 +218,7 @@ public:
   TValue binaryOp(ast::BinaryOp op, TValue lhs, TValue rhs, llvm::SMRange opRange, llvm::SMRange range);
   /// Converts `v` to a scalar of `to` (T.cast semantics).
   TValue convert(TValue v, DType to, llvm::SMRange range);
+  /// An explicit cast: convert, but a float constant to an integer truncates (castValue).
   TValue castValue(TValue v, DType to, llvm::SMRange range);
   /// Makes two operands agree on a dtype: a literal takes the other side's
   /// (literalDType), then both promote (promoteDTypes) (TileGenPromote.cpp).
@@ -379,10 +365,7 @@ public:
 
   // Scopes.
   LocalVar *lookupLocal(llvm::StringRef name);
-  void pushScope(bool isLoop) {
-    scopes.emplace_back();
-    scopes.back().isLoop = isLoop;
-  }
+  void pushScope(bool isLoop) { scopes.emplace_back(); scopes.back().isLoop = isLoop; }
   void popScope() { scopes.pop_back(); }
   unsigned depth() const { return scopes.size(); }
   BufferInfo *newBuffer() { return &buffers.emplace_back(); }

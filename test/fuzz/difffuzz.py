@@ -43,7 +43,7 @@ import numerics  # noqa: E402
 from families import generate  # noqa: E402
 
 COMPILE_TIMEOUT, RUN_TIMEOUT, MEM_LIMIT = 60, 60, 4 << 30
-INTERNAL = ("internal error", "LLVM ERROR", "Assertion", "UNREACHABLE", "Stack dump", "PLEASE submit")
+INTERNAL = ("internal error", "LLVM Translation failed", "unrealized_conversion_cast", "failed to legalize", "LLVM ERROR", "Assertion", "UNREACHABLE", "Stack dump", "PLEASE submit")
 
 
 def limit_memory():
@@ -146,7 +146,8 @@ def compile_failure(st, rc, out, internal_only):
     if "std::bad_alloc" in out or "out of memory" in out.lower():
         return "MEMORY", out[-800:]
     if internal_only and not any(s in out for s in INTERNAL):
-        first = out.strip().splitlines()[0] if out.strip() else "rejected"
+        errs = [l for l in out.splitlines() if ": error: " in l] or out.strip().splitlines() or ["rejected"]
+        first = errs[0]
         return "unsupported", re.sub(r"^\S*:\d+:\d+: ", "", first)[:300]
     return "COMPILE", out[-1500:]
 
@@ -184,7 +185,30 @@ def vulkan_target(case, work, args):
     return ("ok" if ok else "MISMATCH"), detail
 
 
+# Targets that cannot run here: compiled only (a signal, a hang, the memory limit or a diagnostic
+# without a file:line:col location is a failure; a located rejection counts as unsupported).
+COMPILE_ONLY = {"sm_80": ["-target=sm_80", "--emit", "ptx"], "sm_90a": ["-target=sm_90a", "--emit", "ptx"],
+                "metal": ["-target=metal"], "webgpu": ["-target=webgpu"], "ascend": ["-target=ascend"],
+                "vulkan-desktop": ["-target=vulkan"]}
+LOCATED = re.compile(r"^\S+:\d+:\d+: error: .*\n.*\n\s*\^", re.M)
+
+
+def compile_only(target):
+    def go(case, work, args):
+        flags = [f"-D{d}" for d in case.defines]
+        st, rc, out = run([args.tilec, "k.tile", "-o", f"co_{target}.out"] + COMPILE_ONLY[target] + flags,
+                          COMPILE_TIMEOUT, cwd=work)
+        if st == "ok":
+            return "ok", "compiled"
+        res = compile_failure(st, rc, out, internal_only=True)
+        if res[0] == "unsupported" and not LOCATED.search(out):
+            return "UNLOCATED", out[-1500:]
+        return res
+    return go
+
+
 TARGETS = {"host": host_target, "vulkan": vulkan_target}
+TARGETS.update({t: compile_only(t) for t in COMPILE_ONLY})
 
 
 def save_failure(case, work, target, status, detail, args):
@@ -244,7 +268,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=None)
     ap.add_argument("--minutes", type=float, default=None)
-    ap.add_argument("--targets", default="host")
+    ap.add_argument("--targets", default="host",
+                    help="comma list of host, vulkan (both run) and " + ", ".join(COMPILE_ONLY) + " (compiled only)")
     ap.add_argument("--family", default=None, help="elementwise, reduce, gemm or atomic only")
     ap.add_argument("--out", default="fuzz-failures")
     ap.add_argument("--work", default=None, help="scratch folder (default: the system's)")

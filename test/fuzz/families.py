@@ -451,7 +451,91 @@ def atomic(rng, seed):
     return case
 
 
-FAMILIES = [("elementwise", elementwise, 4), ("reduce", reduce, 3), ("gemm", gemm, 2), ("atomic", atomic, 1)]
+def perthread(rng, seed):
+    """Per-thread code: each thread reads R consecutive elements into T.alloc_local (guarded by an if),
+    folds them into a T.alloc_var over a serial / range / unrolled loop and writes them back."""
+    case = Case(seed, "perthread")
+    th = threads_for(rng, case)
+    R = int(pick(rng, [1, 2, 3, 4, 8]))
+    chunk = th * R
+    G = int(rng.integers(1, 4))
+    N = max(1, G * chunk - (int(rng.integers(0, chunk)) if rng.random() < 0.6 else 0))
+    form = rng.random()
+    if form < 0.4:
+        dim_line, const_n = 'N = T.dynamic("N")', False
+        case.dims["N"] = N
+        case.features.add("dynamic")
+    elif form < 0.7:
+        dim_line, const_n = f"N = {G * chunk}", True
+        case.defines.append(f"N={N}")
+        case.features.add("-D")
+    else:
+        dim_line, const_n = f"N = {N}", True
+    if N % chunk:
+        case.features.add("ragged")
+    gdt, ldt = pick(rng, IO_DTYPES), pick(rng, ["float32", "float32", "int32", "float16"])
+    vdt = "int32" if ldt == "int32" else pick(rng, ["float32", ldt])
+    odt = pick(rng, IO_DTYPES)
+    x = input_values(rng, gdt, (N,))
+    case.tensors += [Tensor("X", gdt, (N,), value=x), Tensor("Out", odt, (N,), written=True)]
+    params = [tensor_param("X", ["N"], gdt), tensor_param("Out", ["N"], odt)]
+    ind = "        "
+    loops = [f"T.serial({R})", f"range({R})", f"T.unroll({R})", f"range(0, {R}, 1)", f"T.serial({R - 1}, -1, -1)"]
+    lines = [f"    with T.Kernel(T.ceildiv(N, {chunk}), threads={th}) as bx:",
+             f"{ind}tx = T.get_thread_binding()" if rng.random() < 0.7 else f"{ind}tx = T.get_thread_binding(0)",
+             f"{ind}loc = T.alloc_local(({R},), {DT[ldt]})", f"{ind}acc = T.alloc_var({DT[vdt]})",
+             f"{ind}for r in {pick(rng, loops)}:", f"{ind}    g = (bx * {th} + tx) * {R} + r",
+             f"{ind}    if g < N:"]
+    bxv = np.arange(G).reshape(-1, 1, 1)
+    txv = np.arange(th).reshape(1, -1, 1)
+    rv = np.arange(R).reshape(1, 1, -1)
+    gv = (bxv * th + txv) * R + rv
+    xp = pad(x, (G * chunk,)).reshape(G, th, R)
+    env = {"X[g]": xp, "r": rv, "tx": txv, "bx": bxv, "g": gv}
+    leaves = [leaf("X[g]", gdt, bound_of(gdt))] * 2 + [Node("r", lambda e: e["r"], "int32", R),
+                                                      Node("tx", lambda e: e["tx"], "int32", th),
+                                                      Node("bx", lambda e: e["bx"], "int32", 4)]
+    f = ExprGen(rng, leaves).gen(ldt, int(rng.integers(1, 4)))
+    lines += [f"{ind}        loc[r] = {f.code}", f"{ind}    else:", f"{ind}        loc[r] = 0"]
+    fv = convert(np.broadcast_to(f.ev(env), gv.shape), "float32" if is_float(f.dtype) else "int32", ldt)
+    fv = np.where(gv < N, fv, 0)
+    lnode = Node("loc[r]", lambda e: e["loc[r]"], ldt, f.bound, f.err, f.fb if is_float(ldt) else 0)
+    if not is_float(ldt) and not f.exact:
+        return None
+    op = pick(rng, ["sum", "max", "min"])
+    init = {"sum": "0", "max": "-100000", "min": "100000"}[op]
+    lines += [f"{ind}acc = {init}", f"{ind}for r in {pick(rng, loops)}:"]
+    comb = {"sum": "acc + loc[r]", "max": "T.max(acc, loc[r])", "min": "T.min(acc, loc[r])"}[op]
+    lines.append(f"{ind}    acc = {comb}")
+    fl = np.asarray(fv, np.float64) if is_float(ldt) else np.asarray(fv, np.int64)
+    accv = {"sum": np.sum, "max": np.max, "min": np.min}[op](fl, axis=2, keepdims=True)
+    accv = np.maximum(accv, -100000) if op == "max" else np.minimum(accv, 100000) if op == "min" else accv
+    abound = R * f.bound if op == "sum" else max(f.bound, 100000)
+    aerr = (R * f.err + (R * f.bound * EPS.get(vdt, 0) * 2 if not f.exact else 0)) if op == "sum" else f.err
+    if vdt == "float16" and op == "sum" and R * f.bound * 4 >= 2 ** 11:
+        aerr += R * f.bound * EPS["float16"] * 2 * R
+    if vdt == "float16" and op != "sum":
+        return None  # +-100000 is not a float16
+    accv = convert(accv, vdt, vdt)
+    env.update({"loc[r]": fv, "acc": accv})
+    anode = Node("acc", lambda e: e["acc"], vdt, abound, aerr, 2 if aerr == 0 else None)
+    h = ExprGen(rng, [lnode, lnode, anode, Node("r", lambda e: e["r"], "int32", R)],
+                transcendental=False).gen(odt if odt == "int32" else "float32", 2)
+    lines += [f"{ind}for r in {pick(rng, loops)}:", f"{ind}    if (bx * {th} + tx) * {R} + r < N:",
+              f"{ind}        Out[(bx * {th} + tx) * {R} + r] = {h.code}"]
+    if not is_float(odt) and not h.exact:
+        return None
+    hv = convert(np.broadcast_to(h.ev(env), gv.shape), "float32" if is_float(h.dtype) else "int32", odt)
+    ref = hv.reshape(-1)[:N]
+    case.expected["Out"] = ref
+    case.atol["Out"] = out_tol(h, odt, ref) if is_float(odt) else 0
+    case.features.add("local-var")
+    case.source = "\n".join(header(case, [dim_line], params) + lines) + "\n"
+    return case
+
+
+FAMILIES = [("elementwise", elementwise, 4), ("reduce", reduce, 3), ("gemm", gemm, 2), ("atomic", atomic, 1),
+            ("perthread", perthread, 2)]
 
 
 def generate(seed, family=None):
