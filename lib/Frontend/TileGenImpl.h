@@ -218,6 +218,8 @@ public:
   TValue binaryOp(ast::BinaryOp op, TValue lhs, TValue rhs, llvm::SMRange opRange, llvm::SMRange range);
   /// Converts `v` to a scalar of `to` (T.cast semantics).
   TValue convert(TValue v, DType to, llvm::SMRange range);
+  /// An explicit cast: convert, but a float constant to an integer truncates (castValue).
+  TValue castValue(TValue v, DType to, llvm::SMRange range);
   /// Makes two operands agree on a dtype: a literal takes the other side's
   /// (literalDType), then both promote (promoteDTypes) (TileGenPromote.cpp).
   bool unify(TValue &lhs, TValue &rhs, llvm::StringRef opName, llvm::SMRange range);

@@ -56,11 +56,7 @@ std::optional<TValue> KernelGen::evalDTypeCall(const CallExpr *e) {
     return x;
   // A literal becomes a typed scalar (`T.float32(1.0)`); Python's int() of a
   // float literal truncates.
-  if (x.isConst() && x.cst.getKind() == ConstValue::Kind::Float && isIntegerDType(*t) && *t != DType::Bool)
-    x = TValue::ofConst(ConstValue::ofInt(int64_t(x.cst.getFloat())));
-  if (x.isConst() && *t == DType::Bool)
-    x = TValue::ofConst(ConstValue::ofBool(x.cst.truthy()));
-  return convert(x, *t, e->getRange());
+  return castValue(x, *t, e->getRange());
 }
 
 //===----------------------------------------------------------------------===//
@@ -476,7 +472,7 @@ std::optional<TValue> KernelGen::evalMathBuiltin(const BoundCall &call) {
     TValue x = t ? eval(call.get("value")) : TValue();
     if (!x.isValid())
       return TValue();
-    return convert(x, *t, range);
+    return castValue(x, *t, range);
   }
   case BuiltinID::Reinterpret:
     return evalReinterpret(call);

@@ -71,7 +71,30 @@ TValue KernelGen::evalAbs(const BoundCall &call) {
   }
   if (isFloatDType(x.dtype))
     return TValue::ofScalar(math::AbsFOp::create(b, l, x.value), x.dtype);
+  if (x.dtype == DType::Index) {
+    // math.absi of an index has no lowering on the LLVM-based GPU targets: x < 0 ? 0 - x : x.
+    mlir::Value zero = indexConst(0, call.call->getRange());
+    mlir::Value neg = arith::SubIOp::create(b, l, zero, x.value);
+    mlir::Value lt = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x.value, zero);
+    return TValue::ofScalar(arith::SelectOp::create(b, l, lt, neg, x.value), x.dtype);
+  }
   return TValue::ofScalar(math::AbsIOp::create(b, l, x.value), x.dtype);
+}
+
+/// An explicit cast (T.cast, T.Cast, T.int32(x)): as convert, but a float constant cast to an
+/// integer truncates (as C and tile-lang do) and any constant cast to bool is its truth value.
+TValue KernelGen::castValue(TValue x, DType t, llvm::SMRange range) {
+  if (x.isConst() && t == DType::Bool && x.cst.isNumber())
+    return convert(TValue::ofConst(ConstValue::ofBool(x.cst.truthy())), t, range);
+  if (x.isConst() && x.cst.getKind() == ConstValue::Kind::Float && isIntegerDType(t)) {
+    double f = x.cst.getFloat();
+    if (!std::isfinite(f) || std::fabs(f) >= 9.2e18) {
+      diags.emit(DiagID::sema_bad_cast, range, "float constant " + x.cst.str(), ("a " + dtypeName(t) + " value").str());
+      return TValue();
+    }
+    return convert(TValue::ofConst(ConstValue::ofInt(int64_t(std::trunc(f)))), t, range);
+  }
+  return convert(x, t, range);
 }
 
 /// T.exp, T.exp2, T.log, T.log2, T.sqrt, T.rsqrt, T.tanh, T.sigmoid of a float.
@@ -269,7 +292,7 @@ TValue KernelGen::evalExprBuiltin(const BoundCall &call) {
     std::optional<DType> t = dtypeArg(call, "dtype");
     if (!x.isValid() || !t)
       return TValue();
-    return convert(x, *t, range);
+    return castValue(x, *t, range);
   }
   case BuiltinID::ThreadBinding:
     return evalThreadIndex(call);
