@@ -217,7 +217,7 @@ def jobs_arch():
 def host_suite_cases():
     """(name, tile file, tilec flags) of every host-suite kernel: test/run/kernels/*.tile with
     their defaults, and test/run/cases/*.cpp by their `// TILE:` line or embedded
-    `/* TILE ... */` block (returned as source text) with its `// TILEC-FLAGS:` line."""
+    `/* TILE ... */` block (returned as source text), either with its `// TILEC-FLAGS:` line."""
     kernels = os.path.join(ROOT, "test/run/kernels")
     for f in sorted(os.listdir(kernels)):
         if f.endswith(".tile"):
@@ -227,14 +227,15 @@ def host_suite_cases():
         if not f.endswith(".cpp"):
             continue
         text = open(os.path.join(cases, f)).read()
+        more = re.search(r"// TILEC-FLAGS: ([^\n]*)", text)
+        more = shlex.split(more.group(1)) if more else []
         m = re.search(r"// TILE: ([^\n]*)", text)
         if m:
             args = shlex.split(m.group(1))
-            yield f[:-4], os.path.normpath(os.path.join(cases, args[0])), None, args[1:]
+            yield f[:-4], os.path.normpath(os.path.join(cases, args[0])), None, args[1:] + more
             continue
         begin = text.index("/* TILE\n") + 8
-        m = re.search(r"// TILEC-FLAGS: ([^\n]*)", text)
-        yield f[:-4], None, text[begin:text.index("*/", begin)], shlex.split(m.group(1)) if m else []
+        yield f[:-4], None, text[begin:text.index("*/", begin)], more
 
 
 def build_suite(tilec, kit, log):

@@ -1,5 +1,6 @@
-// TILE: ../../../examples/gemm/gemm_layouts.tile -D trans_A=True -D trans_B=False -D dtype=T.bfloat16 -D M=200 -D N=320
-// -D K=200 The layouts GEMM in bf16 with A stored K x M (transpose_A) and B K x N; M, N and K ragged.
+// TILE: ../../../examples/gemm/gemm_layouts.tile -D trans_A=True -D trans_B=False -D dtype=T.bfloat16
+// TILEC-FLAGS: -D M=200 -D N=320 -D K=200
+// The layouts GEMM in bf16 with A stored K x M (transpose_A) and B K x N; M, N and K ragged.
 #include "harness.h"
 #include "kernel.h"
 

@@ -1,6 +1,7 @@
-// TILE: ../../../examples/gemm/gemm_layouts.tile -D trans_A=True -D trans_B=True -D block_M=256 -D threads=256 -D M=200
-// -D N=320 -D K=200 The layouts GEMM in fp16 with A stored K x M and B N x K (both transposed), two warpgroups of 128
-// rows; M, N and K ragged.
+// TILE: ../../../examples/gemm/gemm_layouts.tile -D trans_A=True -D trans_B=True -D block_M=256 -D threads=256
+// TILEC-FLAGS: -D M=200 -D N=320 -D K=200
+// The layouts GEMM in fp16 with A stored K x M and B N x K (both transposed), two warpgroups of
+// 128 rows; M, N and K ragged.
 #include "harness.h"
 #include "kernel.h"
 
