@@ -60,3 +60,43 @@ def gemm_bf16_chain(ins, p):
     """P = A @ B in float32, rounded to bfloat16 into a fragment; C = P @ B."""
     import cabi
     return {"C": cabi.quantize(ins["A"] @ ins["B"], "bfloat16") @ ins["B"]}
+
+
+@ref
+def atomic_sum_k(ins, p):
+    """B[m, n] += sum_k A[k, m, n]: one block per (tile, k) adds its tile atomically into a
+    zeroed B."""
+    return {"B": ins["B"] + ins["A"].sum(axis=0)}
+
+
+atomic_sum_k.zero = ("B",)
+
+
+def _tile_cumsum(a, blocks, dim, reverse):
+    """Inclusive cumulative sums inside each tile of `blocks` (a 1-D or 2-D grid of tiles) along
+    dim, from the tile's end when reverse; elements past a ragged edge read 0."""
+    shape = a.shape
+    padded = [-(-s // b) * b for s, b in zip(shape, blocks)]
+    x = np.zeros(padded)
+    x[tuple(slice(0, s) for s in shape)] = a
+    if len(shape) == 1:
+        t = x.reshape(-1, blocks[0])
+        ax = 1
+    else:
+        t = x.reshape(padded[0] // blocks[0], blocks[0], padded[1] // blocks[1], blocks[1])
+        ax = 1 if dim == 0 else 3
+    if reverse:
+        t = np.flip(np.cumsum(np.flip(t, ax), ax), ax)
+    else:
+        t = np.cumsum(t, ax)
+    return t.reshape(padded)[tuple(slice(0, s) for s in shape)]
+
+
+@ref
+def tile_cumsum(ins, p):
+    """B = per-tile inclusive cumsum of A (T.cumsum on a (block_M, block_N) / (block_N,) tile,
+    along dim, reversed with reverse); the output is the kernel's second tensor."""
+    names = list(ins)
+    a = ins[names[0]]
+    blocks = (p["block_M"], p["block_N"]) if a.ndim == 2 else (p.get("block_N") or p["chunk_size"],)
+    return {names[1]: _tile_cumsum(a, blocks, p.get("dim", 0), bool(p.get("reverse")))}
