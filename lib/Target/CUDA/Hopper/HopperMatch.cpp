@@ -266,14 +266,19 @@ static Reason matchShapes(HopperGemmPlan &plan) {
   // k32 wgmma per 32-byte column of the 128-byte swizzled rows).
   if (plan.kMajor() && wgRows != 64)
     return "8-bit operands with other than 64 rows per warpgroup";
-  if (plan.blockK * plan.elemBytes != 128)
-    return "block_K is not 128 bytes of K (64 16-bit, 128 8-bit elements: the 128-byte swizzle's row)";
+  // 8-bit: 128-byte K rows. 16-bit: K rows of 32, 64 or 128 bytes, the
+  // swizzle of a K-major tile (block_K 16, 32 or 64).
+  int64_t kBytes = plan.kRowBytes();
+  if (plan.kMajor() ? kBytes != 128 : (kBytes != 32 && kBytes != 64 && kBytes != 128))
+    return plan.kMajor() ? "block_K is not 128 bytes of K (128 8-bit elements: the 128-byte swizzle's row)"
+                         : "block_K is not 16, 32 or 64 (K rows of 32, 64 or 128 bytes: a swizzle's row)";
   if (plan.blockM % (64 * plan.warpgroups) != 0 || plan.blockN % 64 != 0 || plan.blockM > 256 || plan.blockN > 256)
     return "block_M is not a multiple of 64 rows per warpgroup, or block_N of 64, or one is over 256";
   if (wgRows * plan.blockN / 128 > 128)
     return "an accumulator of more than 128 registers per thread (block_M / warpgroups x block_N / 128)";
   plan.ownDescriptors =
-      !plan.kMajor() && (plan.transA || plan.transB || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)));
+      !plan.kMajor() && (plan.transA || plan.transB || kBytes != 128 ||
+                         (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)));
   return nullptr;
 }
 

@@ -67,6 +67,10 @@ struct HopperGemmPlan {
   /// the operands' major order in its transpose immediates, on an LLVM
   /// struct of f32 registers per 64-row block (HopperWgmma.h).
   bool ownDescriptors = false;
+  /// The bytes of a K row of a K-major tile, blockK x elemBytes: its swizzle
+  /// (128; 16-bit ownDescriptors also 64 or 32). MN-major tiles, in boxes of
+  /// 64 elements, take the 128-byte swizzle.
+  int64_t kRowBytes() const { return blockK * elemBytes; }
   /// The accumulator is an LLVM struct of registers fed to nvvm.wgmma.mma_async
   /// (int8, and fp8 promoted) rather than nvgpu's accumulator type.
   bool structAcc() const { return int8 || promote || ownDescriptors; }
