@@ -165,10 +165,10 @@ void Emitter::setUpTypes() {
     auto swizzle = bytes == 32   ? nvgpu::TensorMapSwizzleKind::SWIZZLE_32B
                    : bytes == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B
                                  : nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
-    return nvgpu::TensorMapDescriptorType::get(
-        ctx, MemRefType::get({rows, cols}, storage, AffineMap(), space3), swizzle,
-        nvgpu::TensorMapL2PromoKind::L2PROMO_256B, nvgpu::TensorMapOOBKind::OOB_ZERO,
-        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    return nvgpu::TensorMapDescriptorType::get(ctx, MemRefType::get({rows, cols}, storage, AffineMap(), space3),
+                                               swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+                                               nvgpu::TensorMapOOBKind::OOB_ZERO,
+                                               nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   };
   // A M x K: one box of blockM rows of blockK elements; A K x M (transpose_A):
   // boxes of 64 columns.

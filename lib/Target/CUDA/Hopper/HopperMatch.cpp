@@ -276,9 +276,8 @@ static Reason matchShapes(HopperGemmPlan &plan) {
     return "block_M is not a multiple of 64 rows per warpgroup, or block_N of 64, or one is over 256";
   if (wgRows * plan.blockN / 128 > 128)
     return "an accumulator of more than 128 registers per thread (block_M / warpgroups x block_N / 128)";
-  plan.ownDescriptors =
-      !plan.kMajor() && (plan.transA || plan.transB || kBytes != 128 ||
-                         (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)));
+  plan.ownDescriptors = !plan.kMajor() && (plan.transA || plan.transB || kBytes != 128 ||
+                                           (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)));
   return nullptr;
 }
 
