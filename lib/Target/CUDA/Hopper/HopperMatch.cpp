@@ -139,6 +139,10 @@ static Reason matchLaunchBody(tile::LaunchOp launch, HopperGemmPlan &plan) {
     if (auto copy = dyn_cast<tile::CopyOp>(op)) {
       if (!plan.loop || plan.store || plan.atomic)
         return "a copy before the loop or a second epilogue";
+      if (!plan.stagedStore && tile::isBufferInScope(copy.getDst().getType(), tile::Scope::Shared)) {
+        plan.stagedStore = copy;
+        continue;
+      }
       plan.store = copy;
       continue;
     }
@@ -290,14 +294,25 @@ static Reason matchEpilogue(tile::KernelOp kernel, HopperGemmPlan &plan) {
   auto outT = dyn_cast<MemRefType>(plan.outTensor().getType());
   if (!outT || outT.getRank() != 2)
     return "the epilogue's tensor is not rank 2";
+  Type outElem = outT.getElementType();
+  Value stored = plan.fill.getBuffer();
+  if (tile::CopyOp sc = plan.stagedStore) {
+    auto sT = cast<MemRefType>(sc.getDst().getType());
+    if (!plan.store || sc.getSrc() != stored || !isZeroOffsets(sc.getSrcOffsets()) ||
+        !isZeroOffsets(sc.getDstOffsets()) || sT.getShape() != cT.getShape() ||
+        !llvm::equal(sc.getSrcSizes(), cT.getShape()) || !llvm::equal(sc.getDstSizes(), cT.getShape()))
+      return "the epilogue through a shared tile does not copy the whole accumulator into it and store that tile";
+    if (sT.getElementType() != outElem && sT.getElementType() != cT.getElementType())
+      return "the epilogue's shared tile has a type other than the accumulator's and the output's";
+    stored = sc.getDst();
+  }
   if (tile::CopyOp st = plan.store) {
-    if (st.getSrc() != plan.fill.getBuffer() || !isZeroOffsets(st.getSrcOffsets()) ||
+    if (st.getSrc() != stored || !isZeroOffsets(st.getSrcOffsets()) ||
         !llvm::equal(st.getSrcSizes(), cT.getShape()) || !llvm::equal(st.getDstSizes(), cT.getShape()))
       return "the epilogue does not store the whole accumulator";
   } else if (plan.atomic.getValue() != plan.fill.getBuffer() || plan.atomic.getIndices().size() != 2 || plan.int8) {
     return "the atomic epilogue does not add the whole f32 accumulator";
   }
-  Type outElem = outT.getElementType();
   if (plan.atomic ? (!outElem.isF16() && !outElem.isBF16())
                   : plan.int8 ? !outElem.isInteger(32) : (!outElem.isF16() && !outElem.isBF16() && !outElem.isF32()))
     return "an output element type the epilogue does not write";

@@ -30,6 +30,10 @@ struct HopperGemmPlan {
   tile::ForOp loop;
   tile::CopyOp loadA, loadB;
   tile::GemmOp gemm;
+  /// tile-lang's epilogue through shared memory: the copy of the
+  /// accumulator into a shared tile that `store` then copies out (the
+  /// emitter writes C from its own scratch tile, rounding once as well).
+  tile::CopyOp stagedStore;
   tile::CopyOp store;      ///< the epilogue's copy of the accumulator, or
   tile::AtomicAddOp atomic; ///< its atomic add into C (f16/bf16 C only)
   /// The epilogue's op (store or atomic), its global tensor and offsets.
