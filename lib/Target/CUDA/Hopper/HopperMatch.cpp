@@ -307,8 +307,8 @@ static Reason matchEpilogue(tile::KernelOp kernel, HopperGemmPlan &plan) {
     stored = sc.getDst();
   }
   if (tile::CopyOp st = plan.store) {
-    if (st.getSrc() != stored || !isZeroOffsets(st.getSrcOffsets()) ||
-        !llvm::equal(st.getSrcSizes(), cT.getShape()) || !llvm::equal(st.getDstSizes(), cT.getShape()))
+    if (st.getSrc() != stored || !isZeroOffsets(st.getSrcOffsets()) || !llvm::equal(st.getSrcSizes(), cT.getShape()) ||
+        !llvm::equal(st.getDstSizes(), cT.getShape()))
       return "the epilogue does not store the whole accumulator";
   } else if (plan.atomic.getValue() != plan.fill.getBuffer() || plan.atomic.getIndices().size() != 2 || plan.int8) {
     return "the atomic epilogue does not add the whole f32 accumulator";
