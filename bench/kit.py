@@ -94,7 +94,7 @@ DYN_M = 'M=T.dynamic("M")'
 # transposed (A K x M, B N x K). Static M, N, K (a MN-major A needs M's row stride for the TMA).
 LAYOUTS = {"NN": (False, False), "NT": (False, True), "TN": (True, False), "TT": (True, True)}
 LAYOUT16 = {"m128n128w1s3": _cfg(128, 128, 128, 3), "m128n256w2s4": _cfg(128, 256, 256, 4),
-            "m256n128w2s4": _cfg(256, 128, 256, 4)}
+            "m256n128w2s4": _cfg(256, 128, 256, 4), "m128n128k32w1s4": _cfg(128, 128, 128, 4, block_K=32)}
 LAYOUT_SIZES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 LAYOUT_RAGGED = (1000, 200, 136)  # M, N, K: ragged against every tile, rows still 16-byte aligned
 

@@ -119,7 +119,7 @@ def bench_examples(kit):
     cf16 = T.Contender("cuBLAS fp16", lambda: torch.matmul(a, b, out=c), flop)
     cbf16 = T.Contender("cuBLAS bf16, B transposed", lambda: torch.matmul(ab, bb.T, out=cb), flop)
     rows = [(T.Contender("gemm.tile fp16 (sm_90a, wgmma)", lambda: g(P(a), P(b), P(c), I(N), S()), flop), cf16),
-            (T.Contender("gemm_bf16.tile bf16, B transposed (mma.sync)", lambda: fb(P(ab), P(bb), P(cb), S()), flop),
+            (T.Contender("gemm_bf16.tile bf16, B transposed (sm_90a, wgmma)", lambda: fb(P(ab), P(bb), P(cb), S()), flop),
              cbf16),
             (T.Contender("gemm.tile fp16 (sm_90, mma.sync)", lambda: gm(P(a), P(b), P(c), I(N), S()), flop), cf16)]
     T.warm_clocks()

@@ -1,6 +1,6 @@
-// TILE: ../../../examples/gemm/gemm_layouts.tile -D M=200 -D N=320 -D K=200
-// The layouts GEMM at its defaults: fp16, B stored N x K (transpose_B); M, N and K
-// ragged against the 128x128x64 tiles.
+// TILE: ../../../examples/gemm/gemm_layouts.tile -D block_K=32 -D M=200 -D N=320 -D K=200
+// The layouts GEMM: fp16, B stored N x K (transpose_B), block_K = 32; M, N and K
+// ragged against the 128x128x32 tiles.
 #include "harness.h"
 #include "kernel.h"
 

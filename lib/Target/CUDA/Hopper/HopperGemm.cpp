@@ -159,16 +159,21 @@ void Emitter::setUpTypes() {
   wgATileT = MemRefType::get({wgRows, p.blockK}, storage, AffineMap(), wg);
   bTileT = MemRefType::get({p.blockK, p.blockN}, storage, AffineMap(), wg);
   auto space3 = IntegerAttr::get(IntegerType::get(ctx, 64), 3);
+  // K-major tiles (cols = blockK) are swizzled as wide as their rows.
   auto tensorMap = [&](int64_t rows, int64_t cols) {
-    return nvgpu::TensorMapDescriptorType::get(
-        ctx, MemRefType::get({rows, cols}, storage, AffineMap(), space3), nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-        nvgpu::TensorMapL2PromoKind::L2PROMO_256B, nvgpu::TensorMapOOBKind::OOB_ZERO,
-        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    int64_t bytes = cols * p.elemBytes;
+    auto swizzle = bytes == 32   ? nvgpu::TensorMapSwizzleKind::SWIZZLE_32B
+                   : bytes == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B
+                                 : nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
+    return nvgpu::TensorMapDescriptorType::get(ctx, MemRefType::get({rows, cols}, storage, AffineMap(), space3),
+                                               swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+                                               nvgpu::TensorMapOOBKind::OOB_ZERO,
+                                               nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   };
-  // A M x K: one box of blockM rows of 128 bytes; A K x M (transpose_A):
+  // A M x K: one box of blockM rows of blockK elements; A K x M (transpose_A):
   // boxes of 64 columns.
   tmAT = p.transA ? tensorMap(p.blockK, kBoxN) : tensorMap(p.blockM, p.blockK);
-  // B N x K (transpose_B; fp8, int8): one box of blockN rows of 128 bytes.
+  // B N x K (transpose_B; fp8, int8): one box of blockN rows of blockK elements.
   tmBT = p.bKMajor() ? tensorMap(p.blockN, p.blockK) : tensorMap(p.blockK, kBoxN);
   aStageBytes = p.blockM * p.blockK * p.elemBytes;
   bStageBytes = p.blockK * p.blockN * p.elemBytes;
@@ -648,9 +653,9 @@ FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::Laun
   if (plan->transA)
     specs.push_back({argOf(plan->loadA), kBoxN, plan->blockK, elem});
   else
-    specs.push_back({argOf(plan->loadA), plan->blockK, plan->blockM, elem});
+    specs.push_back({argOf(plan->loadA), plan->blockK, plan->blockM, elem, plan->kRowBytes()});
   if (plan->bKMajor())
-    specs.push_back({argOf(plan->loadB), plan->blockK, plan->blockN, elem});
+    specs.push_back({argOf(plan->loadB), plan->blockK, plan->blockN, elem, plan->kRowBytes()});
   else
     specs.push_back({argOf(plan->loadB), kBoxN, plan->blockK, elem});
   FailureOr<unsigned> first = appendTMADescriptorParams(func, specs);

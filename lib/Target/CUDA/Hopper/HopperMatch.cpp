@@ -139,6 +139,10 @@ static Reason matchLaunchBody(tile::LaunchOp launch, HopperGemmPlan &plan) {
     if (auto copy = dyn_cast<tile::CopyOp>(op)) {
       if (!plan.loop || plan.store || plan.atomic)
         return "a copy before the loop or a second epilogue";
+      if (!plan.stagedStore && tile::isBufferInScope(copy.getDst().getType(), tile::Scope::Shared)) {
+        plan.stagedStore = copy;
+        continue;
+      }
       plan.store = copy;
       continue;
     }
@@ -266,14 +270,18 @@ static Reason matchShapes(HopperGemmPlan &plan) {
   // k32 wgmma per 32-byte column of the 128-byte swizzled rows).
   if (plan.kMajor() && wgRows != 64)
     return "8-bit operands with other than 64 rows per warpgroup";
-  if (plan.blockK * plan.elemBytes != 128)
-    return "block_K is not 128 bytes of K (64 16-bit, 128 8-bit elements: the 128-byte swizzle's row)";
+  // 8-bit: 128-byte K rows. 16-bit: K rows of 32, 64 or 128 bytes, the
+  // swizzle of a K-major tile (block_K 16, 32 or 64).
+  int64_t kBytes = plan.kRowBytes();
+  if (plan.kMajor() ? kBytes != 128 : (kBytes != 32 && kBytes != 64 && kBytes != 128))
+    return plan.kMajor() ? "block_K is not 128 bytes of K (128 8-bit elements: the 128-byte swizzle's row)"
+                         : "block_K is not 16, 32 or 64 (K rows of 32, 64 or 128 bytes: a swizzle's row)";
   if (plan.blockM % (64 * plan.warpgroups) != 0 || plan.blockN % 64 != 0 || plan.blockM > 256 || plan.blockN > 256)
     return "block_M is not a multiple of 64 rows per warpgroup, or block_N of 64, or one is over 256";
   if (wgRows * plan.blockN / 128 > 128)
     return "an accumulator of more than 128 registers per thread (block_M / warpgroups x block_N / 128)";
-  plan.ownDescriptors =
-      !plan.kMajor() && (plan.transA || plan.transB || (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)));
+  plan.ownDescriptors = !plan.kMajor() && (plan.transA || plan.transB || kBytes != 128 ||
+                                           (wgRows > 64 && (plan.warpgroups > 1 || plan.blockN != 128)));
   return nullptr;
 }
 
@@ -286,14 +294,25 @@ static Reason matchEpilogue(tile::KernelOp kernel, HopperGemmPlan &plan) {
   auto outT = dyn_cast<MemRefType>(plan.outTensor().getType());
   if (!outT || outT.getRank() != 2)
     return "the epilogue's tensor is not rank 2";
+  Type outElem = outT.getElementType();
+  Value stored = plan.fill.getBuffer();
+  if (tile::CopyOp sc = plan.stagedStore) {
+    auto sT = cast<MemRefType>(sc.getDst().getType());
+    if (!plan.store || sc.getSrc() != stored || !isZeroOffsets(sc.getSrcOffsets()) ||
+        !isZeroOffsets(sc.getDstOffsets()) || sT.getShape() != cT.getShape() ||
+        !llvm::equal(sc.getSrcSizes(), cT.getShape()) || !llvm::equal(sc.getDstSizes(), cT.getShape()))
+      return "the epilogue through a shared tile does not copy the whole accumulator into it and store that tile";
+    if (sT.getElementType() != outElem && sT.getElementType() != cT.getElementType())
+      return "the epilogue's shared tile has a type other than the accumulator's and the output's";
+    stored = sc.getDst();
+  }
   if (tile::CopyOp st = plan.store) {
-    if (st.getSrc() != plan.fill.getBuffer() || !isZeroOffsets(st.getSrcOffsets()) ||
-        !llvm::equal(st.getSrcSizes(), cT.getShape()) || !llvm::equal(st.getDstSizes(), cT.getShape()))
+    if (st.getSrc() != stored || !isZeroOffsets(st.getSrcOffsets()) || !llvm::equal(st.getSrcSizes(), cT.getShape()) ||
+        !llvm::equal(st.getDstSizes(), cT.getShape()))
       return "the epilogue does not store the whole accumulator";
   } else if (plan.atomic.getValue() != plan.fill.getBuffer() || plan.atomic.getIndices().size() != 2 || plan.int8) {
     return "the atomic epilogue does not add the whole f32 accumulator";
   }
-  Type outElem = outT.getElementType();
   if (plan.atomic ? (!outElem.isF16() && !outElem.isBF16())
                   : plan.int8 ? !outElem.isInteger(32) : (!outElem.isF16() && !outElem.isBF16() && !outElem.isF32()))
     return "an output element type the epilogue does not write";

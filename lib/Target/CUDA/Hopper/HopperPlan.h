@@ -30,6 +30,10 @@ struct HopperGemmPlan {
   tile::ForOp loop;
   tile::CopyOp loadA, loadB;
   tile::GemmOp gemm;
+  /// tile-lang's epilogue through shared memory: the copy of the
+  /// accumulator into a shared tile that `store` then copies out (the
+  /// emitter writes C from its own scratch tile, rounding once as well).
+  tile::CopyOp stagedStore;
   tile::CopyOp store;      ///< the epilogue's copy of the accumulator, or
   tile::AtomicAddOp atomic; ///< its atomic add into C (f16/bf16 C only)
   /// The epilogue's op (store or atomic), its global tensor and offsets.
@@ -67,6 +71,10 @@ struct HopperGemmPlan {
   /// the operands' major order in its transpose immediates, on an LLVM
   /// struct of f32 registers per 64-row block (HopperWgmma.h).
   bool ownDescriptors = false;
+  /// The bytes of a K row of a K-major tile, blockK x elemBytes: its swizzle
+  /// (128; 16-bit ownDescriptors also 64 or 32). MN-major tiles, in boxes of
+  /// 64 elements, take the 128-byte swizzle.
+  int64_t kRowBytes() const { return blockK * elemBytes; }
   /// The accumulator is an LLVM struct of registers fed to nvvm.wgmma.mma_async
   /// (int8, and fp8 promoted) rather than nvgpu's accumulator type.
   bool structAcc() const { return int8 || promote || ownDescriptors; }

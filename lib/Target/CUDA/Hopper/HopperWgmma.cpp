@@ -36,7 +36,7 @@ using namespace tilec::hopper;
 
 namespace {
 /// Bytes of one row of the 128-byte swizzle atom, and of its 8-row group.
-constexpr int64_t kSwizzleRow = 128, kSwizzleAtom = 8 * kSwizzleRow;
+constexpr int64_t kSwizzleRow = 128;
 /// Elements per 16-deep K step of a 16-bit wgmma; M rows per instruction.
 constexpr int64_t kStepK = 16, kBlockM = 64;
 } // namespace
@@ -46,16 +46,20 @@ LLVM::LLVMStructType tilec::hopper::accBlocksType(MLIRContext *ctx, int64_t wgRo
   return LLVM::LLVMStructType::getLiteral(ctx, llvm::SmallVector<Type>(wgRows / kBlockM, block));
 }
 
-Value tilec::hopper::wgmmaDescriptor(OpBuilder &b, Location loc, Value addr, bool mnMajor, int64_t kRows) {
+Value tilec::hopper::wgmmaDescriptor(OpBuilder &b, Location loc, Value addr, bool mnMajor, int64_t kRows,
+                                     int64_t rowBytes) {
   Type i64 = b.getI64Type();
   auto k64 = [&](uint64_t v) { return arith::ConstantIntOp::create(b, loc, i64, (int64_t)v).getResult(); };
   // Bits 0-13: the start address >> 4 (shared addresses are below 256 KB).
   Value start = arith::ShRUIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, addr), k64(4));
   start = arith::AndIOp::create(b, loc, start, k64(0x3FFF));
   // Bits 16-29 the leading byte offset >> 4 (K-major swizzled: unused, 1),
-  // 32-45 the stride byte offset >> 4, 62-63 the layout: 1 = 128-byte swizzle.
+  // 32-45 the stride byte offset >> 4 (8 rows), 62-63 the layout: 1, 2, 3 =
+  // 128-, 64-, 32-byte swizzle.
+  int64_t row = mnMajor ? kSwizzleRow : rowBytes;
   uint64_t lbo = mnMajor ? (uint64_t)kRows * kSwizzleRow >> 4 : 1;
-  uint64_t fields = (1ull << 62) | ((uint64_t)kSwizzleAtom >> 4 << 32) | (lbo << 16);
+  uint64_t layout = row == 128 ? 1 : row == 64 ? 2 : 3;
+  uint64_t fields = (layout << 62) | ((uint64_t)(8 * row) >> 4 << 32) | (lbo << 16);
   return arith::OrIOp::create(b, loc, start, k64(fields));
 }
 
@@ -64,8 +68,8 @@ Value tilec::hopper::wgmma16Stage(OpBuilder &b, Location loc, const HopperGemmPl
   MLIRContext *ctx = b.getContext();
   Type i64 = b.getI64Type();
   bool aMN = p.transA, bMN = !p.transB;
-  Value descA = wgmmaDescriptor(b, loc, aAddr, aMN, p.blockK);
-  Value descB = wgmmaDescriptor(b, loc, bAddr, bMN, p.blockK);
+  Value descA = wgmmaDescriptor(b, loc, aAddr, aMN, p.blockK, p.kRowBytes());
+  Value descB = wgmmaDescriptor(b, loc, bAddr, bMN, p.blockK, p.kRowBytes());
   // A descriptor moved by `bytes` (a multiple of 16 inside the tile).
   auto advance = [&](Value desc, int64_t bytes) {
     if (!bytes)
@@ -73,7 +77,7 @@ Value tilec::hopper::wgmma16Stage(OpBuilder &b, Location loc, const HopperGemmPl
     return arith::AddIOp::create(b, loc, desc, arith::ConstantIntOp::create(b, loc, i64, bytes >> 4)).getResult();
   };
   auto kStep = [&](bool mn) { return mn ? kStepK * kSwizzleRow : kStepK * p.elemBytes; };
-  int64_t blockStride = aMN ? p.blockK * kSwizzleRow : kBlockM * kSwizzleRow;
+  int64_t blockStride = aMN ? p.blockK * kSwizzleRow : kBlockM * p.kRowBytes();
   bool bf16 = cast<MemRefType>(tile::GemmOp(p.gemm).getA().getType()).getElementType().isBF16();
   NVVM::WGMMATypes ab = bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   auto shape = NVVM::MMAShapeAttr::get(ctx, kBlockM, p.blockN, kStepK);

@@ -20,12 +20,14 @@ namespace tilec::hopper {
 /// blockN / 2 registers per 64-row block (wgmma's m64 fragment), in a struct.
 mlir::LLVM::LLVMStructType accBlocksType(mlir::MLIRContext *ctx, int64_t wgRows, int64_t blockN);
 
-/// The wgmma shared-memory matrix descriptor (i64) of a 128-byte swizzled
-/// operand tile at 32-bit shared address `addr` (1 KB aligned, plus the
-/// K offset of a step): K-major (rows of 128 bytes along K, 8-row groups
-/// 1 KB apart) or, with `mnMajor`, MN-major (boxes of 64 elements along M or
-/// N and `kRows` rows along K, `kRows` x 128 bytes apart).
-mlir::Value wgmmaDescriptor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value addr, bool mnMajor, int64_t kRows);
+/// The wgmma shared-memory matrix descriptor (i64) of a swizzled operand
+/// tile at 32-bit shared address `addr` (aligned to its swizzle atom, plus
+/// the K offset of a step): K-major (rows of `rowBytes` = 32, 64 or 128
+/// bytes along K, swizzled as wide, 8-row groups 8 rows apart) or, with
+/// `mnMajor`, MN-major (128-byte swizzle; boxes of 64 elements along M or N
+/// and `kRows` rows along K, `kRows` x 128 bytes apart).
+mlir::Value wgmmaDescriptor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value addr, bool mnMajor, int64_t kRows,
+                            int64_t rowBytes);
 
 /// One stage of the layout forms: `acc` (accBlocksType) += this warpgroup's
 /// A rows at shared address `aAddr` times the B tile at `bAddr`, as one
