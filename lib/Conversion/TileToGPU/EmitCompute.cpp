@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::gpu_lowering;
@@ -74,10 +76,12 @@ FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, Value
     return cIdx(par->driver->projectReg(kept, par->reg));
   // Each index an induction variable whose thread fields match the loop's, or
   // a constant on a dimension held in registers only: the element's register
-  // is known at compile time.
+  // is known at compile time. A value defined outside the loop on such a
+  // dimension (a serial loop's index) adds its register digits at run time.
   {
     llvm::SmallVector<int64_t> driverIdx = par->driver->regIndex(par->reg);
     int64_t reg = 0;
+    Value dyn;
     bool known = true;
     for (unsigned d = 0; d < idx.size() && known; ++d) {
       int64_t value = 0;
@@ -94,7 +98,21 @@ FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, Value
         known = tf.empty();
         value = *c;
       } else {
-        known = false;
+        known =
+            tf.empty() && !op->getParentOfType<tile::ParallelOp>()->isAncestor(idx[d].getParentRegion()->getParentOp());
+        if (known) {
+          // The index is within the dimension (as on the host, which indexes
+          // the buffer with it); its register digits are computed here.
+          Value v = map.lookup(idx[d]);
+          for (const LayoutField &f : frag.layout.dims[d]) {
+            if (f.onThread || f.count == 1)
+              continue;
+            Value digit = arith::DivUIOp::create(b, loc, v, cIdx(f.scale));
+            digit = mul(arith::RemUIOp::create(b, loc, digit, cIdx(f.count)), f.stride);
+            dyn = dyn ? add(dyn, digit) : digit;
+          }
+        }
+        continue;
       }
       int64_t decoded = 0;
       for (const LayoutField &f : frag.layout.dims[d])
@@ -106,7 +124,7 @@ FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, Value
       known &= decoded == value;
     }
     if (known)
-      return cIdx(reg);
+      return dyn ? addc(dyn, reg) : cIdx(reg);
   }
   if (frag.layout.isFullyReplicated()) // every thread holds everything
     return replicatedReg(*this, frag.layout, idx);
@@ -314,47 +332,59 @@ static void reduceSerially(KernelEmitter &e, tile::ReduceOp op, const FragmentLa
 
 /// The warp digits of a reduction (`warpFields`, lane digits done): every
 /// thread's partial results `part` through one half of the reduction
-/// scratch in shared memory, each thread combining those of its row.
+/// scratch in shared memory, each thread combining those of its row. A half
+/// holds numThreads values of as many registers as fit (all of them unless
+/// tile-plan-shared-memory shrank the scratch to fit the window); the
+/// registers go through in chunks of that many, the halves in turn.
 static void reduceAcrossWarps(KernelEmitter &e, tile::ReduceKind kind, Type acc, const FragmentLayout &outLayout,
                               ArrayRef<LayoutField> warpFields, llvm::SmallVector<Value> &part) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   auto wg = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   Type st = acc.getIntOrFloatBitWidth() >= 32 ? acc : (isa<FloatType>(acc) ? (Type)b.getF32Type() : (Type)b.getI32Type());
-  int64_t n = e.numThreads * outLayout.numRegs;
-  // The half the previous reduction did not read; with the state unknown,
-  // a barrier first.
-  int half = 0;
-  if (e.scratchPendingHalf == 0 || e.scratchPendingHalf == 1)
-    half = 1 - e.scratchPendingHalf;
-  else if (e.scratchPendingHalf != -1)
-    e.barrier();
-  Value scratch =
-      memref::ViewOp::create(b, loc, MemRefType::get({n}, st, AffineMap(), wg), e.scratchBase,
-                             e.cIdx(e.window.getScratchOffset() + half * e.window.getReduceScratch()), ValueRange{});
-  for (int64_t rp = 0; rp < outLayout.numRegs; ++rp)
-    memref::StoreOp::create(b, loc, e.convert(part[rp], st), scratch, ValueRange{e.addc(e.tid, rp * e.numThreads)});
-  e.barrier();
-  e.scratchPendingHalf = half;
-  Value base = e.tid;
+  int64_t bytes = st.getIntOrFloatBitWidth() / 8;
+  int64_t chunk = std::clamp<int64_t>(e.window.getReduceScratch() / (e.numThreads * bytes), 1, outLayout.numRegs);
+  Value base;
   int64_t combos = 1;
-  for (const LayoutField &f : warpFields) {
-    Value digit = arith::RemUIOp::create(b, loc, arith::DivUIOp::create(b, loc, e.tid, e.cIdx(f.stride)), e.cIdx(f.count));
-    base = arith::SubIOp::create(b, loc, base, e.mul(digit, f.stride));
-    combos *= f.count;
-  }
-  for (int64_t rp = 0; rp < outLayout.numRegs; ++rp) {
-    Value accv = e.identityOf(kind, acc);
-    for (int64_t c = 0; c < combos; ++c) {
-      int64_t rest = c, off = rp * e.numThreads;
+  for (int64_t first = 0; first < outLayout.numRegs; first += chunk) {
+    int64_t last = std::min(outLayout.numRegs, first + chunk);
+    // The half the previous reduction (or chunk) did not read; with the
+    // state unknown, a barrier first.
+    int half = 0;
+    if (e.scratchPendingHalf == 0 || e.scratchPendingHalf == 1)
+      half = 1 - e.scratchPendingHalf;
+    else if (e.scratchPendingHalf != -1)
+      e.barrier();
+    Value scratch = memref::ViewOp::create(
+        b, loc, MemRefType::get({e.numThreads * (last - first)}, st, AffineMap(), wg), e.scratchBase,
+        e.cIdx(e.window.getScratchOffset() + half * e.window.getReduceScratch()), ValueRange{});
+    for (int64_t rp = first; rp < last; ++rp)
+      memref::StoreOp::create(b, loc, e.convert(part[rp], st), scratch,
+                              ValueRange{e.addc(e.tid, (rp - first) * e.numThreads)});
+    e.barrier();
+    e.scratchPendingHalf = half;
+    if (!base) {
+      base = e.tid;
       for (const LayoutField &f : warpFields) {
-        off += (rest % f.count) * f.stride;
-        rest /= f.count;
+        Value digit =
+            arith::RemUIOp::create(b, loc, arith::DivUIOp::create(b, loc, e.tid, e.cIdx(f.stride)), e.cIdx(f.count));
+        base = arith::SubIOp::create(b, loc, base, e.mul(digit, f.stride));
+        combos *= f.count;
       }
-      Value v = memref::LoadOp::create(b, loc, scratch, ValueRange{e.addc(base, off)});
-      accv = e.combine(kind, accv, e.convert(v, acc));
     }
-    part[rp] = accv;
+    for (int64_t rp = first; rp < last; ++rp) {
+      Value accv = e.identityOf(kind, acc);
+      for (int64_t c = 0; c < combos; ++c) {
+        int64_t rest = c, off = (rp - first) * e.numThreads;
+        for (const LayoutField &f : warpFields) {
+          off += (rest % f.count) * f.stride;
+          rest /= f.count;
+        }
+        Value v = memref::LoadOp::create(b, loc, scratch, ValueRange{e.addc(base, off)});
+        accv = e.combine(kind, accv, e.convert(v, acc));
+      }
+      part[rp] = accv;
+    }
   }
 }
 

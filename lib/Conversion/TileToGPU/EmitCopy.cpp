@@ -206,6 +206,88 @@ static LogicalResult copyFragmentPart(KernelEmitter &e, const Side &fs, const Si
   return success();
 }
 
+/// The register of fragment side `ps` (a part of it: offsets, sizes) that
+/// holds, for this thread, element `widx` (constant register part `wreg` of
+/// a whole fragment of layout `wl`) of the copy's core: each non-unit
+/// dimension of `ps` must have the thread fields of its core dimension in
+/// `wl` and offset 0, each unit dimension registers only (its offset's
+/// digits are computed at run time). Null when the layouts do not allow it.
+static Value sliceReg(KernelEmitter &e, const FragmentLayout &wl, int64_t wreg, const Side &ps) {
+  const FragmentLayout &pl = e.fragments[ps.buf].layout;
+  llvm::SmallVector<int64_t> wi = wl.regIndex(wreg);
+  auto spread = [](const FragmentLayout &l, unsigned d) {
+    llvm::SmallVector<LayoutField> tf = l.threadFields(d);
+    llvm::erase_if(tf, [](const LayoutField &f) { return f.count == 1; });
+    return tf;
+  };
+  // The core dimensions of the whole side are its non-unit dimensions.
+  llvm::SmallVector<unsigned> wcore;
+  for (unsigned d = 0; d < wl.shape.size(); ++d)
+    if (wl.shape[d] != 1)
+      wcore.push_back(d);
+  int64_t reg = 0;
+  Value dyn;
+  unsigned k = 0;
+  for (unsigned d = 0; d < ps.sizes.size(); ++d) {
+    if (ps.sizes[d] == 1) {
+      if (!spread(pl, d).empty())
+        return Value();
+      std::optional<int64_t> c = getConstantIntValue(ps.off[d]);
+      for (const LayoutField &f : pl.dims[d]) {
+        if (f.onThread || f.count == 1)
+          continue;
+        if (c) {
+          reg += ((*c / f.scale) % f.count) * f.stride;
+          continue;
+        }
+        Value digit = arith::DivUIOp::create(e.b, e.loc, ps.off[d], e.cIdx(f.scale));
+        digit = e.mul(arith::RemUIOp::create(e.b, e.loc, digit, e.cIdx(f.count)), f.stride);
+        dyn = dyn ? e.add(dyn, digit) : digit;
+      }
+      continue;
+    }
+    if (k >= wcore.size())
+      return Value();
+    unsigned wd = wcore[k++];
+    if (getConstantIntValue(ps.off[d]) != 0 || spread(pl, d) != spread(wl, wd))
+      return Value();
+    int64_t value = wi[wd], decoded = 0;
+    for (const LayoutField &f : pl.dims[d])
+      if (!f.onThread) {
+        int64_t digit = (value / f.scale) % f.count;
+        reg += digit * f.stride;
+        decoded += digit * f.scale;
+      }
+    if (decoded != value)
+      return Value();
+  }
+  if (k != wcore.size())
+    return Value();
+  return dyn ? e.addc(dyn, reg) : e.cIdx(reg);
+}
+
+/// A copy between a whole fragment (`ws`) and part of another (`ps`), e.g.
+/// `T.copy(x[k, :], row)`: register by register of the whole one, where
+/// the layouts give each thread both elements (sliceReg).
+static LogicalResult copyFragmentSlice(KernelEmitter &e, tile::CopyOp op, const Side &ws, const Side &ps,
+                                       bool wholeIsDst) {
+  Fragment &w = e.fragments[ws.buf], &p = e.fragments[ps.buf];
+  for (int64_t r = 0; r < w.layout.numRegs; ++r) {
+    Value preg = sliceReg(e, w.layout, r, ps);
+    if (!preg)
+      return op.emitOpError("copies between part of a fragment of layout ")
+             << p.layout.str() << " and a fragment of layout " << w.layout.str()
+             << " that does not give each thread the elements it copies";
+    Value wreg = e.cIdx(r);
+    const Side &src = wholeIsDst ? ps : ws, &dst = wholeIsDst ? ws : ps;
+    Value v = memref::LoadOp::create(e.b, e.loc, wholeIsDst ? p.regs : w.regs, wholeIsDst ? preg : wreg);
+    v = e.convert(v, e.fragments[dst.buf].elementType, KernelEmitter::isUnsignedBuffer(src.buf),
+                  KernelEmitter::isUnsignedBuffer(dst.buf));
+    memref::StoreOp::create(e.b, e.loc, v, wholeIsDst ? w.regs : p.regs, wholeIsDst ? wreg : preg);
+  }
+  return success();
+}
+
 /// 1. A whole fragment on one side (`fs`), shared, global, local memory or
 /// a fragment of the same layout on the other (`os`): over the registers
 /// the thread holds, whole vectors at a time where both sides allow.
@@ -378,6 +460,12 @@ LogicalResult KernelEmitter::emitCopy(tile::CopyOp op, bool async) {
     auto c = getConstantIntValue(v);
     return c && *c == 0;
   });
+  auto isWhole = [](const Side &s) {
+    return llvm::to_vector(cast<MemRefType>(s.buf.getType()).getShape()) == s.sizes &&
+           llvm::all_of(s.off, [](Value v) { return getConstantIntValue(v) == 0; });
+  };
+  if (srcFrag && dstFrag && (whole || isWhole(os)) && !(whole && isWhole(os)))
+    return whole ? copyFragmentSlice(*this, op, fs, os, dstFrag) : copyFragmentSlice(*this, op, os, fs, !dstFrag);
   if (whole)
     return copyWholeFragment(*this, op, fs, os, dstFrag);
   if (os.scope == tile::Scope::Fragment || os.scope == tile::Scope::Local)

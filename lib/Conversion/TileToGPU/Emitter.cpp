@@ -292,11 +292,15 @@ void KernelEmitter::noteAccess(ArrayRef<Value> reads, ArrayRef<Value> writes) {
         divergentWrites.insert(w);
     return;
   }
+  // A pending access of `v` or of a buffer sharing its bytes.
+  auto pending = [&](const llvm::DenseSet<Value> &set, Value v) {
+    return set.count(v) || llvm::any_of(sharedAliases.lookup(v), [&](Value o) { return set.count(o) > 0; });
+  };
   bool conflict = false;
   for (Value r : reads)
-    conflict |= !untracked.count(r) && pendingWrites.count(r);
+    conflict |= !untracked.count(r) && pending(pendingWrites, r);
   for (Value w : writes)
-    conflict |= !untracked.count(w) && (pendingWrites.count(w) || pendingReads.count(w));
+    conflict |= !untracked.count(w) && (pending(pendingWrites, w) || pending(pendingReads, w));
   if (conflict)
     barrier();
   for (Value r : reads)
@@ -382,6 +386,16 @@ LogicalResult KernelEmitter::createBuffers() {
       return alloc.emitOpError("cannot allocate global memory in a kernel");
     }
   }
+  // Buffers that share bytes (tile-plan-shared-memory reuses them when the
+  // window would not fit otherwise) conflict with each other.
+  for (Value v : sharedOrder)
+    for (Value o : sharedOrder) {
+      const SharedBuffer &x = shared[v], &y = shared[o];
+      int64_t xb = x.stages * x.numel * std::max(1u, x.elementType.getIntOrFloatBitWidth() / 8);
+      int64_t yb = y.stages * y.numel * std::max(1u, y.elementType.getIntOrFloatBitWidth() / 8);
+      if (v != o && x.byteOffset < y.byteOffset + yb && y.byteOffset < x.byteOffset + xb)
+        sharedAliases[v].push_back(o);
+    }
   if (window.getSize() == 0)
     return success();
   // The window: the dynamic shared memory, or from its first 1 KB boundary

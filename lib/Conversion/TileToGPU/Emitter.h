@@ -263,6 +263,8 @@ private:
   tile::LaunchOp launch;
   mlir::gpu::GPUFuncOp func;
   llvm::DenseSet<mlir::Value> pendingReads, pendingWrites;
+  /// The other shared buffers each shared buffer shares bytes with.
+  llvm::DenseMap<mlir::Value, llvm::SmallVector<mlir::Value>> sharedAliases;
   llvm::StringMap<mlir::Value> threadPartCache;
   mlir::Operation *entryAnchor = nullptr; ///< cached per-kernel values go before it
   /// The buffers of the launch body as the plans place them.

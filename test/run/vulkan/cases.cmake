@@ -86,3 +86,10 @@ tilec_vk_case(atomic_add_f32 test/run/vulkan/kernels/atomic_add_f32.tile atomic_
 # (tile-infer-layouts).
 tilec_vk_case(gemm_fragment_operands test/run/vulkan/kernels/gemm_fragment_operands.tile gemm_fragment_operands
   ARGS --set M=50)
+# Fragment rows picked by a serial loop's index and by slice copies.
+tilec_vk_case(fragment_rows test/run/vulkan/kernels/fragment_rows.tile fragment_rows
+  ARGS --set M=100)
+# Shared buffers sharing bytes and the reduction scratch in chunks, forced
+# by a small window.
+tilec_vk_case(shared_reuse test/run/vulkan/kernels/shared_reuse.tile shared_reuse
+  FLAGS --vk-max-shared-memory=10240 ARGS --set M=100 --set G=4)

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "LayoutAccess.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -104,4 +105,37 @@ bool tilec::tile::layout_access::reaches(const FragmentLayout &frag, const Fragm
       return false;
   }
   return true;
+}
+
+std::optional<SliceCopy> tilec::tile::layout_access::sliceCopy(CopyOp c) {
+  auto whole = [](Value buf, ArrayRef<int64_t> sizes, OperandRange off) {
+    return cast<MemRefType>(buf.getType()).getShape() == sizes &&
+           llvm::all_of(off, [](Value v) { return getConstantIntValue(v) == 0; });
+  };
+  bool srcWhole = whole(c.getSrc(), c.getSrcSizes(), c.getSrcOffsets());
+  bool dstWhole = whole(c.getDst(), c.getDstSizes(), c.getDstOffsets());
+  if (srcWhole == dstWhole)
+    return std::nullopt;
+  SliceCopy sc;
+  sc.whole = srcWhole ? c.getSrc() : c.getDst();
+  Value part = srcWhole ? c.getDst() : c.getSrc();
+  ArrayRef<int64_t> sizes = srcWhole ? c.getDstSizes() : c.getSrcSizes();
+  sc.partShape = llvm::to_vector(cast<MemRefType>(part.getType()).getShape());
+  sc.access.buffer = part;
+  llvm::SmallVector<int64_t> core;
+  for (unsigned d = 0; d < sizes.size(); ++d) {
+    bool unit = sizes[d] == 1;
+    sc.access.dims.push_back(unit ? -1 : (int)core.size());
+    sc.access.constant.push_back(unit);
+    if (!unit)
+      sc.kept.push_back(d), core.push_back(sizes[d]);
+  }
+  // Only slices whose other dimensions are whole, against a fragment of
+  // that shape.
+  for (unsigned k = 0; k < sc.kept.size(); ++k)
+    if (sc.partShape[sc.kept[k]] != core[k])
+      return std::nullopt;
+  if (llvm::to_vector(cast<MemRefType>(sc.whole.getType()).getShape()) != core)
+    return std::nullopt;
+  return sc;
 }

@@ -10,6 +10,7 @@
 #include "tilec/Dialect/Tile/IR/FragmentLayout.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -24,6 +25,26 @@ struct Access {
   llvm::SmallVector<int> dims;
   llvm::SmallVector<bool> constant; ///< the index is a compile-time constant
 };
+
+/// The fragment accesses of one T.Parallel.
+struct ParallelInfo {
+  ParallelOp op;
+  llvm::SmallVector<Access> accesses;
+  /// Fragment stores.
+  llvm::SmallVector<mlir::memref::StoreOp> writes;
+};
+
+/// A copy between a whole fragment and a slice of another (`T.copy(x[k, :],
+/// row)`): the slice as an access whose unit dimensions are constants, its
+/// other dimensions `kept` (whole, in order: the whole fragment's shape).
+struct SliceCopy {
+  mlir::Value whole;
+  Access access;
+  llvm::SmallVector<int64_t> partShape;
+  llvm::SmallVector<unsigned> kept;
+};
+/// `c` as such a copy, if it is one.
+std::optional<SliceCopy> sliceCopy(CopyOp c);
 
 /// Whether `a` indexes a fragment of shape `extents` at exactly the loop's
 /// induction variables, in order.
@@ -53,13 +74,20 @@ bool reaches(const FragmentLayout &frag, const FragmentLayout &driver, const Acc
 /// Picks the warp split `wm` x `wn` of an mma gemm of an `m` x `n` tile over
 /// `warps` warps for `policy`; false when none divides the tile.
 bool chooseWarps(int64_t m, int64_t n, int64_t warps, GemmPolicy policy, int64_t &wm, int64_t &wn);
-/// The layout of fragment `frag` placed with no other constraint
-/// (LayoutPlacement.cpp).
+/// The layout of fragment `frag` placed with no other constraint than its
+/// dimensions `regDims` held in registers only (LayoutPlacement.cpp).
 FragmentLayout placeFragment(mlir::Value frag, llvm::ArrayRef<int64_t> shape, int64_t threads, int64_t vector,
-                             int64_t warp);
-/// Gives gemm `g` a shared copy of its fragment operand `operand`: a shared
-/// buffer of its shape in the launch body (one per fragment, remembered in
-/// `stagedCopies`) and a tile.copy into it right before the gemm.
+                             int64_t warp, llvm::ArrayRef<bool> regDims);
+/// The dimensions of fragment `f` to hold in registers only: those some
+/// loop of `loops` indexes with a constant or a loop-invariant value, or a
+/// slice copy with a unit extent, directly or through a fragment accessed
+/// at the induction variables of a loop that accesses `f` so.
+llvm::SmallVector<bool> registerDims(mlir::Value f, llvm::ArrayRef<ParallelInfo> loops);
+/// Gives gemm `g` a shared copy of its fragment operand `operand`: the
+/// shared buffer the fragment was just copied from, when nothing wrote
+/// either since; else a shared buffer of its shape in the launch body (one
+/// per fragment, remembered in `stagedCopies`) and a tile.copy into it right
+/// before the gemm.
 void stageGemmOperand(LaunchOp launch, GemmOp g, mlir::OpOperand &operand,
                       llvm::DenseMap<mlir::Value, mlir::Value> &stagedCopies);
 

@@ -42,15 +42,6 @@ using namespace tilec;
 using namespace tilec::tile;
 using namespace tilec::tile::layout_access;
 
-namespace {
-struct ParallelInfo {
-  tile::ParallelOp op;
-  llvm::SmallVector<Access> accesses;
-  /// Fragment stores.
-  llvm::SmallVector<memref::StoreOp> writes;
-};
-} // namespace
-
 /// The most iterations a T.Parallel that every thread runs whole may have
 /// (its body is unrolled once per iteration).
 static constexpr int64_t kMaxReplicatedIterations = 1024;
@@ -94,6 +85,7 @@ private:
   LogicalResult planThreadPrivateLoops();
   bool propagateThroughLoops();
   bool propagateThroughReducesAndCopies();
+  bool propagateThroughSlice(CopyOp c);
   /// Places the largest unplaced fragment or driverless loop; false when
   /// nothing is left.
   bool placeNext();
@@ -373,7 +365,10 @@ void LayoutSolver::collectParallels() {
           if (ivs[k] == i)
             which = k;
         a.dims.push_back(which);
-        a.constant.push_back(which < 0 && getConstantIntValue(i).has_value());
+        // A constant, or a value defined outside the loop (a serial loop's
+        // index): the same element in every iteration, held in registers.
+        bool invariant = !p.getBody().isAncestor(i.getParentRegion());
+        a.constant.push_back(which < 0 && (getConstantIntValue(i).has_value() || invariant));
       }
       if (auto s = dyn_cast<memref::StoreOp>(op))
         info.writes.push_back(s);
@@ -515,10 +510,26 @@ bool LayoutSolver::propagateThroughLoops() {
 bool LayoutSolver::propagateThroughReducesAndCopies() {
   bool changed = false;
   launch.walk([&](ReduceOp r) {
-    if (!isFragment(r.getDst()) || !isFragment(r.getSrc()) || fragments.count(r.getDst()))
+    if (!isFragment(r.getDst()) || !isFragment(r.getSrc()))
       return;
     auto it = fragments.find(r.getSrc());
-    if (it == fragments.end())
+    auto dst = fragments.find(r.getDst());
+    if (it == fragments.end() && dst != fragments.end() && !dst->second.isFullyReplicated() &&
+        !pinnedBy.count(r.getSrc()) && registerDims(r.getSrc(), loops)[r.getDim()]) {
+      // The destination placed first, the reduced dimension one to hold in
+      // registers (registerDims): the source takes the destination's layout
+      // with that dimension in registers (each thread reduces its own rows).
+      Access a{r.getSrc(), {}, {}};
+      auto shape = r.getSrc().getType().getShape();
+      for (unsigned d = 0, next = 0; d < shape.size(); ++d) {
+        a.dims.push_back((int64_t)d == r.getDim() ? -1 : (int)next++);
+        a.constant.push_back((int64_t)d == r.getDim());
+      }
+      fragments[r.getSrc()] = extendWithConstantDims(dst->second, a, shape);
+      changed = true;
+      return;
+    }
+    if (it == fragments.end() || dst != fragments.end())
       return;
     llvm::SmallVector<unsigned> kept;
     for (unsigned d = 0; d < it->second.shape.size(); ++d)
@@ -528,9 +539,12 @@ bool LayoutSolver::propagateThroughReducesAndCopies() {
     changed = true;
   });
   launch.walk([&](CopyOp c) {
-    if (!isFragment(c.getSrc()) || !isFragment(c.getDst()) ||
-        c.getSrc().getType().getShape() != c.getDst().getType().getShape())
+    if (!isFragment(c.getSrc()) || !isFragment(c.getDst()))
       return;
+    if (c.getSrc().getType().getShape() != c.getDst().getType().getShape()) {
+      changed |= propagateThroughSlice(c);
+      return;
+    }
     bool hs = fragments.count(c.getSrc()), hd = fragments.count(c.getDst());
     if (hs && !hd)
       fragments[c.getDst()] = fragments.find(c.getSrc())->second, changed = true;
@@ -538,6 +552,28 @@ bool LayoutSolver::propagateThroughReducesAndCopies() {
       fragments[c.getSrc()] = fragments.find(c.getDst())->second, changed = true;
   });
   return changed;
+}
+
+/// A copy between a whole fragment and a slice of another: the whole one's
+/// layout with the slice's unit dimensions added in registers, or the
+/// slice's without them when they are in registers.
+bool LayoutSolver::propagateThroughSlice(CopyOp c) {
+  std::optional<SliceCopy> sc = sliceCopy(c);
+  if (!sc)
+    return false;
+  auto wl = fragments.find(sc->whole), pl = fragments.find(sc->access.buffer);
+  if (wl != fragments.end() && pl == fragments.end() && !pinnedBy.count(sc->access.buffer)) {
+    fragments[sc->access.buffer] = extendWithConstantDims(wl->second, sc->access, sc->partShape);
+    return true;
+  }
+  if (pl == fragments.end() || wl != fragments.end() || pinnedBy.count(sc->whole))
+    return false;
+  for (unsigned d = 0; d < sc->access.dims.size(); ++d)
+    if (sc->access.dims[d] < 0 &&
+        llvm::any_of(pl->second.threadFields(d), [](const LayoutField &f) { return f.count > 1; }))
+      return false;
+  fragments[sc->whole] = pl->second.project(sc->kept);
+  return true;
 }
 
 bool LayoutSolver::placeNext() {
@@ -576,7 +612,8 @@ bool LayoutSolver::placeNext() {
   if (!best)
     return false;
   auto t = cast<MemRefType>(best.getType());
-  fragments[best] = placeFragment(best, t.getShape(), threads, vecOf[best], target.getWarpSize());
+  fragments[best] =
+      placeFragment(best, t.getShape(), threads, vecOf[best], target.getWarpSize(), registerDims(best, loops));
   return true;
 }
 

@@ -10,8 +10,14 @@
 //    cross-warp reductions and reducer finalizes (threads x destination
 //    registers of 32-bit or wider values each) and a row-major copy for
 //    scans of fragments.
-// 3. The window against the target's limit (a diagnostic past it).
-// 4. Tensor-copy pipelines: their tiles must sit on 1 KB boundaries of the
+// 3. Past the target's limit: buffers whose live ranges (spans of the
+//    launch body's top-level ops) do not overlap share bytes, as tile-lang's
+//    storage rewrite merges them (pipeline-staged buffers excepted); still
+//    past it, each scratch half holds one value per thread and the
+//    reductions go through in chunks of registers. The lowering puts a
+//    barrier between the accesses of buffers that share bytes.
+// 4. The window against the target's limit (a diagnostic past it).
+// 5. Tensor-copy pipelines: their tiles must sit on 1 KB boundaries of the
 //    window, and the window then starts at a 1 KB boundary of the dynamic
 //    shared memory (1 KB more for the pad, when that still fits); a pipeline
 //    whose tiles cannot falls back to async copies. Their tiles' rows wider
@@ -27,7 +33,7 @@ using namespace tilec::tile;
 static int64_t elementBytes(Type t) { return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8); }
 
 /// Step 2: scratch bytes of the launch's reductions (one half) and scans.
-static LogicalResult planScratch(LaunchOp launch, const TargetInfo &target, int64_t &reduceHalf, int64_t &scratch) {
+static LogicalResult planScratch(LaunchOp launch, const TargetInfo &target, int64_t &reduceHalf, int64_t &scan) {
   int64_t numThreads = 1;
   for (int64_t t : launch.getThreads())
     numThreads *= t;
@@ -68,12 +74,11 @@ static LogicalResult planScratch(LaunchOp launch, const TargetInfo &target, int6
     if (crossWarp)
       reduceHalf = std::max<int64_t>(reduceHalf, numThreads * layout.numRegs * bits / 8);
   });
-  scratch = 2 * reduceHalf;
   // Scans of fragments go through a row-major scratch copy.
   launch.walk([&](CumsumOp c) {
     auto type = cast<MemRefType>(c.getDst().getType());
     if (isBufferInScope(c.getSrc().getType(), Scope::Fragment) || isBufferInScope(type, Scope::Fragment))
-      scratch = std::max<int64_t>(scratch, type.getNumElements() * elementBytes(type.getElementType()));
+      scan = std::max<int64_t>(scan, type.getNumElements() * elementBytes(type.getElementType()));
   });
   return success();
 }
@@ -120,6 +125,63 @@ static bool planTensorCopies(LaunchOp launch, const TargetInfo &target, int64_t 
   return align1k;
 }
 
+/// Step 3: offsets for `order` where buffers whose live ranges (the spans
+/// of top-level ops of the launch body that use them) do not overlap share
+/// bytes: largest first, each at the lowest 128-byte boundary clear of the
+/// placed buffers it is live with. Pipeline-staged buffers keep bytes of
+/// their own (their loops manage their barriers). Returns the end.
+static int64_t placeByLiveness(LaunchOp launch, ArrayRef<AllocOp> order, const llvm::DenseMap<Value, int64_t> &stagesOf,
+                               llvm::DenseMap<Value, SharedBufferAttr> &placed) {
+  MLIRContext *ctx = launch.getContext();
+  llvm::DenseMap<Value, std::pair<int64_t, int64_t>> live;
+  int64_t pos = 0, last = 0;
+  for (Operation &top : launch.getBodyBlock()->getOperations()) {
+    top.walk([&](Operation *op) {
+      for (Value v : op->getOperands())
+        if (v.getDefiningOp<AllocOp>() && isBufferInScope(v.getType(), Scope::Shared)) {
+          auto [it, inserted] = live.try_emplace(v, pos, pos);
+          it->second.second = pos;
+        }
+    });
+    last = pos++;
+  }
+  struct Item {
+    Value buf;
+    int64_t bytes, begin, end;
+  };
+  llvm::SmallVector<Item> items;
+  for (AllocOp alloc : order) {
+    Value v = alloc.getResult();
+    SharedBufferAttr sb = placed[v];
+    int64_t bytes = sb.getStages() * alloc.getType().getNumElements() * elementBytes(alloc.getType().getElementType());
+    auto range = live.lookup(v);
+    if (!live.count(v))
+      range = {0, -1}; // never used: live nowhere
+    if (stagesOf.lookup(v))
+      range = {0, last};
+    items.push_back({v, bytes, range.first, range.second});
+  }
+  llvm::stable_sort(items, [](const Item &a, const Item &b) { return a.bytes > b.bytes; });
+  llvm::SmallVector<std::pair<const Item *, int64_t>> done;
+  int64_t end = 0;
+  for (const Item &it : items) {
+    int64_t offset = 0;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (auto [other, at] : done)
+        if (other->begin <= it.end && it.begin <= other->end && at < offset + it.bytes && offset < at + other->bytes) {
+          offset = (at + other->bytes + 127) / 128 * 128;
+          moved = true;
+        }
+    }
+    done.push_back({&it, offset});
+    end = std::max(end, offset + it.bytes);
+    SharedBufferAttr sb = placed[it.buf];
+    placed[it.buf] = SharedBufferAttr::get(ctx, offset, sb.getStages(), sb.getSwizzle(), 0);
+  }
+  return end;
+}
+
 LogicalResult tilec::tile::planSharedMemory(LaunchOp launch, const TargetInfo &target) {
   MLIRContext *ctx = launch.getContext();
   auto pipelineName = TileDialect::PipelineAttrHelper::getNameStr();
@@ -158,16 +220,45 @@ LogicalResult tilec::tile::planSharedMemory(LaunchOp launch, const TargetInfo &t
     }
   }
   // Step 2.
-  int64_t reduceHalf = 0, scratch = 0;
-  if (failed(planScratch(launch, target, reduceHalf, scratch)))
+  int64_t reduceHalf = 0, scan = 0;
+  if (failed(planScratch(launch, target, reduceHalf, scan)))
     return failure();
+  int64_t scratch = std::max(2 * reduceHalf, scan);
   int64_t scratchOffset = (offset + 15) / 16 * 16;
   int64_t size = scratchOffset + scratch;
-  // Step 3.
-  if (size > target.getMaxSharedMemoryBytes())
-    return launch.emitError() << "the kernel needs " << size << " bytes of shared memory; " << target.getName()
-                              << " allows at most " << target.getMaxSharedMemoryBytes();
+  // Step 3: past the limit, buffers that are never live together share
+  // bytes; still past it, each scratch half holds one register of every
+  // thread (the reductions go through in chunks).
+  int64_t limit = target.getMaxSharedMemoryBytes();
+  if (size > limit) {
+    scratchOffset = (placeByLiveness(launch, order, stagesOf, placed) + 15) / 16 * 16;
+    size = scratchOffset + scratch;
+  }
+  if (size > limit && reduceHalf > 0) {
+    int64_t numThreads = 1;
+    for (int64_t t : launch.getThreads())
+      numThreads *= t;
+    // One value per thread: 32 bits, or 64 where a reduction is that wide.
+    int64_t bytes = 4;
+    launch.walk([&](Operation *op) {
+      Value v = isa<ReduceOp>(op)            ? cast<ReduceOp>(op).getDst()
+                : isa<FinalizeReducerOp>(op) ? cast<FinalizeReducerOp>(op).getReducer()
+                                             : Value();
+      if (v)
+        bytes = std::max(bytes, elementBytes(cast<MemRefType>(v.getType()).getElementType()));
+    });
+    int64_t smallHalf = std::min(reduceHalf, numThreads * bytes);
+    if (scratchOffset + std::max(2 * smallHalf, scan) < size) {
+      reduceHalf = smallHalf;
+      scratch = std::max(2 * smallHalf, scan);
+      size = scratchOffset + scratch;
+    }
+  }
   // Step 4.
+  if (size > limit)
+    return launch.emitError() << "the kernel needs " << size << " bytes of shared memory; " << target.getName()
+                              << " allows at most " << limit;
+  // Step 5.
   bool align1k = planTensorCopies(launch, target, size, placed);
   for (AllocOp alloc : order)
     alloc->setAttr(TileDialect::SharedBufferAttrHelper::getNameStr(), placed[alloc.getResult()]);
