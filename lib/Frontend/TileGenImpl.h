@@ -73,6 +73,7 @@ struct TValue {
   DType dtype = DType::Int32;    // Scalar
   std::optional<LinearForm> lin; // Scalar integers: known linear form
   BufferInfo *buffer = nullptr;  // Buffer, Layout (the layout's buffer)
+  bool layoutHint = false;       // Layout: a hint that changes nothing (T.make_mma_swizzle_layout)
 
   static TValue ofConst(ConstValue c) { TValue v; v.kind = Kind::Const; v.cst = std::move(c); return v; }
   static TValue ofScalar(mlir::Value val, DType t, std::optional<LinearForm> lin = std::nullopt) {
@@ -341,6 +342,8 @@ public:
   /// A kernel-level `lambda`: a meta function closed over the kernel's
   /// compile-time locals (and its buffers, as layout helpers need them).
   TValue evalLambda(const ast::Expr *e);
+  /// A `def` in kernel code: bound to a meta function closed over the compile-time locals.
+  void genNestedDef(const ast::FunctionDefStmt *def);
   TValue evalLayoutCtor(const BoundCall &call);
   /// Annotates `buf` with the layout value `layout` (a T.Layout/T.Fragment
   /// object or a function of the indices); false after an error.
