@@ -85,6 +85,10 @@ const BuiltinParam pSwizzle[] = {{"panel_size", AK::ConstInt, dInt(8)},
 const BuiltinParam pAnnotate[] = {{"layout_map", AK::Dict, req()}};
 const BuiltinParam pMakeSwizzled[] = {{"buffer", AK::Buffer, req()}};
 const BuiltinParam pMakeMmaSwizzle[] = {{"shared_buf", AK::Buffer, req()}, {"is_smooth", AK::ConstBool, dBool(false)}};
+const BuiltinParam pRngInit[] = {{"seed", AK::Scalar, req()},
+                                 {"seq", AK::Scalar, none()},
+                                 {"off", AK::Scalar, none()},
+                                 {"generator", AK::ConstStr, dStr("curandStatePhilox4_32_10_t")}};
 const BuiltinParam pPipelined[] = {{"start", AK::Scalar, req()},
                                    {"stop", AK::Scalar, none()},
                                    {"num_stages", AK::ConstInt, dInt(0)},
@@ -302,6 +306,8 @@ const Row rows[] = {
     ROW(SyncWarp, "T.sync_warp", Stmt, pSyncWarp, true),
     ROW(Im2Col, "T.im2col", Stmt, pIm2Col, true),
     ROW(Im2Col, "T.c2d_im2col", Stmt, pIm2Col, true),
+    ROW(RngInit, "T.rng_init", Stmt, pRngInit, true),
+    ROW(RngRand, "T.rng_rand", Expr, {}, true),
     ROW(MakeMmaSwizzleLayout, "T.make_mma_swizzle_layout", Expr, pMakeMmaSwizzle, true),
 };
 #undef ROW
@@ -378,12 +384,8 @@ llvm::StringRef tilec::unsupportedTPrimitive(llvm::StringRef attr) {
                         "and compute in T.float32"},
       {"float4_e2m1fn_x2", "tilec has no 4-bit float dtype yet; store the codes in a T.uint8 tensor (two per "
                            "byte) and compute in T.float32"},
-      {"rng_init", "tilec has no device random-number generator yet; generate the numbers on the host and pass "
-                   "them as a tensor"},
-      {"rng_rand", "tilec has no device random-number generator yet; generate the numbers on the host and pass "
-                   "them as a tensor"},
-      {"rng_rand_float", "tilec has no device random-number generator yet; generate the numbers on the host and "
-                         "pass them as a tensor"},
+      {"rng_rand_float", "tilec has T.rng_rand (32-bit integers) but not its float forms yet; convert: "
+                         "T.cast(T.rng_rand(), T.float32) * 2.3283064e-10"},
       {"ptx_ldmatrix", "tilec picks the matrix instructions itself; write the product as T.gemm(A, B, C)"},
       {"ptx_mma", "tilec picks the matrix instructions itself; write the product as T.gemm(A, B, C)"},
       {"mma_gemm_blockscaled", "tilec picks the matrix instructions itself; write the product as T.gemm(A, B, C) "

@@ -335,6 +335,11 @@ public:
   // Explicit barriers and T.im2col (TileGenCollectives.cpp).
   void genSyncStmt(const BoundCall &call);
   void genIm2Col(const BoundCall &call);
+  // T.rng_init / T.rng_rand (TileGenRandom.cpp).
+  void genRngInit(const BoundCall &call);
+  TValue evalRngRand(const BoundCall &call);
+  /// The launch's Philox state (seed, subsequence, position): a local buffer, null before T.rng_init.
+  mlir::Value rngState;
   /// `with T.attr(T.comm_reducer(...), "reduce_scope", ...)`: the thread all-reduce in its body.
   void genAllReduce(const ast::CallExpr *attr, const ast::WithStmt *s);
 

@@ -273,6 +273,8 @@ TValue KernelGen::evalExprBuiltin(const BoundCall &call) {
   }
   case BuiltinID::ThreadBinding:
     return evalThreadIndex(call);
+  case BuiltinID::RngRand:
+    return evalRngRand(call);
   case BuiltinID::MakeSwizzledLayout:
   case BuiltinID::MakeMmaSwizzleLayout: {
     bool mma = call.info->id == BuiltinID::MakeMmaSwizzleLayout;

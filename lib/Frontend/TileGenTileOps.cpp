@@ -628,6 +628,8 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     return genSyncStmt(call);
   case BuiltinID::Im2Col:
     return genIm2Col(call);
+  case BuiltinID::RngInit:
+    return genRngInit(call);
   default:
     diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name, "as a statement");
     return;

@@ -148,6 +148,8 @@ enum class BuiltinID {
   SyncWarp,
   Im2Col,
   MakeMmaSwizzleLayout,
+  RngInit,
+  RngRand,
 };
 
 /// What an argument must be; checked where the argument is evaluated.
