@@ -335,6 +335,7 @@ public:
   // Explicit barriers and T.im2col (TileGenCollectives.cpp).
   void genSyncStmt(const BoundCall &call);
   void genIm2Col(const BoundCall &call);
+  void genGemmSp(const BoundCall &call);
   // T.rng_init / T.rng_rand (TileGenRandom.cpp).
   void genRngInit(const BoundCall &call);
   TValue evalRngRand(const BoundCall &call);

@@ -628,6 +628,8 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     return genSyncStmt(call);
   case BuiltinID::Im2Col:
     return genIm2Col(call);
+  case BuiltinID::GemmSp:
+    return genGemmSp(call);
   case BuiltinID::RngInit:
     return genRngInit(call);
   default:

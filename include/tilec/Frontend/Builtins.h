@@ -150,6 +150,7 @@ enum class BuiltinID {
   MakeMmaSwizzleLayout,
   RngInit,
   RngRand,
+  GemmSp,
 };
 
 /// What an argument must be; checked where the argument is evaluated.
