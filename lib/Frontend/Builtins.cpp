@@ -84,6 +84,22 @@ const BuiltinParam pSwizzle[] = {{"panel_size", AK::ConstInt, dInt(8)},
                                  {"enable", AK::ConstBool, dBool(true)}};
 const BuiltinParam pAnnotate[] = {{"layout_map", AK::Dict, req()}};
 const BuiltinParam pMakeSwizzled[] = {{"buffer", AK::Buffer, req()}};
+const BuiltinParam pMakeMmaSwizzle[] = {{"shared_buf", AK::Buffer, req()}, {"is_smooth", AK::ConstBool, dBool(false)}};
+const BuiltinParam pRngInit[] = {{"seed", AK::Scalar, req()},
+                                 {"seq", AK::Scalar, none()},
+                                 {"off", AK::Scalar, none()},
+                                 {"generator", AK::ConstStr, dStr("curandStatePhilox4_32_10_t")}};
+const BuiltinParam pGemmSp[] = {{"A", AK::Buffer, req()},
+                                {"E", AK::Buffer, req()},
+                                {"B", AK::Buffer, req()},
+                                {"C", AK::Buffer, req()},
+                                {"transpose_A", AK::ConstBool, dBool(false)},
+                                {"transpose_E", AK::ConstBool, dBool(false)},
+                                {"transpose_B", AK::ConstBool, dBool(false)},
+                                {"policy", AK::Policy, dPolicy("Square")},
+                                {"clear_accum", AK::ConstBool, dBool(false)},
+                                {"k_pack", AK::ConstInt, dInt(1)},
+                                {"wg_wait", AK::ConstInt, dInt(0)}};
 const BuiltinParam pPipelined[] = {{"start", AK::Scalar, req()},
                                    {"stop", AK::Scalar, none()},
                                    {"num_stages", AK::ConstInt, dInt(0)},
@@ -301,6 +317,10 @@ const Row rows[] = {
     ROW(SyncWarp, "T.sync_warp", Stmt, pSyncWarp, true),
     ROW(Im2Col, "T.im2col", Stmt, pIm2Col, true),
     ROW(Im2Col, "T.c2d_im2col", Stmt, pIm2Col, true),
+    ROW(GemmSp, "T.gemm_sp", Stmt, pGemmSp, true),
+    ROW(RngInit, "T.rng_init", Stmt, pRngInit, true),
+    ROW(RngRand, "T.rng_rand", Expr, {}, true),
+    ROW(MakeMmaSwizzleLayout, "T.make_mma_swizzle_layout", Expr, pMakeMmaSwizzle, true),
 };
 #undef ROW
 #undef VROW
@@ -338,6 +358,55 @@ void tilec::getTBuiltinNames(llvm::SmallVectorImpl<llvm::StringRef> &out) {
   for (const Row &r : rows)
     if (r.isT)
       out.push_back(llvm::StringRef(r.info.name).drop_front(2));
+}
+
+llvm::StringRef tilec::unsupportedTPrimitive(llvm::StringRef attr) {
+  static constexpr const char *cpAsync =
+      "tilec issues its own asynchronous copies; write the copy as T.copy(src, dst) of the region (in a "
+      "T.Pipelined loop to overlap it with compute)";
+  static constexpr const char *shuffle =
+      "a warp shuffle reads another thread's register; pass the values through a T.alloc_shared buffer "
+      "(tilec places the barrier), or reduce a fragment with T.reduce_*";
+  static constexpr const char *pointer =
+      "tilec kernels take no raw pointers; pass each tensor as a T.Tensor parameter (one launch per group, or "
+      "one concatenated tensor with offsets)";
+  static const std::pair<const char *, const char *> table[] = {
+      {"ptx_cp_async", cpAsync},
+      {"ptx_commit_group", cpAsync},
+      {"ptx_wait_group", cpAsync},
+      {"cp_async_barrier_noinc", cpAsync},
+      {"access_ptr",
+       "tilec has no addresses of buffers; name the buffer or region itself (T.copy(A[i, 0:n], s), buf[i])"},
+      {"address_of", "tilec has no addresses of buffers; name the buffer or region itself"},
+      {"sync_grid",
+       "a grid-wide barrier needs a cooperative launch; split the kernel function into two T.Kernel blocks, "
+       "which run one after another (spec §6), and keep what crosses the barrier in a T.alloc_global buffer"},
+      {"sync_global", "a grid-wide barrier; split the kernel function into two T.Kernel blocks, which run one "
+                      "after another (spec §6)"},
+      {"tvm_warp_shuffle", shuffle},
+      {"tvm_warp_shuffle_down", shuffle},
+      {"tvm_warp_shuffle_up", shuffle},
+      {"shfl_sync", shuffle},
+      {"shfl_xor", shuffle},
+      {"shfl_down", shuffle},
+      {"shfl_up", shuffle},
+      {"ptr", pointer},
+      {"make_tensor", pointer},
+      {"float4_e2m1fn", "tilec has no 4-bit float dtype yet; store the codes in a T.uint8 tensor (two per byte) "
+                        "and compute in T.float32"},
+      {"float4_e2m1fn_x2", "tilec has no 4-bit float dtype yet; store the codes in a T.uint8 tensor (two per "
+                           "byte) and compute in T.float32"},
+      {"rng_rand_float", "tilec has T.rng_rand (32-bit integers) but not its float forms yet; convert: "
+                         "T.cast(T.rng_rand(), T.float32) * 2.3283064e-10"},
+      {"ptx_ldmatrix", "tilec picks the matrix instructions itself; write the product as T.gemm(A, B, C)"},
+      {"ptx_mma", "tilec picks the matrix instructions itself; write the product as T.gemm(A, B, C)"},
+      {"mma_gemm_blockscaled", "tilec picks the matrix instructions itself; write the product as T.gemm(A, B, C) "
+                               "and apply the scales in a T.Parallel"},
+  };
+  for (auto [name, why] : table)
+    if (attr == name)
+      return why;
+  return "";
 }
 
 bool tilec::isTAttributeName(llvm::StringRef attr) {

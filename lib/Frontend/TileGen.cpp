@@ -262,8 +262,7 @@ void KernelGen::genStmt(const Stmt *s) {
     diags.emit(DiagID::sema_bad_stmt, s->getRange(), "'import'");
     return;
   case Stmt::Kind::FunctionDef:
-    diags.emit(DiagID::sema_bad_stmt, llvm::cast<FunctionDefStmt>(s)->getNameRange(), "a nested function");
-    return;
+    return genNestedDef(llvm::cast<FunctionDefStmt>(s));
   case Stmt::Kind::Assert:
     return genAssert(llvm::cast<AssertStmt>(s));
   default: // statements of spec v1 kernel code generation does not know

@@ -24,6 +24,11 @@ const BuiltinInfo *KernelGen::resolveCallee(const CallExpr *call, bool report) {
   if (auto *a = llvm::dyn_cast<AttributeExpr>(callee); a && isTName(a->getValue())) {
     if (const BuiltinInfo *info = lookupTBuiltin(a->getAttr()))
       return info;
+    if (report && !unsupportedTPrimitive(a->getAttr()).empty()) {
+      diags.emit(DiagID::sema_unsupported_primitive, a->getAttrRange(), a->getAttr(),
+                 unsupportedTPrimitive(a->getAttr()));
+      return nullptr;
+    }
     if (report) {
       llvm::SmallVector<llvm::StringRef, 64> names;
       getTBuiltinNames(names);
@@ -77,12 +82,13 @@ TValue KernelGen::evalCall(const CallExpr *e) {
         diags.emit(DiagID::sema_too_many_args, e->getRange(), "astype", 1, "", e->getArgs().size());
       return TValue();
     }
-    ConstValue d = info.interp->eval(e->getArgs()[0], metaEnv);
-    if (!d.isValid())
+    // Evaluated in kernel scope: a macro's or helper's dtype parameter is a local.
+    TValue dv = eval(e->getArgs()[0]);
+    if (!dv.isValid())
       return TValue();
-    std::optional<DType> t = d.asDType();
+    std::optional<DType> t = dv.isConst() ? dv.cst.asDType() : std::nullopt;
     if (!t) {
-      diags.emit(DiagID::sema_wrong_arg_kind, e->getArgs()[0]->getRange(), "dtype", "astype", "a dtype", d.describe());
+      diags.emit(DiagID::sema_wrong_arg_kind, e->getArgs()[0]->getRange(), "dtype", "astype", "a dtype", dv.describe());
       return TValue();
     }
     return convert(v, *t, e->getRange());

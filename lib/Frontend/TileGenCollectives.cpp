@@ -271,3 +271,102 @@ void KernelGen::genAllReduce(const CallExpr *attr, const WithStmt *s) {
   }
   mlir::memref::StoreOp::create(b, l, acc.value, out.buffer->value, out.offsets);
 }
+
+//===----------------------------------------------------------------------===//
+// T.gemm_sp(A, E, B, C): C += dense(A, E) @ op(B) for a 2:4-sparse A of
+// shape (M, K / 2) with metadata E (M, K / (4 * bits(E) / 4)): group g of
+// four dense columns holds A[:, 2g] and A[:, 2g + 1] at the columns named by
+// the two 2-bit fields at bits 4 (g % (bits(E) / 4)) and + 2 of
+// E[:, g / (bits(E) / 4)] (tile-lang's ordered metadata, as its compressor
+// writes it). A T.Parallel expands A into a dense shared tile, then T.gemm.
+//===----------------------------------------------------------------------===//
+
+void KernelGen::genGemmSp(const BoundCall &call) {
+  argFailed = false;
+  BufferInfo *A = bufferArg(call, "A"), *E = bufferArg(call, "E"), *B = bufferArg(call, "B"), *C = bufferArg(call, "C");
+  std::optional<bool> ta = constBoolArg(call, "transpose_A"), te = constBoolArg(call, "transpose_E");
+  std::optional<bool> tb = constBoolArg(call, "transpose_B"), clear = constBoolArg(call, "clear_accum");
+  if (argFailed || !A || !E || !B || !C || !ta || !te || !tb || !clear)
+    return;
+  tile::GemmPolicy policy = tile::GemmPolicy::Square;
+  if (const Expr *pe = call.get("policy")) {
+    TValue p = eval(pe);
+    if (!p.isValid())
+      return;
+    if (!p.isConst() || p.cst.getKind() != ConstValue::Kind::Policy) {
+      diags.emit(DiagID::sema_wrong_arg_kind, pe->getRange(), "policy", call.info->name, "a T.GemmWarpPolicy",
+                 p.describe());
+      return;
+    }
+    policy = p.cst.getStr() == "FullRow"   ? tile::GemmPolicy::FullRow
+             : p.cst.getStr() == "FullCol" ? tile::GemmPolicy::FullCol
+                                           : tile::GemmPolicy::Square;
+  }
+  for (auto [name, set] : {std::pair{"transpose_A", *ta}, std::pair{"transpose_E", *te}})
+    if (set) {
+      diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf(name), name, call.info->name,
+                 "False (tilec takes A and E row-major)", "True");
+      return;
+    }
+  using S = tile::Scope;
+  if (!checkScope(A, {S::Shared, S::Fragment}, "T.gemm_sp operand A", call.rangeOf("A")) ||
+      !checkScope(E, {S::Shared, S::Fragment, S::Local}, "T.gemm_sp operand E", call.rangeOf("E")) ||
+      !checkScope(B, {S::Shared, S::Fragment}, "T.gemm_sp operand B", call.rangeOf("B")) ||
+      !checkScope(C, {S::Fragment}, "T.gemm_sp operand C", call.rangeOf("C")))
+    return;
+  unsigned ebits = dtypeBits(E->dtype);
+  if (!isIntegerDType(E->dtype) || ebits < 8 || dtypeBits(A->dtype) > 16) {
+    diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf("E"), "E", call.info->name,
+               "8-, 16- or 32-bit integer metadata for a 2:4-sparse A of 8- or 16-bit elements",
+               "'" + E->name + "' of " + dtypeName(E->dtype).str() + " for A of " + dtypeName(A->dtype).str());
+    return;
+  }
+  int64_t per = ebits / 4; // groups of four columns per metadata element
+  if (A->rank() != 2 || E->rank() != 2 || B->rank() != 2 || C->rank() != 2 || E->shape[0] != A->shape[0] ||
+      E->shape[1] * per * 2 != A->shape[1]) {
+    diags.emit(DiagID::sema_gemm_shape_mismatch, call.call->getRange(), A->shapeStr(), B->shapeStr(), C->shapeStr(),
+               "T.gemm_sp takes A (M, K / 2), E (M, K / " + std::to_string(4 * per) + ") and B (K, N), got E " +
+                   E->shapeStr());
+    return;
+  }
+  int64_t M = A->shape[0], K = 2 * A->shape[1];
+  llvm::SMRange range = call.call->getRange();
+  mlir::Location l = loc(range);
+  mlir::Value dense;
+  {
+    mlir::OpBuilder::InsertionGuard top(b);
+    b.setInsertionPointToStart(launch.getBodyBlock());
+    dense = createAlloc(l, {M, K}, A->dtype, S::Shared);
+  }
+  {
+    auto par = tile::ParallelOp::create(b, l, llvm::ArrayRef<int64_t>{M, K});
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(par.getBodyBlock()->getTerminator());
+    mlir::Value m = par.getInductionVars()[0], k = par.getInductionVars()[1];
+    auto c = [&](int64_t v) { return indexConst(v, range); };
+    mlir::Value g = arith::DivUIOp::create(b, l, k, c(4)), col = arith::RemUIOp::create(b, l, k, c(4));
+    mlir::Value word =
+        mlir::memref::LoadOp::create(b, l, E->value, mlir::ValueRange{m, arith::DivUIOp::create(b, l, g, c(per))});
+    mlir::Value w = arith::IndexCastUIOp::create(b, l, b.getIndexType(), word);
+    mlir::Value shift = arith::MulIOp::create(b, l, arith::RemUIOp::create(b, l, g, c(per)), c(4));
+    mlir::Value f = arith::ShRUIOp::create(b, l, w, shift);
+    mlir::Value i0 = arith::AndIOp::create(b, l, f, c(3));
+    mlir::Value i1 = arith::AndIOp::create(b, l, arith::ShRUIOp::create(b, l, f, c(2)), c(3));
+    mlir::Value g2 = arith::MulIOp::create(b, l, g, c(2));
+    mlir::Value v0 = mlir::memref::LoadOp::create(b, l, A->value, mlir::ValueRange{m, g2});
+    mlir::Value v1 =
+        mlir::memref::LoadOp::create(b, l, A->value, mlir::ValueRange{m, arith::AddIOp::create(b, l, g2, c(1))});
+    auto zero = arith::ConstantOp::create(b, l, llvm::cast<mlir::TypedAttr>(b.getZeroAttr(v0.getType())));
+    mlir::Value is0 = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, col, i0);
+    mlir::Value is1 = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, col, i1);
+    mlir::Value v = arith::SelectOp::create(b, l, is0, v0, arith::SelectOp::create(b, l, is1, v1, zero));
+    mlir::memref::StoreOp::create(b, l, v, dense, mlir::ValueRange{m, k});
+  }
+  int64_t Kb = *tb ? B->shape[1] : B->shape[0], N = *tb ? B->shape[0] : B->shape[1];
+  if (Kb != K || C->shape[0] != M || C->shape[1] != N) {
+    diags.emit(DiagID::sema_gemm_shape_mismatch, range, A->shapeStr(), B->shapeStr(), C->shapeStr(),
+               llvm::formatv("the dense A is [{0}, {1}]: B must give K = {1} and C be [{0}, N]", M, K).str());
+    return;
+  }
+  tile::GemmOp::create(b, l, dense, B->value, C->value, false, *tb, policy, *clear, uint64_t(1));
+}

@@ -73,6 +73,7 @@ struct TValue {
   DType dtype = DType::Int32;    // Scalar
   std::optional<LinearForm> lin; // Scalar integers: known linear form
   BufferInfo *buffer = nullptr;  // Buffer, Layout (the layout's buffer)
+  bool layoutHint = false;       // Layout: a hint that changes nothing (T.make_mma_swizzle_layout)
 
   static TValue ofConst(ConstValue c) { TValue v; v.kind = Kind::Const; v.cst = std::move(c); return v; }
   static TValue ofScalar(mlir::Value val, DType t, std::optional<LinearForm> lin = std::nullopt) {
@@ -336,6 +337,12 @@ public:
   // Explicit barriers and T.im2col (TileGenCollectives.cpp).
   void genSyncStmt(const BoundCall &call);
   void genIm2Col(const BoundCall &call);
+  void genGemmSp(const BoundCall &call);
+  // T.rng_init / T.rng_rand (TileGenRandom.cpp).
+  void genRngInit(const BoundCall &call);
+  TValue evalRngRand(const BoundCall &call);
+  /// The launch's Philox state (seed, subsequence, position): a local buffer, null before T.rng_init.
+  mlir::Value rngState;
   /// `with T.attr(T.comm_reducer(...), "reduce_scope", ...)`: the thread all-reduce in its body.
   void genAllReduce(const ast::CallExpr *attr, const ast::WithStmt *s);
 
@@ -343,6 +350,8 @@ public:
   /// A kernel-level `lambda`: a meta function closed over the kernel's
   /// compile-time locals (and its buffers, as layout helpers need them).
   TValue evalLambda(const ast::Expr *e);
+  /// A `def` in kernel code: bound to a meta function closed over the compile-time locals.
+  void genNestedDef(const ast::FunctionDefStmt *def);
   TValue evalLayoutCtor(const BoundCall &call);
   /// Annotates `buf` with the layout value `layout` (a T.Layout/T.Fragment
   /// object or a function of the indices); false after an error.

@@ -44,6 +44,25 @@ TValue KernelGen::evalLambda(const Expr *e) {
   return f.isValid() ? TValue::ofConst(f) : TValue();
 }
 
+void KernelGen::genNestedDef(const FunctionDefStmt *def) {
+  // A `def` in kernel code (a helper's `def transform_func(i, j)` for a
+  // T.Layout): a meta function closed over the compile-time locals, like a
+  // kernel-level lambda; calling it with kernel values inlines it.
+  meta::Env *env = info.interp->newEnv(metaEnv);
+  for (size_t i = scopeFloor; i < scopes.size(); ++i)
+    for (const auto &entry : scopes[i].names)
+      if (entry.getValue().isBound() && entry.getValue().value.isConst())
+        env->set(entry.getKey(), entry.getValue().value.cst, entry.getValue().declRange);
+  ConstValue f = info.interp->define(def, env);
+  if (!f.isValid())
+    return;
+  LocalVar var;
+  var.value = TValue::ofConst(f);
+  var.declRange = def->getNameRange();
+  var.depth = depth();
+  scopes.back().names[def->getName()] = var;
+}
+
 TValue KernelGen::evalLayoutCtor(const BoundCall &call) {
   meta::CallArgs args;
   args.range = call.call->getRange();

@@ -67,6 +67,17 @@ meta::Value KernelGen::metaCallee(const Expr *callee) {
 std::optional<TValue> KernelGen::callMetaFunction(const CallExpr *e) {
   using K = meta::Value::Kind;
   meta::Value callee = metaCallee(e->getCallee());
+  // `helper(a, b)(x, y)`: the function a helper returns, called here.
+  if (!callee.isValid() && llvm::isa<CallExpr>(e->getCallee())) {
+    TValue c = eval(e->getCallee());
+    if (!c.isValid())
+      return TValue();
+    if (!c.isConst() || !(c.cst.is(K::Function) || c.cst.is(K::Macro) || c.cst.is(K::Builtin))) {
+      diags.emit(DiagID::sema_not_callable, e->getCallee()->getRange(), "the value of this call");
+      return TValue();
+    }
+    callee = c.cst;
+  }
   if (!callee.isValid())
     return std::nullopt;
   if (callee.is(K::Builtin) && callee.as<meta::BuiltinObj>()->prim)

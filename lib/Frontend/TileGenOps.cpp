@@ -101,6 +101,7 @@ void KernelGen::genLaunch(const BoundCall &call, const WithStmt *s) {
       return;
     }
   }
+  rngState = nullptr;
   launch = tile::LaunchOp::create(b, loc(call.call->getRange()), grid, *threads,
                                   cluster ? llvm::ArrayRef<int64_t>(*cluster) : llvm::ArrayRef<int64_t>());
   mlir::OpBuilder::InsertionGuard guard(b);

@@ -296,13 +296,18 @@ TValue KernelGen::evalExprBuiltin(const BoundCall &call) {
   }
   case BuiltinID::ThreadBinding:
     return evalThreadIndex(call);
-  case BuiltinID::MakeSwizzledLayout: {
-    BufferInfo *buf = bufferArg(call, "buffer");
-    if (!buf)
+  case BuiltinID::RngRand:
+    return evalRngRand(call);
+  case BuiltinID::MakeSwizzledLayout:
+  case BuiltinID::MakeMmaSwizzleLayout: {
+    bool mma = call.info->id == BuiltinID::MakeMmaSwizzleLayout;
+    BufferInfo *buf = bufferArg(call, mma ? "shared_buf" : "buffer");
+    if (!buf || (mma && !constBoolArg(call, "is_smooth")))
       return TValue();
     TValue v;
     v.kind = TValue::Kind::Layout;
     v.buffer = buf;
+    v.layoutHint = mma;
     return v;
   }
   case BuiltinID::CeilDiv:

@@ -501,6 +501,10 @@ void KernelGen::genAnnotateLayout(const BoundCall &call) {
     BufferInfo *buf = key.buffer;
     if (!checkScope(buf, {tile::Scope::Shared}, "a swizzled layout's buffer", dict->getKeys()[k]->getRange()))
       return;
+    // tile-lang's MMA swizzle (or, where rows are too short, the identity):
+    // a shared-memory layout hint; tilec keeps its own (docs/differences.md).
+    if (value.layoutHint)
+      continue;
     int64_t rowBytes = buf->rank() >= 2 ? buf->shape.back() * int64_t(dtypeBits(buf->dtype)) / 8 : 0;
     unsigned bytes = rowBytes % 128 == 0 && rowBytes > 0 ? 128 : rowBytes % 64 == 0 && rowBytes > 0 ? 64
                    : rowBytes % 32 == 0 && rowBytes > 0 ? 32 : 0;
@@ -624,6 +628,10 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     return genSyncStmt(call);
   case BuiltinID::Im2Col:
     return genIm2Col(call);
+  case BuiltinID::GemmSp:
+    return genGemmSp(call);
+  case BuiltinID::RngInit:
+    return genRngInit(call);
   default:
     diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name, "as a statement");
     return;

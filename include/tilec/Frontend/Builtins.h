@@ -147,6 +147,10 @@ enum class BuiltinID {
   SyncThreads,
   SyncWarp,
   Im2Col,
+  MakeMmaSwizzleLayout,
+  RngInit,
+  RngRand,
+  GemmSp,
 };
 
 /// What an argument must be; checked where the argument is evaluated.
@@ -212,6 +216,9 @@ const BuiltinInfo *lookupPyBuiltin(llvm::StringRef name);
 const BuiltinInfo &getBuiltin(BuiltinID id);
 /// Every `T.` primitive's name without the prefix (for suggestions).
 void getTBuiltinNames(llvm::SmallVectorImpl<llvm::StringRef> &out);
+/// For a tile-lang `T.` name tilec knows and does not implement, why and
+/// what to write instead (the tail of sema_unsupported_primitive); else "".
+llvm::StringRef unsupportedTPrimitive(llvm::StringRef attr);
 /// Names that are `T.` attributes but not callables (dtypes, GemmWarpPolicy).
 bool isTAttributeName(llvm::StringRef attr);
 

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "InterpImpl.h"
 
+#include "tilec/Frontend/Builtins.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tilec;
@@ -45,6 +47,8 @@ Value detail::getAttribute(Interpreter &in, const Value &base, llvm::StringRef a
       m->env->collectNames(names);
     if (m->name == "T.GemmWarpPolicy")
       in.error(DiagID::sema_bad_policy, attrRange, attr, didYouMean(attr, names));
+    else if ((m->name == "T" || m->name == "tilelang.language") && !unsupportedTPrimitive(attr).empty())
+      in.error(DiagID::sema_unsupported_primitive, attrRange, attr, unsupportedTPrimitive(attr));
     else if (m->name == "T" || m->name == "tilelang.language")
       in.error(DiagID::sema_unknown_primitive, attrRange, attr, didYouMean(attr, names));
     else

@@ -435,6 +435,8 @@ Value detail::makeMacroDecorator() {
   });
 }
 
+Value Interpreter::define(const FunctionDefStmt *def, Env *env) { return defineFunction(*this, def, env); }
+
 Value detail::defineFunction(Interpreter &in, const FunctionDefStmt *def, Env *env) {
   auto fn = std::make_shared<FunctionObj>();
   fn->name = def->getName().str();

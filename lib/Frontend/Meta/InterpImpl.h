@@ -38,6 +38,10 @@ bool assignTarget(Interpreter &in, const ast::Expr *target, const Value &v, Env 
 /// Creates the function value of a `def` (defaults evaluated now) and
 /// applies its decorators; Invalid after an error.
 Value defineFunction(Interpreter &in, const ast::FunctionDefStmt *fn, Env *env);
+/// tilelang.cuda.intrinsics (and tilelang.intrinsics) and their submodules:
+/// make_mma_swizzle_layout, the MMA macro emitters (an error naming T.gemm
+/// where one is constructed), harness values for the rest (Layouts.cpp).
+void fillIntrinsicsModule(ModuleObj &m, llvm::StringRef dotted);
 
 Value getAttribute(Interpreter &in, const Value &base, llvm::StringRef attr, llvm::SMRange attrRange,
                    llvm::SMRange range);

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "InterpImpl.h"
 
+#include "tilec/Frontend/Builtins.h"
+
 using namespace tilec;
 using namespace tilec::meta;
 using namespace tilec::meta::detail;
@@ -66,4 +68,35 @@ Value detail::makeLayoutValue(Interpreter &in, CallArgs &a, bool fragment) {
     return Value();
   }
   return makeObject(fragment ? "Fragment" : "Layout", std::move(fields), std::string(name) + "(...)");
+}
+
+void detail::fillIntrinsicsModule(ModuleObj &m, llvm::StringRef dotted) {
+  if (const BuiltinInfo *p = lookupTBuiltin("make_mma_swizzle_layout"))
+    m.attrs["make_mma_swizzle_layout"] = makePrimitive(p);
+  if (dotted.ends_with("sparse_layout"))
+    // How many A elements one metadata element indexes under 2:4 sparsity.
+    m.attrs["get_e_factor"] = makeBuiltin("get_e_factor", [](Interpreter &in, CallArgs &c) -> Value {
+      std::optional<DType> a = c.args.size() == 2 ? c.args[0].asDType() : std::nullopt;
+      std::optional<DType> e = c.args.size() == 2 ? c.args[1].asDType() : std::nullopt;
+      if (!a || !e) {
+        in.error(DiagID::meta_call_error, c.range, "get_e_factor", "takes two dtypes (a_dtype, meta_dtype)");
+        return Value();
+      }
+      return Value::ofInt(int64_t(dtypeBits(*e) / 4) * (*a == DType::Float32 ? 2 : 4));
+    });
+  std::string name = dotted.str();
+  m.lazy = [name](llvm::StringRef attr) -> Value {
+    // tile-lang's MMA / WGMMA macro emitters generate ldmatrix and mma calls
+    // from Python at trace time; tilec does not run them.
+    if (attr.ends_with("Emitter") || attr.ends_with("EmitterWithLadderTransform"))
+      return makeBuiltin(name + "." + attr.str(), [what = attr.str()](Interpreter &in, CallArgs &c) -> Value {
+        in.error(DiagID::meta_error, c.range,
+                 "tile-lang's " + what +
+                     " builds ldmatrix/mma calls in Python, which tilec does not run; write the product as "
+                     "T.gemm(A_shared, B_shared, C_local) on the shared tiles (tilec picks the matrix "
+                     "instructions) and drop the emitter's ldmatrix/mma/stmatrix calls");
+        return Value();
+      });
+    return makeHarness(name + "." + attr.str(), llvm::SMRange());
+  };
 }

@@ -629,6 +629,8 @@ Value detail::makeTilelangModule(Interpreter &in, llvm::StringRef dotted) {
       a["make_swizzled_layout"] = makePrimitive(p);
     for (const char *n : {"Layout", "Fragment"})
       a[n] = in.getTModule().as<ModuleObj>()->lazy(n);
+  } else if (dotted.starts_with("tilelang.cuda.intrinsics") || dotted.starts_with("tilelang.intrinsics")) {
+    return fillIntrinsicsModule(mod(m), dotted), m;
   } else if (dotted == "tilelang.jit") {
     a["jit"] = makeJitDecorator();
   } else if (dotted == "tilelang.carver.arch") {

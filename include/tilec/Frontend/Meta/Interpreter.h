@@ -134,6 +134,9 @@ public:
   /// `base.attr` / `base[index]` with Python's rules; Invalid after reporting.
   Value getAttr(const Value &base, llvm::StringRef attr, llvm::SMRange attrRange, llvm::SMRange range);
   Value getItem(const Value &base, const Value &index, llvm::SMRange range);
+  /// The function a `def` statement defines in `env` (its defaults and
+  /// decorators evaluated there); Invalid after reporting an error.
+  Value define(const ast::FunctionDefStmt *def, Env *env);
   /// Calls `callee`; Invalid after reporting an error.
   Value call(const Value &callee, CallArgs &args);
   /// Matches a call's positional count and keyword names against `fn`'s
