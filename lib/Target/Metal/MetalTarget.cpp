@@ -160,8 +160,7 @@ bool tilec::translateToMSL(const VulkanKernel &kernel, const MetalTargetOptions 
   // It runs on a thread with a 1 GB stack (address space reserved, pages touched only as used).
   const char *source = nullptr;
   spvc_result compiled = SPVC_ERROR_UNSUPPORTED_SPIRV;
-  llvm::thread worker(std::optional<unsigned>(1u << 30),
-                      [&] { compiled = spvc_compiler_compile(compiler, &source); });
+  llvm::thread worker(std::optional<unsigned>(1u << 30), [&] { compiled = spvc_compiler_compile(compiler, &source); });
   worker.join();
   if (compiled != SPVC_SUCCESS || !source)
     return failed("SPIRV-Cross cannot translate the SPIR-V to MSL");
