@@ -19,6 +19,7 @@ failed (the ctest smoke run relies on it).
 import argparse
 import json
 import os
+import pickle
 import re
 import resource
 import shutil
@@ -215,10 +216,12 @@ def save_failure(case, work, target, status, detail, args):
     dest = os.path.join(args.out, f"{status.lower()}-{target}-seed{case.seed}")
     os.makedirs(dest, exist_ok=True)
     flags = " ".join(f"-D {d}" for d in case.defines)
-    tflags = "-shared -o k.so" if target == "host" else "-target=vulkan --vk-preset=lavapipe -o k.spv"
+    tflags = "-shared -o k.so" if target == "host" else "-target=vulkan --vk-preset=lavapipe -o k.spv" \
+        if target == "vulkan" else " ".join(COMPILE_ONLY[target]) + " -o k.out"
     me = os.path.relpath(os.path.abspath(__file__), os.getcwd())
     lines = [f"# RUN: tilec %s {tflags} {flags}".rstrip(),
-             f"# REPLAY: python3 {me} --tilec tilec --seed {case.seed} --count 1 --targets {target}",
+             f"# REPLAY: python3 {me} --tilec tilec --targets {target} --replay {dest}"
+             f"  (generator of today: --seed {case.seed} --count 1)",
              f"# {status} on {target}: " + detail.strip().splitlines()[0][:300] if detail.strip() else f"# {status}"]
     if case.dims or case.scalars:
         lines.append("# launch: " + ", ".join(f"{k}={v}" for k, v in {**case.dims, **case.scalars}.items()))
@@ -228,11 +231,13 @@ def save_failure(case, work, target, status, detail, args):
         f.write(detail + "\n")
     np.savez(os.path.join(dest, "case.npz"), **{f"in_{t.name}": t.value for t in case.tensors if not t.written},
              **{f"expected_{k}": v for k, v in case.expected.items()})
+    with open(os.path.join(dest, "case.pkl"), "wb") as f:
+        pickle.dump(case, f)  # --replay DEST runs this case again, whatever the generator has become
     return dest
 
 
-def one_case(seed, args, stats):
-    case = generate(seed, args.family)
+def one_case(seed, args, stats, case=None):
+    case = case or generate(seed, args.family)
     work = tempfile.mkdtemp(prefix=f"fz{seed}-", dir=args.work)
     with open(os.path.join(work, "k.tile"), "w") as f:
         f.write(case.source)
@@ -241,7 +246,20 @@ def one_case(seed, args, stats):
     np.savez(os.path.join(work, "raw.npz"), **raw_tensors(case))
     failed = False
     for target in args.targets:
+        t0 = time.time()
         status, detail = TARGETS[target](case, work, args)
+        if status == "HANG" and not args.no_retry:
+            # a machine shared with other jobs can stall a run: once more with three times the time
+            global COMPILE_TIMEOUT, RUN_TIMEOUT
+            saved = COMPILE_TIMEOUT, RUN_TIMEOUT
+            COMPILE_TIMEOUT, RUN_TIMEOUT = 3 * COMPILE_TIMEOUT, 3 * RUN_TIMEOUT
+            t0 = time.time()
+            status, detail = TARGETS[target](case, work, args)
+            COMPILE_TIMEOUT, RUN_TIMEOUT = saved
+            if status != "HANG":
+                stats["slow"].append(f"seed {seed} {target}: {time.time() - t0:.0f} s on the retry ({status})")
+                print(f"seed {seed} [{case.family}] {target}: over the time limit once, {time.time() - t0:.0f} s "
+                      f"on the retry: {status}", flush=True)
         key = f"{target}:{status}"
         stats["outcomes"][key] = stats["outcomes"].get(key, 0) + 1
         if status == "unsupported":
@@ -277,6 +295,8 @@ def main():
     ap.add_argument("--fail-fast", action="store_true")
     ap.add_argument("--print", type=int, default=None, metavar="SEED", help="print the case of SEED and exit")
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--replay", default=None, metavar="DIR", help="run the saved case DIR/case.pkl again")
+    ap.add_argument("--no-retry", action="store_true", help="a time-out is a HANG at once (no second try)")
     ap.add_argument("--child-host", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child_host:
@@ -294,8 +314,13 @@ def main():
     os.chmod(args.xdg, 0o700)
     if args.count is None and args.minutes is None:
         args.count = 20
-    stats = {"outcomes": {}, "families": {}, "features": {}, "unsupported": {}}
+    stats = {"outcomes": {}, "families": {}, "features": {}, "unsupported": {}, "slow": []}
     start, n, failures = time.time(), 0, 0
+    if args.replay:
+        with open(os.path.join(args.replay, "case.pkl"), "rb") as f:
+            case = pickle.load(f)
+        args.count, args.seed = 0, case.seed
+        n, failures = 1, int(one_case(case.seed, args, stats, case))
     while True:
         if args.count is not None and n >= args.count:
             break
@@ -312,6 +337,8 @@ def main():
     print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(stats["outcomes"].items())))
     print("  families: " + ", ".join(f"{k} {v}" for k, v in sorted(stats["families"].items())))
     print("  features: " + ", ".join(f"{k} {v}" for k, v in sorted(stats["features"].items())))
+    for line in stats["slow"]:
+        print("  slow: " + line)
     for msg, c in sorted(stats["unsupported"].items(), key=lambda x: -x[1])[:10]:
         print(f"  unsupported x{c}: {msg}")
     shutil.rmtree(args.xdg, ignore_errors=True)

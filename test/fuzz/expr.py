@@ -10,7 +10,7 @@ nodes, so a rounding difference can never flip a branch or a truncation.
 """
 import numpy as np
 
-EPS = {"float16": 2.0 ** -11, "float32": 2.0 ** -24, "int32": 0.0}
+EPS = {"float16": 2.0 ** -11, "float32": 2.0 ** -24, "int32": 0.0, "bfloat16": 2.0 ** -8, "float64": 2.0 ** -53}
 MANT = {"float16": 11, "float32": 24}
 LIMIT = {"float16": 16000.0, "float32": 1.0e6, "int32": float(1 << 28)}
 FLOATS = ("float16", "float32")

@@ -2,12 +2,15 @@
 import numpy as np
 
 from expr import EPS, ExprGen, Node, is_float, round_to
-from kernels import (DT, IDX, Case, Dims, Tensor, block_cond, bound_of, ceil_to, convert, crop, header,
+from kernels import (DT, isf, IDX, Case, Dims, Tensor, block_cond, bound_of, ceil_to, convert, crop, header,
                      index_env, input_values, kernel_open, leaf, out_tol, pad, pick, tensor_param, threads_for,
                      tile_shape)
 
 FRAG_DTYPES = ["float32", "float32", "float16", "int32"]
 IO_DTYPES = ["float32", "float32", "float16", "int32"]
+IN_DTYPES = IO_DTYPES + ["bfloat16", "float64", "int8", "int16"]
+OUT_DTYPES = IO_DTYPES + ["bfloat16", "float64"]
+EXPR_DTYPES = ("float16", "float32", "int32")
 
 
 def scalar_leaf(rng, case, params):
@@ -28,6 +31,7 @@ def load_tile(rng, case, body, name, gdt, fdt, tile, origin, env, value, padded)
     via = rng.random()
     if via < 0.4:
         sdt = pick(rng, [gdt, gdt, fdt])
+        direct_ok = sdt in EXPR_DTYPES
         body.append(f"{ind}{name}_s = T.alloc_shared({tile_shape(tile)}, {DT[sdt]})")
         body.append(f"{ind}T.copy({name}[{origin}], {name}_s)")
         sv = convert(src, gdt, sdt)
@@ -35,7 +39,9 @@ def load_tile(rng, case, body, name, gdt, fdt, tile, origin, env, value, padded)
         idx = ", ".join(IDX[:len(tile)])
         leaves.append(leaf(f"{name}_s[{idx}]", sdt, bound_of(gdt)))
         env[f"{name}_s[{idx}]"] = sv
-        if rng.random() < 0.5:
+        if not direct_ok:
+            leaves = []
+        elif rng.random() < 0.5:
             return leaves  # read the shared tile directly in the T.Parallel
         body.append(f"{ind}{name}_f = T.alloc_fragment({tile_shape(tile)}, {DT[fdt]})")
         body.append(f"{ind}T.copy({name}_s, {name}_f)")
@@ -72,12 +78,12 @@ def elementwise(rng, seed):
     leaves = [Node(IDX[d], lambda e, n=IDX[d]: e[n], "int32", tiles[d]) for d in range(rank)]
     leaves += [Node(b, lambda e, n=b: e[n], "int32", 8) for b in bvars]
     for k in range(n_in):
-        gdt, fdt = pick(rng, IO_DTYPES), pick(rng, FRAG_DTYPES)
+        gdt, fdt = pick(rng, IN_DTYPES), pick(rng, FRAG_DTYPES)
         value = input_values(rng, gdt, dims.values)
         case.tensors.append(Tensor(f"X{k}", gdt, dims.values, value=value))
         params.append(tensor_param(f"X{k}", names, gdt))
         leaves += load_tile(rng, case, body, f"X{k}", gdt, fdt, tiles, origin, env, value, padded)
-    odt, ofdt = pick(rng, IO_DTYPES), pick(rng, FRAG_DTYPES)
+    odt, ofdt = pick(rng, OUT_DTYPES), pick(rng, FRAG_DTYPES)
     params.append(tensor_param("Out", names, odt))
     case.tensors.append(Tensor("Out", odt, dims.values, written=True))
     leaves += scalar_leaf(rng, case, params)
@@ -85,7 +91,7 @@ def elementwise(rng, seed):
     idx = ", ".join(IDX[:rank])
     par = f"for {idx} in T.Parallel({', '.join(map(str, tiles))}):"
     ind = "        "
-    direct = rng.random() < 0.2
+    direct = rng.random() < 0.2 and odt in EXPR_DTYPES
     if not direct:
         body.append(f"{ind}O_f = T.alloc_fragment({tile_shape(tiles)}, {DT[ofdt]})")
     target = f"O_f[{idx}]" if not direct else \
@@ -170,11 +176,12 @@ def elementwise(rng, seed):
     else:
         value = convert(value, store_dt, odt)
         case.features.add("direct-store")
-    if not is_float(odt) and not res.exact:
+    if not isf(odt) and not res.exact:
         return None  # an inexact value truncated to an integer: no exact model
     ref = crop(value, dims.values)
     case.expected["Out"] = ref
-    case.atol["Out"] = out_tol(res, odt, ref) if is_float(odt) else 0
+    case.atol["Out"] = out_tol(res, odt, ref) if isf(odt) else 0
+    case.features.add("io-" + odt)
     case.source = "\n".join(header(case, dims.lines, params) + [open_line] + body) + "\n"
     return case
 

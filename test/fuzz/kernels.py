@@ -16,9 +16,16 @@ column sums).
 """
 import numpy as np
 
+import os
+import sys
+
 from expr import EPS, ExprGen, Node, cast, is_float, round_to
 
-DT = {"float16": "T.float16", "float32": "T.float32", "int32": "T.int32", "int8": "T.int8"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "compat"))
+import cabi  # noqa: E402
+
+DT = {"float16": "T.float16", "float32": "T.float32", "int32": "T.int32", "int8": "T.int8", "int16": "T.int16",
+      "bfloat16": "T.bfloat16", "float64": "T.float64"}
 IDX = ["i", "j", "l"]
 
 
@@ -36,8 +43,16 @@ class Case:
         self.threads = 0
 
 
+STORE_FLOATS = ("float16", "float32", "bfloat16", "float64")
+INTS = {"int8": np.int8, "int16": np.int16, "int32": np.int32}
+
+
+def isf(dtype):
+    return dtype in STORE_FLOATS
+
+
 def input_values(rng, dtype, shape):
-    if is_float(dtype):
+    if isf(dtype):
         return rng.integers(-16, 17, shape) / 4.0
     if dtype == "int8":
         return rng.integers(-6, 7, shape).astype(np.int64)
@@ -45,9 +60,15 @@ def input_values(rng, dtype, shape):
 
 
 def convert(x, src, dst):
-    """A copy from a `src` buffer into a `dst` one (the model of T.copy's conversion)."""
-    if dst in ("int32", "int8"):
-        return np.trunc(np.asarray(x, np.float64)).astype(np.int64) if is_float(src) else np.asarray(x, np.int64)
+    """A copy from a `src` buffer into a `dst` one (the model of T.copy's conversion: floats round to
+    nearest even, floats to integers truncate, integers to narrower ones wrap)."""
+    if dst in INTS:
+        v = np.trunc(np.asarray(x, np.float64)).astype(np.int64) if isf(src) else np.asarray(x, np.int64)
+        return v.astype(INTS[dst]).astype(np.int64)
+    if dst == "bfloat16":
+        return cabi.quantize(np.asarray(x, np.float64), "bfloat16")
+    if dst == "float64":
+        return np.asarray(x, np.float64)
     return round_to(np.asarray(x, np.float64), dst)
 
 
@@ -149,8 +170,10 @@ def pick(rng, seq):
 def out_tol(node, out_dtype, ref):
     """Absolute tolerance of an output: the expression's error estimate plus the store's rounding."""
     err = 4 * node.err
-    if is_float(out_dtype) and not (node.exact and node.fb is not None):
+    if isf(out_dtype) and not (node.exact and node.fb is not None):
         err += np.abs(ref) * EPS[out_dtype] * 2
+    elif out_dtype == "bfloat16" and node.exact and node.fb is not None and node.bound * 2.0 ** node.fb >= 256:
+        err += np.abs(ref) * EPS[out_dtype] * 2  # an exact float32 value rounded twice (to fp16/32, then bf16)
     return err
 
 

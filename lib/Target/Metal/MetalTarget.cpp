@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/thread.h"
 
 #include <spirv_cross_c.h>
 
@@ -154,8 +155,14 @@ bool tilec::translateToMSL(const VulkanKernel &kernel, const MetalTargetOptions 
       !addBinding(SPVC_MSL_PUSH_CONSTANT_DESC_SET, SPVC_MSL_PUSH_CONSTANT_BINDING, pushBuffer))
     return failed("SPIRV-Cross rejects the push-constant binding");
 
+  // SPIRV-Cross recurses once per nested construct: the 8 MB main-thread stack overflowed (SIGSEGV)
+  // on a big unrolled kernel (a ragged 16x64 store with threads=1: test/Target/Metal/deep-spirv.tile).
+  // It runs on a thread with a 1 GB stack (address space reserved, pages touched only as used).
   const char *source = nullptr;
-  if (spvc_compiler_compile(compiler, &source) != SPVC_SUCCESS || !source)
+  spvc_result compiled = SPVC_ERROR_UNSUPPORTED_SPIRV;
+  llvm::thread worker(std::optional<unsigned>(1u << 30), [&] { compiled = spvc_compiler_compile(compiler, &source); });
+  worker.join();
+  if (compiled != SPVC_SUCCESS || !source)
     return failed("SPIRV-Cross cannot translate the SPIR-V to MSL");
   out.msl = source;
   const char *entry = spvc_compiler_get_cleansed_entry_point_name(compiler, r.entryPoint.c_str(),

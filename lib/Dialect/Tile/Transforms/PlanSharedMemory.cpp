@@ -26,6 +26,8 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::tile;
@@ -205,7 +207,15 @@ LogicalResult tilec::tile::planSharedMemory(LaunchOp launch, const TargetInfo &t
       int64_t stages = std::max<int64_t>(1, stagesOf.lookup(alloc.getResult()));
       offset = (offset + 127) / 128 * 128;
       placed[alloc.getResult()] = SharedBufferAttr::get(ctx, offset, stages, chooseSharedSwizzle(alloc), 0);
-      offset += stages * type.getNumElements() * elementBytes(type.getElementType());
+      // A huge num_stages (-D num_stages=2**62) wrapped this product around and passed the limit check.
+      int64_t bytes = 0, end = 0;
+      if (llvm::MulOverflow(stages, type.getNumElements() * elementBytes(type.getElementType()), bytes) ||
+          llvm::AddOverflow(offset, bytes, end) || end > (int64_t(1) << 40))
+        return launch.emitError() << "the kernel needs over 2^40 bytes of shared memory (" << stages << " stage"
+                                  << (stages == 1 ? "" : "s") << " of a "
+                                  << type.getNumElements() * elementBytes(type.getElementType()) << "-byte buffer); "
+                                  << target.getName() << " allows at most " << target.getMaxSharedMemoryBytes();
+      offset = end;
       order.push_back(alloc);
       break;
     }
