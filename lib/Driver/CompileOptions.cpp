@@ -66,3 +66,51 @@ std::optional<TargetSpec> tilec::parseTarget(llvm::StringRef text, std::string &
   error = "targets of different kinds cannot be combined: '" + text.str() + "'";
   return std::nullopt;
 }
+
+llvm::ArrayRef<llvm::StringRef> tilec::warningNames() {
+  // spill: ptxas spilled registers to local memory (CUDA).
+  // unused-command-line-argument: a flag the target does nothing with.
+  // unknown-warning-option: a -W flag naming no warning.
+  // The frontend's warnings have no names yet: -w and -Werror apply to them.
+  static const llvm::StringRef names[] = {"spill", "unused-command-line-argument", "unknown-warning-option"};
+  return names;
+}
+
+bool WarningOptions::apply(llvm::StringRef flag) {
+  auto drop = [](std::vector<std::string> &list, llvm::StringRef name) { llvm::erase(list, name.str()); };
+  if (flag == "error") {
+    allErrors = true;
+    return true;
+  }
+  if (flag == "no-error") {
+    allErrors = false;
+    return true;
+  }
+  bool negated = flag.consume_front("no-");
+  bool error = flag.consume_front("error=");
+  if (!llvm::is_contained(warningNames(), flag))
+    return false;
+  if (error && negated) {
+    drop(errors, flag);
+    noErrors.push_back(flag.str());
+  } else if (error) {
+    drop(noErrors, flag);
+    drop(disabled, flag);
+    errors.push_back(flag.str());
+  } else if (negated) {
+    disabled.push_back(flag.str());
+  } else {
+    drop(disabled, flag);
+  }
+  return true;
+}
+
+bool WarningOptions::isEnabled(llvm::StringRef name) const {
+  return !suppressAll && !llvm::is_contained(disabled, name.str());
+}
+
+bool WarningOptions::isError(llvm::StringRef name) const {
+  if (llvm::is_contained(errors, name.str()))
+    return true;
+  return allErrors && !llvm::is_contained(noErrors, name.str());
+}
