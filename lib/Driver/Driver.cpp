@@ -231,7 +231,9 @@ public:
     RangeDiagnosticPrinter printer(srcMgr, context, errs);
     ToolDiagnosticPrinter toolPrinter(context, errs);
     WarningControl warnings(context, opts.warnings);
+    warningControl = &warnings;
     mlir::LogicalResult result = runPipeline(bufferId);
+    warningControl = nullptr;
     return mlir::failure(mlir::failed(result) || warnings.getNumErrors());
   }
 
@@ -295,7 +297,12 @@ private:
       return mlir::success();
     }
 
-    return runTargetPipeline(*tileModule, opts, out, errs);
+    // A warning -Werror made an error fails the compile: no header either.
+    mlir::LogicalResult result = runTargetPipeline(*tileModule, opts, out, errs, [this] {
+      return warningControl && warningControl->getNumErrors();
+    });
+    timer.done("target");
+    return result;
   }
 
   /// The target-neutral steps every pipeline starts with: kernel functions
@@ -314,6 +321,7 @@ private:
   llvm::raw_ostream &out;
   llvm::raw_ostream &errs;
   mlir::MLIRContext context{mlir::MLIRContext::Threading::DISABLED};
+  const WarningControl *warningControl = nullptr; ///< while run() prints diagnostics
   llvm::SourceMgr srcMgr;
 };
 
