@@ -298,9 +298,8 @@ private:
     }
 
     // A warning -Werror made an error fails the compile: no header either.
-    mlir::LogicalResult result = runTargetPipeline(*tileModule, opts, out, errs, [this] {
-      return warningControl && warningControl->getNumErrors();
-    });
+    mlir::LogicalResult result = runTargetPipeline(*tileModule, opts, out, errs,
+                                                   [this] { return warningControl && warningControl->getNumErrors(); });
     timer.done("target");
     return result;
   }

@@ -74,9 +74,8 @@ static mlir::LogicalResult writeHeaderBeside(mlir::MLIRContext *ctx, const Compi
   return mlir::success();
 }
 
-mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const CompileOptions &opts,
-                                             llvm::raw_ostream &out, llvm::raw_ostream &errs,
-                                             llvm::function_ref<bool()> failedSoFar) {
+mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
+                                             llvm::raw_ostream &errs, llvm::function_ref<bool()> failedSoFar) {
   mlir::MLIRContext *ctx = module.getContext();
   if (!opts.target.getDescription().offers(opts.emit))
     return stageUnavailable(ctx, opts);
