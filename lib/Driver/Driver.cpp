@@ -179,12 +179,13 @@ public:
   unsigned getNumErrors() const { return errors; }
 
 private:
-  /// The name a warning carries as its first string metadata; "" for none.
+  /// The name a warning carries as its first string metadata, else the
+  /// frontend kind its message is of; "" for none.
   static llvm::StringRef warningName(mlir::Diagnostic &diag) {
     for (const mlir::DiagnosticArgument &arg : diag.getMetadata())
       if (arg.getKind() == mlir::DiagnosticArgument::DiagnosticArgumentKind::String)
         return arg.getAsString();
-    return "";
+    return frontendWarningName(diag.str());
   }
 
   mlir::MLIRContext &context;

@@ -59,6 +59,10 @@ struct WarningOptions {
 /// The names of tilec's warnings, as `-Wno-NAME` takes them.
 llvm::ArrayRef<llvm::StringRef> warningNames();
 
+/// The name of the frontend warning whose message `message` is
+/// ("expression result is unused": "expr-unused"); "" for none.
+llvm::StringRef frontendWarningName(llvm::StringRef message);
+
 struct CompileOptions {
   std::string inputFile;            ///< `.tile` source; "-" reads stdin
   std::string outputFile;           ///< `-o`; empty: stdout for text stages, derived name otherwise
