@@ -231,7 +231,8 @@ int main(int argc, char **argv) {
                  "list is split, as nvcc does)")
       ->type_name("OPT");
   app.add_flag("-w", opts.warnings.suppressAll,
-               "Suppress every warning. Warnings print their name ([-Wspill], [-Wexpr-unused]); -Wno-NAME turns one off, -Werror "
+               "Suppress every warning. Warnings print their name ([-Wspill], [-Wexpr-unused]); -Wno-NAME turns one "
+               "off, -Werror "
                "makes warnings errors (-Werror=NAME one, -Wno-error=NAME exempts one). Names: " +
                    llvm::join(warningNames(), ", "));
   app.add_flag("--shared", opts.shared, "Link a shared library (also -shared) instead of an object file");
