@@ -146,6 +146,53 @@ private:
   mlir::DiagnosticEngine::HandlerID handlerId;
 };
 
+/// Applies -w, -Werror and -W[no-]NAME to each warning before the printer
+/// or verifier sees it: a suppressed one goes no further, one made an error
+/// is emitted again as an error. A warning with a name (diagnostic metadata,
+/// e.g. "spill") says which flag controls it: `[-Wspill]`,
+/// `[-Werror,-Wspill]`.
+class WarningControl {
+public:
+  WarningControl(mlir::MLIRContext &context, const WarningOptions &options) : context(context) {
+    handlerId = context.getDiagEngine().registerHandler([this, &options](mlir::Diagnostic &diag) {
+      if (diag.getSeverity() != mlir::DiagnosticSeverity::Warning)
+        return mlir::failure();
+      llvm::StringRef name = warningName(diag);
+      if (!options.isEnabled(name))
+        return mlir::success();
+      if (!options.isError(name)) {
+        if (!name.empty())
+          diag << (" [-W" + name + "]").str();
+        return mlir::failure();
+      }
+      ++errors;
+      std::string flag = name.empty() ? " [-Werror]" : (" [-Werror,-W" + name + "]").str();
+      mlir::InFlightDiagnostic error = mlir::emitError(diag.getLocation()) << diag.str() << flag;
+      for (mlir::Diagnostic &note : diag.getNotes())
+        error.attachNote(note.getLocation()) << note.str();
+      return mlir::success();
+    });
+  }
+  ~WarningControl() { context.getDiagEngine().eraseHandler(handlerId); }
+
+  /// How many warnings -Werror made errors.
+  unsigned getNumErrors() const { return errors; }
+
+private:
+  /// The name a warning carries as its first string metadata, else the
+  /// frontend kind its message is of; "" for none.
+  static llvm::StringRef warningName(mlir::Diagnostic &diag) {
+    for (const mlir::DiagnosticArgument &arg : diag.getMetadata())
+      if (arg.getKind() == mlir::DiagnosticArgument::DiagnosticArgumentKind::String)
+        return arg.getAsString();
+    return frontendWarningName(diag.str());
+  }
+
+  mlir::MLIRContext &context;
+  mlir::DiagnosticEngine::HandlerID handlerId;
+  unsigned errors = 0;
+};
+
 /// One compilation of one buffer (a whole file, or one `# -----` chunk).
 class Compilation {
 public:
@@ -178,12 +225,17 @@ public:
     if (opts.verifyDiagnostics) {
       mlir::SourceMgrDiagnosticVerifierHandler verifier(srcMgr, &context, errs);
       ToolDiagnosticPrinter toolPrinter(context, errs);
+      WarningControl warnings(context, opts.warnings);
       (void)runPipeline(bufferId);
       return verifier.verify();
     }
     RangeDiagnosticPrinter printer(srcMgr, context, errs);
     ToolDiagnosticPrinter toolPrinter(context, errs);
-    return runPipeline(bufferId);
+    WarningControl warnings(context, opts.warnings);
+    warningControl = &warnings;
+    mlir::LogicalResult result = runPipeline(bufferId);
+    warningControl = nullptr;
+    return mlir::failure(mlir::failed(result) || warnings.getNumErrors());
   }
 
 private:
@@ -246,7 +298,11 @@ private:
       return mlir::success();
     }
 
-    return runTargetPipeline(*tileModule, opts, out, errs);
+    // A warning -Werror made an error fails the compile: no header either.
+    mlir::LogicalResult result = runTargetPipeline(*tileModule, opts, out, errs,
+                                                   [this] { return warningControl && warningControl->getNumErrors(); });
+    timer.done("target");
+    return result;
   }
 
   /// The target-neutral steps every pipeline starts with: kernel functions
@@ -265,6 +321,7 @@ private:
   llvm::raw_ostream &out;
   llvm::raw_ostream &errs;
   mlir::MLIRContext context{mlir::MLIRContext::Threading::DISABLED};
+  const WarningControl *warningControl = nullptr; ///< while run() prints diagnostics
   llvm::SourceMgr srcMgr;
 };
 

@@ -74,8 +74,8 @@ static mlir::LogicalResult writeHeaderBeside(mlir::MLIRContext *ctx, const Compi
   return mlir::success();
 }
 
-mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const CompileOptions &opts,
-                                             llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
+                                             llvm::raw_ostream &errs, llvm::function_ref<bool()> failedSoFar) {
   mlir::MLIRContext *ctx = module.getContext();
   if (!opts.target.getDescription().offers(opts.emit))
     return stageUnavailable(ctx, opts);
@@ -91,7 +91,7 @@ mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const Compil
     backend->writeHeader(HeaderInfo{source, guard}, out);
     return mlir::success();
   }
-  if (opts.emit != EmitStage::Obj || opts.outputFile == "-")
+  if (opts.emit != EmitStage::Obj || opts.outputFile == "-" || (failedSoFar && failedSoFar()))
     return mlir::success();
   return writeHeaderBeside(ctx, opts, *backend);
 }

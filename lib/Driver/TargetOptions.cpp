@@ -18,10 +18,35 @@
 
 using namespace tilec;
 
-static std::unique_ptr<TargetBackend> createHost(const CompileOptions &opts) {
+/// Warns of a flag that target `opts.target` does nothing with
+/// (-Wunused-command-line-argument, as clang names it).
+static void warnUnused(mlir::MLIRContext *ctx, const CompileOptions &opts, llvm::StringRef flag) {
+  mlir::InFlightDiagnostic d = mlir::emitWarning(getToolLoc(ctx))
+                               << "argument unused for target '" << opts.target.spelling << "': '" << flag << "'";
+  d.getUnderlyingDiagnostic()->getMetadata().push_back(
+      mlir::DiagnosticArgument(llvm::StringRef("unused-command-line-argument")));
+}
+
+/// The flags only some targets read: debug info (host, CUDA), the ptxas
+/// ones (CUDA).
+static void checkUnusedFlags(mlir::MLIRContext *ctx, const CompileOptions &opts) {
+  TargetKind kind = opts.target.getDescription().kind;
+  if (opts.debugInfo != DebugInfoLevel::None && kind != TargetKind::Host && kind != TargetKind::CUDA)
+    warnUnused(ctx, opts, opts.debugInfo == DebugInfoLevel::Full ? "-g" : "-lineinfo");
+  if (kind == TargetKind::CUDA)
+    return;
+  if (opts.resourceUsage)
+    warnUnused(ctx, opts, "--resource-usage");
+  for (const std::string &o : opts.ptxasOptions)
+    warnUnused(ctx, opts, "-Xptxas " + o);
+}
+
+static std::unique_ptr<TargetBackend> createHost(const CompileOptions &opts, llvm::raw_ostream &errs) {
   HostOptions options;
   options.threads = std::max(1u, opts.threads);
   options.shared = opts.shared;
+  options.debugInfo = opts.debugInfo;
+  options.commandLog = opts.verbose ? &errs : nullptr;
   return createHostBackend(options);
 }
 
@@ -31,6 +56,9 @@ static std::unique_ptr<TargetBackend> createCUDA(const CompileOptions &opts, llv
   options.cudaPath = opts.cudaPath;
   options.shared = opts.shared;
   options.toolLog = opts.verbose ? &errs : nullptr;
+  options.resourceLog = opts.resourceUsage ? &errs : nullptr;
+  options.debugInfo = opts.debugInfo;
+  options.ptxasOptions = opts.ptxasOptions;
   options.limits = opts.limits;
   return createCUDABackend(options);
 }
@@ -85,9 +113,10 @@ static std::unique_ptr<TargetBackend> createWebGPU(const CompileOptions &opts) {
 
 std::unique_ptr<TargetBackend> tilec::createBackend(const CompileOptions &opts, mlir::MLIRContext *ctx,
                                                     llvm::raw_ostream &errs) {
+  checkUnusedFlags(ctx, opts);
   switch (opts.target.getDescription().kind) {
   case TargetKind::Host:
-    return createHost(opts);
+    return createHost(opts, errs);
   case TargetKind::CUDA:
     return createCUDA(opts, errs);
   case TargetKind::Vulkan:

@@ -25,7 +25,22 @@ namespace {
 
 /// Long options that may also be spelled with one dash, as compilers do.
 const char *const singleDashLongOptions[] = {
-    "target", "emit", "shared", "MD", "MF", "MT", "MQ", "MP", "cuda-path", "verify-diagnostics", "split-input-file", "version", "help",
+    "target",
+    "emit",
+    "shared",
+    "MD",
+    "MF",
+    "MT",
+    "MQ",
+    "MP",
+    "cuda-path",
+    "verify-diagnostics",
+    "split-input-file",
+    "version",
+    "help",
+    "lineinfo",
+    "resource-usage",
+    "Xptxas",
 };
 
 /// Rewrites `-target=x` / `-target x` / `-MD` into CLI11's `--target=x` form.
@@ -33,6 +48,12 @@ std::vector<std::string> normalizeArgs(int argc, char **argv) {
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
+    // `-Xptxas -O1`: the value starts with a dash, which CLI11 would read
+    // as an option of its own.
+    if ((arg == "-Xptxas" || arg == "--Xptxas") && i + 1 < argc) {
+      args.push_back(std::string("--Xptxas=") + argv[++i]);
+      continue;
+    }
     if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-') {
       std::string name = arg.substr(1, arg.find('=') == std::string::npos ? std::string::npos : arg.find('=') - 1);
       for (const char *longName : singleDashLongOptions)
@@ -114,6 +135,42 @@ int reportParseError(const CLI::App &app, const CLI::ParseError &e) {
   return cliError(e.what());
 }
 
+/// Takes the `-W...` arguments out of `args` into `warnings`, in order
+/// (CLI11 has no prefix options); `unknown` receives those naming no
+/// warning.
+void takeWarningFlags(std::vector<std::string> &args, WarningOptions &warnings, std::vector<std::string> &unknown) {
+  std::vector<std::string> rest;
+  bool inputs = false;
+  for (std::string &arg : args) {
+    inputs |= arg == "--";
+    if (inputs || arg.size() <= 2 || arg.compare(0, 2, "-W") != 0) {
+      rest.push_back(std::move(arg));
+      continue;
+    }
+    if (!warnings.apply(llvm::StringRef(arg).drop_front(2)))
+      unknown.push_back(arg);
+  }
+  args = std::move(rest);
+}
+
+/// `warning: unknown warning option '-Wfoo'` for each unknown -W flag, under
+/// the warning options (itself -Wunknown-warning-option). Returns false when
+/// -Werror made one an error.
+bool reportUnknownWarnings(const WarningOptions &warnings, llvm::ArrayRef<std::string> unknown) {
+  const char *name = "unknown-warning-option";
+  if (!warnings.isEnabled(name))
+    return true;
+  for (const std::string &flag : unknown) {
+    bool error = warnings.isError(name);
+    llvm::errs() << "tilec: " << (error ? "error" : "warning") << ": unknown warning option '" << flag
+                 << "'; tilec's warnings are: " << llvm::join(warningNames(), ", ") << (error ? " [-Werror,-W" : " [-W")
+                 << name << "]\n";
+    if (error)
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -154,7 +211,30 @@ int main(int argc, char **argv) {
                "Check diagnostics against 'expected-error {{...}}' markers in the source instead of printing them");
   app.add_flag("--split-input-file", opts.splitInputFile,
                "Process each '# -----'-separated chunk of the input as its own file");
-  app.add_flag("-v,--verbose", opts.verbose, "Print each phase and its time on stderr");
+  app.add_flag("-v,--verbose", opts.verbose,
+               "Print each phase and its time, and the command line of every tool tilec runs (ptxas, fatbinary, "
+               "the linker of -shared; quoted for a POSIX shell), on stderr");
+  bool fullDebug = false, lineInfo = false;
+  app.add_flag("-g", fullDebug,
+               "Debug information: DWARF line tables and the kernels' functions in host objects (gdb, perf); "
+               "CUDA: .file/.loc lines of the .tile source in the PTX and ptxas -lineinfo, as for optimised "
+               "code (Nsight Compute, cuda-gdb source view); code is optimised as without it");
+  app.add_flag("--lineinfo,--generate-line-info", lineInfo,
+               "Line tables only (also -lineinfo, as nvcc): DWARF line tables in host objects, .loc lines in "
+               "the PTX and ptxas -lineinfo");
+  app.add_flag("--resource-usage", opts.resourceUsage,
+               "CUDA: print each kernel's registers, shared memory, stack frame and spills per architecture "
+               "(from ptxas) on stderr");
+  std::vector<std::string> ptxasOptions;
+  app.add_option("--Xptxas", ptxasOptions,
+                 "CUDA: pass OPT to every ptxas run, after tilec's own options (also -Xptxas; repeatable; a comma "
+                 "list is split, as nvcc does)")
+      ->type_name("OPT");
+  app.add_flag("-w", opts.warnings.suppressAll,
+               "Suppress every warning. Warnings print their name ([-Wspill], [-Wexpr-unused]); -Wno-NAME turns one "
+               "off, -Werror "
+               "makes warnings errors (-Werror=NAME one, -Wno-error=NAME exempts one). Names: " +
+                   llvm::join(warningNames(), ", "));
   app.add_flag("--shared", opts.shared, "Link a shared library (also -shared) instead of an object file");
   app.add_flag("--MD", opts.writeDepFile,
                "Also write a make dependency file: the input and the helper modules it imports (also -MD)");
@@ -221,7 +301,8 @@ int main(int argc, char **argv) {
   app.add_option("-j,--jobs", opts.threads, "Host target: CPU threads that run blocks (1 = deterministic order)")
       ->check(positiveLimit);
 
-  std::vector<std::string> args = normalizeArgs(argc, argv);
+  std::vector<std::string> args = normalizeArgs(argc, argv), unknownWarnings;
+  takeWarningFlags(args, opts.warnings, unknownWarnings);
   if (int rc = checkArguments(app, args))
     return rc;
   std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
@@ -229,6 +310,16 @@ int main(int argc, char **argv) {
     app.parse(args);
   } catch (const CLI::ParseError &e) {
     return reportParseError(app, e);
+  }
+
+  if (!reportUnknownWarnings(opts.warnings, unknownWarnings))
+    return 1;
+  opts.debugInfo = fullDebug ? DebugInfoLevel::Full : lineInfo ? DebugInfoLevel::LineTables : DebugInfoLevel::None;
+  for (const std::string &o : ptxasOptions) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(o).split(parts, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef part : parts)
+      opts.ptxasOptions.push_back(part.str());
   }
 
   std::string error;

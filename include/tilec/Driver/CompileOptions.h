@@ -36,6 +36,33 @@ std::optional<TargetSpec> parseTarget(llvm::StringRef text, std::string &error);
 /// The target names `-target=` accepts, for help and errors.
 std::string allTargetNames();
 
+/// How warnings are shown, as clang's -w, -Werror and -W[no-]<name> set it.
+/// Each warning of tilec's own has a name ("spill"); it prints as
+/// `warning: ... [-Wspill]`.
+struct WarningOptions {
+  bool suppressAll = false;          ///< `-w`
+  bool allErrors = false;            ///< `-Werror` (`-Wno-error` undoes it)
+  std::vector<std::string> disabled; ///< `-Wno-NAME`
+  std::vector<std::string> errors;   ///< `-Werror=NAME`
+  std::vector<std::string> noErrors; ///< `-Wno-error=NAME`
+
+  /// Reads one `-W...` argument (without the `-W`), in command-line order:
+  /// NAME, no-NAME, error, no-error, error=NAME, no-error=NAME. Returns
+  /// false when NAME is not a warning tilec knows.
+  bool apply(llvm::StringRef flag);
+  /// Whether warning `name` ("" for one without a name) is shown.
+  bool isEnabled(llvm::StringRef name) const;
+  /// Whether warning `name` is an error.
+  bool isError(llvm::StringRef name) const;
+};
+
+/// The names of tilec's warnings, as `-Wno-NAME` takes them.
+llvm::ArrayRef<llvm::StringRef> warningNames();
+
+/// The name of the frontend warning whose message `message` is
+/// ("expression result is unused": "expr-unused"); "" for none.
+llvm::StringRef frontendWarningName(llvm::StringRef message);
+
 struct CompileOptions {
   std::string inputFile;            ///< `.tile` source; "-" reads stdin
   std::string outputFile;           ///< `-o`; empty: stdout for text stages, derived name otherwise
@@ -58,6 +85,10 @@ struct CompileOptions {
   std::string cudaPath;             ///< `--cuda-path`
   unsigned threads = 1;             ///< `-j`: host blocks run on this many threads
   GPULimits limits;                 ///< `--max-fragment-elements`, `--max-unrolled-ops`
+  DebugInfoLevel debugInfo = DebugInfoLevel::None; ///< `-g` (Full) / `-lineinfo` (LineTables)
+  bool resourceUsage = false;                      ///< `--resource-usage`: ptxas's figures per kernel on stderr
+  std::vector<std::string> ptxasOptions;           ///< `-Xptxas OPT` (comma lists split)
+  WarningOptions warnings;                         ///< `-w`, `-Werror`, `-Wno-NAME`, ...
 
   /// Vulkan target limits: a preset (`--vk-preset`) and overrides; -1 keeps
   /// the preset's value, 0/1 turn a feature off/on.

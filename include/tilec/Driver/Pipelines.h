@@ -14,6 +14,7 @@
 #include "tilec/Frontend/Diagnostics.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -24,10 +25,11 @@ namespace tilec {
 
 /// Runs `opts.target`'s backend on `module` up to `opts.emit`, writing the
 /// result to `out` (the `-o` file, or stdout for text stages), and for the
-/// default stage the header beside the output file. `errs` receives the
-/// tools' own output under `-v`.
+/// default stage the header beside the output file, unless `failedSoFar`
+/// says a warning made an error (-Werror). `errs` receives the tools' own
+/// output under `-v`.
 mlir::LogicalResult runTargetPipeline(mlir::ModuleOp module, const CompileOptions &opts, llvm::raw_ostream &out,
-                                      llvm::raw_ostream &errs);
+                                      llvm::raw_ostream &errs, llvm::function_ref<bool()> failedSoFar = nullptr);
 
 /// Creates the backend of `opts.target` with the target's options copied
 /// from `opts`; null after an error on a target option.

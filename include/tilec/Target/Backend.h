@@ -35,6 +35,11 @@ std::optional<EmitStage> parseStage(llvm::StringRef name);
 /// All stage names in pipeline order, comma separated (for help and errors).
 std::string allStageNames();
 
+/// The debug information `-g` / `-lineinfo` ask for: DWARF with the
+/// kernels' functions and line tables (Full), line tables only (LineTables).
+/// GPU code gets line directives (`.file`/`.loc`) with either.
+enum class DebugInfoLevel { None, LineTables, Full };
+
 /// What a header says about where it comes from and goes: the input's name
 /// for its banner, and its include guard (from the header's output path, so
 /// that headers of several builds of one kernel can be included together).

@@ -49,8 +49,7 @@ struct CUDAImage {
 /// launcher loads it; with several it first picks one from the device's
 /// compute capability (imageRules) and returns LaunchStatus::NoImage when
 /// none fits.
-void buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelInfo> kernels,
-                        llvm::ArrayRef<CUDAImage> images);
+void buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelInfo> kernels, llvm::ArrayRef<CUDAImage> images);
 
 /// The C type of a scalar argument as a launcher receives it (fp16/bf16 as
 /// their bits).

@@ -19,23 +19,28 @@
 #include "tilec/Target/CUDA/CUDATarget.h"
 
 #include "CUDALauncher.h"
+#include "NVVMPipeline.h"
+#include "PtxasReport.h"
 
 #include "tilec/Conversion/TileToGPU/TileToGPU.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Target/CUDA/CUDAArch.h"
 #include "tilec/Target/CUDA/CUDATargetInfo.h"
+#include "tilec/Target/Host/DebugInfo.h"
 #include "tilec/Target/Host/HostTarget.h"
+#include "tilec/Target/Host/ToolCommand.h"
 #include "tilec/Target/KernelABI.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
@@ -46,8 +51,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/StringExtras.h"
 
 #include <cstdlib>
 
@@ -67,9 +70,10 @@ static std::string cudaRoot(const CUDATargetOptions &opts) {
   return "/usr/local/cuda";
 }
 
-/// Runs `tool` from the toolkit's bin directory.
+/// Runs `tool` from the toolkit's bin directory; `output` receives what it
+/// printed.
 static LogicalResult runTool(MLIRContext *ctx, const CUDATargetOptions &opts, llvm::StringRef tool,
-                             llvm::ArrayRef<std::string> args) {
+                             llvm::ArrayRef<std::string> args, std::string *output = nullptr) {
   llvm::SmallString<128> path(cudaRoot(opts));
   llvm::sys::path::append(path, "bin", tool);
   if (!llvm::sys::fs::can_execute(path))
@@ -79,21 +83,14 @@ static LogicalResult runTool(MLIRContext *ctx, const CUDATargetOptions &opts, ll
     argv.push_back(a);
   // The tool's own output (ptxas prints "info" lines about the code it
   // generated) is shown with its failure, or with -v; otherwise kept quiet.
-  llvm::SmallString<128> log;
-  if (llvm::sys::fs::createTemporaryFile("tilec", "log", log))
-    return fail(ctx, "cannot create a temporary file");
-  auto remove = llvm::make_scope_exit([&] { llvm::sys::fs::remove(log); });
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
-  std::string error;
-  int rc = llvm::sys::ExecuteAndWait(path, argv, std::nullopt, redirects, 0, 0, &error);
-  std::string output;
-  if (auto buf = llvm::MemoryBuffer::getFile(log))
-    output = (*buf)->getBuffer().str();
-  if (rc != 0)
-    return fail(ctx, tool + " failed (exit code " + llvm::Twine(rc) + ")" + (error.empty() ? "" : ": " + error) +
-                          (output.empty() ? "" : ":\n" + output));
+  ToolRun run = runToolCommand(argv, opts.toolLog, /*capture=*/true);
+  if (run.exitCode != 0)
+    return fail(ctx, tool + " failed (exit code " + llvm::Twine(run.exitCode) + ")" +
+                         (run.error.empty() ? "" : ": " + run.error) + (run.output.empty() ? "" : ":\n" + run.output));
   if (opts.toolLog)
-    *opts.toolLog << output;
+    *opts.toolLog << run.output;
+  if (output)
+    *output = std::move(run.output);
   return success();
 }
 
@@ -139,17 +136,15 @@ static std::string ptxFeatures(llvm::StringRef arch) { return "+ptx80"; }
 /// Lowers a clone of the gpu-level module for `arch` with `format`
 /// (isa or llvm); returns the lowered module and the object bytes.
 static FailureOr<OwningOpRef<ModuleOp>> lowerForArch(ModuleOp gpuLevel, llvm::StringRef arch, llvm::StringRef format,
-                                                     std::string &object) {
+                                                     DebugInfoLevel debugInfo, std::string &object) {
   OwningOpRef<ModuleOp> clone(gpuLevel.clone());
-  PassManager pm(gpuLevel.getContext());
-  pm.enableVerifier(true);
-  gpu::GPUToNVVMPipelineOptions options;
-  options.cubinChip = arch.str();
-  options.cubinFeatures = ptxFeatures(arch);
-  options.cubinFormat = format.str();
+  NVVMPipelineOptions options;
+  options.chip = arch.str();
+  options.features = ptxFeatures(arch);
+  options.format = format.str();
   options.optLevel = 3;
-  gpu::buildLowerToNVVMPassPipeline(pm, options);
-  if (failed(pm.run(*clone)))
+  options.debugInfo = debugInfo;
+  if (failed(runNVVMPipeline(*clone, options)))
     return failure();
   for (auto bin : llvm::make_early_inc_range(clone->getOps<gpu::BinaryOp>())) {
     for (Attribute a : bin.getObjects())
@@ -306,6 +301,7 @@ private:
   LogicalResult printDeviceLLVM(llvm::raw_ostream &out);
   LogicalResult emitPTX();
   LogicalResult emitCubins(MLIRContext *ctx);
+  void reportResources(MLIRContext *ctx, unsigned arch, llvm::StringRef ptxasOutput);
   void groupImages(const ArchGroup &g, std::vector<Image> &elf, std::vector<Image> &text) const;
   LogicalResult emitFatbins(MLIRContext *ctx, EmitStage stage, llvm::raw_ostream &out);
   LogicalResult emitHost(MLIRContext *ctx, EmitStage stage, llvm::raw_ostream &out);
@@ -371,7 +367,7 @@ LogicalResult CUDABackend::printDeviceLLVM(llvm::raw_ostream &out) {
   for (unsigned a = 0; a < archs.size(); ++a) {
     std::string bitcode;
     ModuleOp module = groups[groupOf[a]].module;
-    if (failed(lowerForArch(module, archs[a], "llvm", bitcode)))
+    if (failed(lowerForArch(module, archs[a], "llvm", options.debugInfo, bitcode)))
       return failure();
     llvm::LLVMContext llvmCtx;
     auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "device"), llvmCtx);
@@ -389,7 +385,7 @@ LogicalResult CUDABackend::emitPTX() {
   ptx.resize(archs.size());
   for (unsigned a = 0; a < archs.size(); ++a) {
     ArchGroup &g = groups[groupOf[a]];
-    auto lowered = lowerForArch(g.module, archs[a], "isa", ptx[a]);
+    auto lowered = lowerForArch(g.module, archs[a], "isa", options.debugInfo, ptx[a]);
     if (failed(lowered))
       return failure();
     if (!g.host)
@@ -411,15 +407,43 @@ LogicalResult CUDABackend::emitCubins(MLIRContext *ctx) {
     if (llvm::sys::fs::createTemporaryFile("tilec", "cubin", cubinPath))
       return fail(ctx, "cannot create a temporary file");
     temps.push_back(cubinPath);
-    if (failed(runTool(ctx, options, "ptxas",
-                       {"-arch=" + archs[i], "-O3", ptxPath.str().str(), "-o", cubinPath.str().str()})))
+    // -v: the resources of each kernel (spills warn, --resource-usage).
+    std::vector<std::string> args{"-arch=" + archs[i], "-O3", "-v"};
+    if (options.debugInfo != DebugInfoLevel::None)
+      args.push_back("-lineinfo"); // line info on optimised code, as nvcc -lineinfo
+    llvm::append_range(args, options.ptxasOptions);
+    llvm::append_range(args, std::vector<std::string>{ptxPath.str().str(), "-o", cubinPath.str().str()});
+    std::string report;
+    if (failed(runTool(ctx, options, "ptxas", args, &report)))
       return failure();
+    reportResources(ctx, i, report);
     if (failed(readFile(ctx, cubinPath, cubins[i])))
       return failure();
     ptxPaths[i] = ptxPath.str().str();
     cubinPaths[i] = cubinPath.str().str();
   }
   return success();
+}
+
+/// Warns of the kernels ptxas spilled registers of (-Wspill) and prints
+/// every kernel's resources for --resource-usage.
+void CUDABackend::reportResources(MLIRContext *ctx, unsigned arch, llvm::StringRef ptxasOutput) {
+  for (KernelResources &k : parsePtxasInfo(ptxasOutput, archs[arch])) {
+    for (unsigned i = 0; i < kernels.size(); ++i)
+      if (kernels[i].signature.name == k.name)
+        k.dynamicShared = groups[groupOf[arch]].launches[i].sharedBytes;
+    if (k.spillStores || k.spillLoads) {
+      InFlightDiagnostic d = emitWarning(getToolLoc(ctx))
+                             << "kernel '" << k.name << "' spills registers on " << k.arch << ": " << k.spillStores
+                             << " bytes spill stores, " << k.spillLoads << " bytes spill loads per thread ("
+                             << k.registers << " registers; smaller tiles or fewer pipeline stages need fewer)";
+      d.getUnderlyingDiagnostic()->getMetadata().push_back(DiagnosticArgument(llvm::StringRef("spill")));
+    }
+    if (options.resourceLog) {
+      *options.resourceLog << "tilec: resource usage: ";
+      printResources(k, *options.resourceLog);
+    }
+  }
 }
 
 /// A group's images: its archs' cubins and the PTX of its last arch.
@@ -470,10 +494,10 @@ LogicalResult CUDABackend::linkShared(MLIRContext *ctx, llvm::ArrayRef<char> byt
   llvm::SmallString<128> stubs(cudaRoot(options));
   llvm::sys::path::append(stubs, "lib64", "stubs");
   std::string lpath = ("-L" + stubs).str();
-  llvm::SmallVector<llvm::StringRef> argv{*lld, "-shared", "-o", soPath, objPath, lpath, "-lcuda"};
-  std::string error;
-  if (llvm::sys::ExecuteAndWait(*lld, argv, std::nullopt, {}, 0, 0, &error) != 0)
-    return fail(ctx, "ld.lld failed to link the shared library" + (error.empty() ? "" : ": " + error));
+  ToolRun run = runToolCommand({*lld, "-shared", "-o", soPath, objPath, lpath, "-lcuda"}, options.toolLog,
+                               /*capture=*/false);
+  if (run.exitCode != 0)
+    return fail(ctx, "ld.lld failed to link the shared library" + (run.error.empty() ? "" : ": " + run.error));
   std::string so;
   if (failed(readFile(ctx, soPath, so)))
     return failure();
@@ -489,6 +513,8 @@ LogicalResult CUDABackend::emitHost(MLIRContext *ctx, EmitStage stage, llvm::raw
   std::vector<CUDAImage> images;
   for (unsigned gi = 0; gi < groups.size(); ++gi) {
     ArchGroup &g = groups[gi];
+    if (options.debugInfo != DebugInfoLevel::None)
+      attachDebugInfo(*g.host, hostEmissionKind(options.debugInfo));
     std::unique_ptr<llvm::Module> part = translateModuleToLLVMIR(*g.host, llvmCtx, "tilec_cuda_launchers");
     if (!part)
       return fail(ctx, "cannot translate the launchers to LLVM IR");
@@ -525,6 +551,8 @@ LogicalResult CUDABackend::emitHost(MLIRContext *ctx, EmitStage stage, llvm::raw
     if (sig.hasWorkspace() && !llvmModule->getFunction(sig.workspaceFunction))
       return fail(ctx, "no workspace layout '" + sig.workspaceFunction + "' for kernel '" + sig.name + "'");
   buildCUDALaunchers(*llvmModule, kernels, images);
+  if (options.debugInfo != DebugInfoLevel::None && !llvmModule->getModuleFlag("Dwarf Version"))
+    llvmModule->addModuleFlag(llvm::Module::Warning, "Dwarf Version", 5);
   HostOptions hostOpts;
   llvm::SmallVector<char> bytes;
   std::string error;

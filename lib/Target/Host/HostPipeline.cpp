@@ -16,7 +16,8 @@ using namespace mlir;
 using namespace tilec;
 
 /// Links `object` into a shared library and writes its bytes to `out`.
-static LogicalResult writeSharedLibrary(MLIRContext *ctx, llvm::ArrayRef<char> object, llvm::raw_ostream &out) {
+static LogicalResult writeSharedLibrary(MLIRContext *ctx, llvm::ArrayRef<char> object, llvm::raw_ostream *commandLog,
+                                        llvm::raw_ostream &out) {
   llvm::SmallString<128> objPath, soPath;
   int fd;
   if (llvm::sys::fs::createTemporaryFile("tilec", "o", fd, objPath))
@@ -30,7 +31,7 @@ static LogicalResult writeSharedLibrary(MLIRContext *ctx, llvm::ArrayRef<char> o
     return emitToolError(ctx) << "cannot create a temporary library file";
   llvm::FileRemover removeSo(soPath);
   std::string error;
-  if (failed(linkHostSharedLibrary(objPath, soPath, error)))
+  if (failed(linkHostSharedLibrary(objPath, soPath, commandLog, error)))
     return emitToolError(ctx) << error;
   auto library = llvm::MemoryBuffer::getFile(soPath, /*IsText=*/false);
   if (!library)
@@ -66,7 +67,7 @@ public:
     if (failed(emitHostMachineCode(*llvmModule, options, stage == EmitStage::Asm, bytes, error)))
       return emitToolError(ctx) << error;
     if (stage == EmitStage::Obj && options.shared)
-      return writeSharedLibrary(ctx, bytes, out);
+      return writeSharedLibrary(ctx, bytes, options.commandLog, out);
     out.write(bytes.data(), bytes.size());
     return success();
   }

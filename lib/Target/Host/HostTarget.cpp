@@ -11,6 +11,9 @@
 #include "tilec/Target/Host/HostTarget.h"
 #include "HostLauncher.h"
 
+#include "tilec/Target/Host/DebugInfo.h"
+#include "tilec/Target/Host/ToolCommand.h"
+
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Conversion/TileToLoops/TileToLoops.h"
 
@@ -65,7 +68,11 @@ LogicalResult tilec::lowerTileToHostLLVM(ModuleOp module, const HostOptions &opt
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
-  return pm.run(module);
+  if (failed(pm.run(module)))
+    return failure();
+  if (options.debugInfo != DebugInfoLevel::None)
+    attachDebugInfo(module, hostEmissionKind(options.debugInfo));
+  return success();
 }
 
 /// The x86-64 target machine for `options` (PIC, default code model).
@@ -110,6 +117,8 @@ std::unique_ptr<llvm::Module> tilec::translateToHostLLVMIR(ModuleOp module, llvm
   llvmModule->setTargetTriple(tm->getTargetTriple());
   llvmModule->setDataLayout(tm->createDataLayout());
   llvmModule->setPICLevel(llvm::PICLevel::BigPIC);
+  if (options.debugInfo != DebugInfoLevel::None && !llvmModule->getModuleFlag("Dwarf Version"))
+    llvmModule->addModuleFlag(llvm::Module::Warning, "Dwarf Version", 5);
 
   if (options.optLevel > 0) {
     llvm::LoopAnalysisManager lam;
@@ -148,17 +157,19 @@ LogicalResult tilec::emitHostMachineCode(llvm::Module &module, const HostOptions
 }
 
 LogicalResult tilec::linkHostSharedLibrary(llvm::StringRef objectPath, llvm::StringRef outputPath,
-                                           std::string &error) {
+                                           llvm::raw_ostream *commandLog, std::string &error) {
   for (const char *name : {"clang-22", "clang", "cc"}) {
     llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(name);
     if (!program)
       continue;
-    llvm::SmallVector<llvm::StringRef> args{*program,   "-shared", "-o", outputPath, objectPath,
-                                            "-lm",      "-lpthread"};
-    int rc = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, {}, 0, 0, &error);
-    if (rc != 0) {
-      if (error.empty())
-        error = (llvm::Twine(name) + " failed to link the shared library (exit code " + llvm::Twine(rc) + ")").str();
+    ToolRun run = runToolCommand({*program, "-shared", "-o", outputPath, objectPath, "-lm", "-lpthread"}, commandLog,
+                                 /*capture=*/false);
+    if (run.exitCode != 0) {
+      error =
+          run.error.empty()
+              ? (llvm::Twine(name) + " failed to link the shared library (exit code " + llvm::Twine(run.exitCode) + ")")
+                    .str()
+              : run.error;
       return failure();
     }
     return success();
@@ -170,10 +181,9 @@ LogicalResult tilec::linkHostSharedLibrary(llvm::StringRef objectPath, llvm::Str
     error = "no linker found on PATH (tried clang-22, clang, cc, ld.lld-22, ld.lld)";
     return failure();
   }
-  llvm::SmallVector<llvm::StringRef> args{*lld, "-shared", "-o", outputPath, objectPath};
-  if (llvm::sys::ExecuteAndWait(*lld, args, std::nullopt, {}, 0, 0, &error) != 0) {
-    if (error.empty())
-      error = "ld.lld failed to link the shared library";
+  ToolRun run = runToolCommand({*lld, "-shared", "-o", outputPath, objectPath}, commandLog, /*capture=*/false);
+  if (run.exitCode != 0) {
+    error = run.error.empty() ? "ld.lld failed to link the shared library" : run.error;
     return failure();
   }
   return success();

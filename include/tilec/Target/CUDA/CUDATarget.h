@@ -29,9 +29,18 @@ struct CUDATargetOptions {
   std::string cudaPath;
   /// The default stage links a shared library instead of an object.
   bool shared = false;
-  /// Where the toolkit tools' own output goes when they succeed (null: kept
-  /// quiet; it is shown with a failure either way).
+  /// Where the command line of every tool run (ptxas, fatbinary, the
+  /// linker) and the toolkit tools' own output go when they succeed (`-v`;
+  /// null: kept quiet; the output is shown with a failure either way).
   llvm::raw_ostream *toolLog = nullptr;
+  /// `--resource-usage`: one line per kernel and arch (registers, shared
+  /// memory, stack, spills) goes here; null: none.
+  llvm::raw_ostream *resourceLog = nullptr;
+  /// `-g` / `-lineinfo`: `.file`/`.loc` in the PTX, ptxas -lineinfo, DWARF
+  /// line tables in the host object.
+  DebugInfoLevel debugInfo = DebugInfoLevel::None;
+  /// `-Xptxas`: more options for every ptxas run, after tilec's own.
+  std::vector<std::string> ptxasOptions;
   /// Size limits checked before the lowering (`--max-*`).
   GPULimits limits;
 };

@@ -29,6 +29,8 @@ struct HostOptions {
   unsigned threads = 1;       ///< CPU threads the launcher runs blocks on (1: in order, deterministic)
   int64_t stackLimit = 256 * 1024; ///< bytes of block buffers on the stack; the rest on the heap
   bool shared = false;        ///< the default stage links a shared library instead of an object
+  DebugInfoLevel debugInfo = DebugInfoLevel::None; ///< `-g` / `-lineinfo`: DWARF of the .tile lines
+  llvm::raw_ostream *commandLog = nullptr;         ///< `-v`: the linker's command line goes here
 };
 
 /// The host target in the registry: `-target=host`; header | llvm (optimised
@@ -62,9 +64,10 @@ mlir::LogicalResult emitHostMachineCode(llvm::Module &module, const HostOptions 
                                         llvm::SmallVectorImpl<char> &bytes, std::string &error);
 
 /// Links `objectPath` into the shared library `outputPath` with clang-22 /
-/// clang / ld.lld-22 found on PATH (adding -lm).
+/// clang / ld.lld-22 found on PATH (adding -lm); `commandLog` (-v) receives
+/// the linker's command line.
 mlir::LogicalResult linkHostSharedLibrary(llvm::StringRef objectPath, llvm::StringRef outputPath,
-                                          std::string &error);
+                                          llvm::raw_ostream *commandLog, std::string &error);
 
 } // namespace tilec
 
