@@ -151,6 +151,10 @@ bool KernelGen::emitSpreadAtomicAdd(Region &dst, BufferInfo *value, llvm::SMRang
   v = convert(v, dst.buffer->dtype, range);
   if (!v.isValid())
     return false;
+  if (dst.buffer->layout) { // remapped through the tensor's T.Layout, inside it only
+    guardedForLayout(dst.buffer, di, range, [&] { tile::AtomicAddOp::create(b, l, dst.buffer->value, di, v.value); });
+    return true;
+  }
   auto ifOp = mlir::scf::IfOp::create(b, l, inBounds(dst.buffer, di, range), /*withElseRegion=*/false);
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   tile::AtomicAddOp::create(b, l, dst.buffer->value, di, v.value);

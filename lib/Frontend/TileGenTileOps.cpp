@@ -444,11 +444,6 @@ void KernelGen::genAtomicAdd(const BoundCall &call) {
     if (vb->rank() > dst.buffer->rank() ||
         (dst.sizes && vb->rank() < dst.buffer->rank() &&
          llvm::ArrayRef<int64_t>(*dst.sizes).take_back(vb->rank()) != llvm::ArrayRef<int64_t>(vb->shape))) {
-      if (dst.buffer->layout) {
-        diags.emit(DiagID::not_supported_yet, call.rangeOf("dst"),
-                   "a region T.atomic_add into a tensor with a T.Layout (write a T.Parallel of element atomic adds)");
-        return;
-      }
       emitSpreadAtomicAdd(dst, vb, call.call->getRange());
       return;
     }
@@ -456,9 +451,18 @@ void KernelGen::genAtomicAdd(const BoundCall &call) {
       diags.emit(DiagID::sema_copy_rank_mismatch, ve->getRange(), vb->shapeStr(), dst.buffer->rank());
       return;
     }
+    // Through a global tensor's T.Layout: element atomic adds at the
+    // elements it places the region's indices at.
+    // A value of lower rank than the region (tile-lang drops the region's
+    // leading unit dimensions) is added element by element as well.
+    if (dst.sizes && (dst.buffer->layout || vb->rank() != dst.buffer->rank())) {
+      emitSpreadAtomicAdd(dst, vb, call.call->getRange());
+      return;
+    }
     if (dst.buffer->layout) {
       diags.emit(DiagID::not_supported_yet, call.rangeOf("dst"),
-                 "a region T.atomic_add into a tensor with a T.Layout (write a T.Parallel of element atomic adds)");
+                 "a T.atomic_add of a buffer at an element of a tensor with a T.Layout (name the region: dst[i0:i0 + "
+                 "m, j0:j0 + n])");
       return;
     }
     tile::AtomicAddOp::create(b, l, dst.buffer->value, dst.offsets, vb->value);
