@@ -87,13 +87,21 @@ FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, Value
       int64_t value = 0;
       llvm::SmallVector<LayoutField> tf = frag.layout.threadFields(d);
       llvm::erase_if(tf, [](const LayoutField &f) { return f.count == 1; });
-      auto k = llvm::find(par->ivs, idx[d]);
+      // `iv // c`: the loop's layout with that dimension divided by c.
+      Value iv = idx[d];
+      int64_t c = 1;
+      if (Operation *def = iv.getDefiningOp(); def && isa<arith::FloorDivSIOp, arith::DivUIOp, arith::DivSIOp>(def))
+        if (std::optional<int64_t> k = getConstantIntValue(def->getOperand(1));
+            k && *k > 1 && llvm::is_contained(par->ivs, def->getOperand(0)))
+          iv = def->getOperand(0), c = *k;
+      auto k = llvm::find(par->ivs, iv);
       if (k != par->ivs.end()) {
         unsigned kd = k - par->ivs.begin();
-        llvm::SmallVector<LayoutField> dtf = par->driver->threadFields(kd);
+        std::optional<FragmentLayout> divided = c == 1 ? *par->driver : par->driver->divideDim(kd, c);
+        llvm::SmallVector<LayoutField> dtf = divided ? divided->threadFields(kd) : llvm::SmallVector<LayoutField>{};
         llvm::erase_if(dtf, [](const LayoutField &f) { return f.count == 1; });
-        known = tf == dtf;
-        value = driverIdx[kd];
+        known = divided && tf == dtf;
+        value = driverIdx[kd] / c;
       } else if (auto c = getConstantIntValue(idx[d])) {
         known = tf.empty();
         value = *c;

@@ -183,3 +183,31 @@ tile.kernel @staged(%X: memref<32x32xf16, #tile.scope<global>>) {
   }
   tile.return
 }
+
+// -----
+
+// A fragment read at `j // 2` (packed bytes): the loop's layout (from %c:
+// 4 consecutive columns per thread, 16 threads along a row) with the column
+// dimension halved: 2 consecutive bytes per thread, the threads' column
+// scale 4 -> 2, the loop's register digit of j % 2 dropped.
+// SM80-LABEL: tile.kernel @packed
+// SM80: tile.alloc {tile.layout = #tile.fragment_layout<shape = [32, 32], threads = 128, regs = 8, dims = {{\[\[}}thread(16, 8, 1), reg(2, 4, 8)], [reg(1, 2, 1), thread(1, 16, 2)]]>} : memref<32x32xi32, #tile.scope<fragment>>
+// SM80: tile.alloc {tile.layout = #tile.fragment_layout<shape = [32, 64], threads = 128, regs = 16, dims = {{\[\[}}thread(16, 8, 1), reg(4, 4, 8)], [reg(1, 4, 1), thread(1, 16, 4)]]>} : memref<32x64xf32, #tile.scope<fragment>>
+tile.kernel @packed(%B: memref<32x32xi32, #tile.scope<global>>, %C: memref<32x64xf32, #tile.scope<global>>) {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %c0 = arith.constant 0 : index
+    %b = tile.alloc : memref<32x32xi32, #tile.scope<fragment>>
+    %c = tile.alloc : memref<32x64xf32, #tile.scope<fragment>>
+    tile.copy %B[%c0, %c0] sizes [32, 32] to %b[%c0, %c0] sizes [32, 32] : memref<32x32xi32, #tile.scope<global>>, memref<32x32xi32, #tile.scope<fragment>>
+    tile.parallel (%i, %j) in [32, 64] {
+      %c2 = arith.constant 2 : index
+      %h = arith.floordivsi %j, %c2 : index
+      %v = memref.load %b[%i, %h] : memref<32x32xi32, #tile.scope<fragment>>
+      %f = arith.sitofp %v : i32 to f32
+      memref.store %f, %c[%i, %j] : memref<32x64xf32, #tile.scope<fragment>>
+    }
+    tile.copy %c[%c0, %c0] sizes [32, 64] to %C[%c0, %c0] sizes [32, 64] : memref<32x64xf32, #tile.scope<fragment>>, memref<32x64xf32, #tile.scope<global>>
+  }
+  tile.return
+}

@@ -93,3 +93,6 @@ tilec_vk_case(fragment_rows test/run/vulkan/kernels/fragment_rows.tile fragment_
 # by a small window.
 tilec_vk_case(shared_reuse test/run/vulkan/kernels/shared_reuse.tile shared_reuse
   FLAGS --vk-max-shared-memory=10240 ARGS --set M=100 --set G=4)
+# A fragment indexed by an induction variable divided by a constant.
+tilec_vk_case(packed_index test/run/vulkan/kernels/packed_index.tile packed_index
+  ARGS --set M=50 --range B=0:2147483647)

@@ -94,6 +94,41 @@ int64_t FragmentLayout::projectReg(llvm::ArrayRef<unsigned> kept, int64_t reg) c
   return out;
 }
 
+std::optional<FragmentLayout> FragmentLayout::divideDim(unsigned d, int64_t c) const {
+  if (d >= dims.size() || c < 1 || shape[d] % c != 0)
+    return std::nullopt;
+  FragmentLayout out = *this;
+  out.shape[d] = shape[d] / c;
+  llvm::SmallVector<LayoutField> kept;
+  int64_t below = 0; // the largest sum of the parts below c
+  for (LayoutField f : dims[d]) {
+    if (f.count == 1)
+      continue;
+    if (f.scale % c == 0) {
+      f.scale /= c;
+      kept.push_back(f);
+      continue;
+    }
+    if (f.scale * f.count <= c) {
+      below += (f.count - 1) * f.scale;
+      continue;
+    }
+    int64_t k = c / f.scale;
+    if (c % f.scale != 0 || f.count % k != 0)
+      return std::nullopt;
+    below += (k - 1) * f.scale;
+    kept.push_back({f.onThread, f.stride * k, f.count / k, 1});
+  }
+  if (below >= c)
+    return std::nullopt;
+  out.dims[d] = kept;
+  // Dense register numbers in the order of the old strides (project).
+  llvm::SmallVector<unsigned> all;
+  for (unsigned i = 0; i < dims.size(); ++i)
+    all.push_back(i);
+  return out.project(all);
+}
+
 llvm::SmallVector<LayoutField> FragmentLayout::threadFields(unsigned d) const {
   llvm::SmallVector<LayoutField> out;
   for (const LayoutField &f : dims[d])

@@ -17,6 +17,8 @@ using namespace tilec::tile::layout_access;
 
 bool tilec::tile::layout_access::isIdentity(const Access &a, ArrayRef<int64_t> extents) {
   auto type = cast<MemRefType>(a.buffer.getType());
+  if (a.divided())
+    return false;
   if (type.getShape() != extents)
     return false;
   for (unsigned i = 0; i < a.dims.size(); ++i)
@@ -28,6 +30,8 @@ bool tilec::tile::layout_access::isIdentity(const Access &a, ArrayRef<int64_t> e
 /// Whether every index is a constant or an induction variable, the latter
 /// increasing, with at least one constant.
 bool tilec::tile::layout_access::isConstantAndIncreasing(const Access &a) {
+  if (a.divided())
+    return false;
   int last = -1;
   bool anyConstant = false;
   for (unsigned i = 0; i < a.dims.size(); ++i) {
@@ -67,6 +71,8 @@ FragmentLayout tilec::tile::layout_access::extendWithConstantDims(const Fragment
 /// transposed access `x[j, i]` takes the loop's layout with its dimensions
 /// permuted).
 bool tilec::tile::layout_access::isDistinctSubset(const Access &a) {
+  if (a.divided())
+    return false;
   llvm::SmallDenseSet<int, 4> seen;
   for (int d : a.dims)
     if (d < 0 || !seen.insert(d).second)
@@ -97,9 +103,33 @@ static llvm::SmallVector<LayoutField> spread(const FragmentLayout &l, unsigned d
   return tf;
 }
 
+std::optional<FragmentLayout> tilec::tile::layout_access::dividedProjection(const FragmentLayout &driver,
+                                                                            const Access &a) {
+  llvm::SmallVector<unsigned> kept;
+  for (int d : a.dims) {
+    if (d < 0 || (!kept.empty() && (unsigned)d <= kept.back()))
+      return std::nullopt;
+    kept.push_back(d);
+  }
+  std::optional<FragmentLayout> l = driver.project(kept);
+  for (unsigned i = 0; i < a.dims.size() && l; ++i)
+    if (a.divOf(i) != 1)
+      l = l->divideDim(i, a.divOf(i));
+  return l;
+}
+
 bool tilec::tile::layout_access::reaches(const FragmentLayout &frag, const FragmentLayout &driver, const Access &a) {
   if (frag.isFullyReplicated())
     return true;
+  if (a.divided()) {
+    std::optional<FragmentLayout> l = dividedProjection(driver, a);
+    if (!l)
+      return false;
+    for (unsigned d = 0; d < a.dims.size(); ++d)
+      if (spread(frag, d) != spread(*l, d))
+        return false;
+    return true;
+  }
   for (unsigned d = 0; d < a.dims.size(); ++d) {
     if (a.dims[d] >= 0 ? spread(frag, d) != spread(driver, a.dims[d]) : !a.constant[d] || !spread(frag, d).empty())
       return false;

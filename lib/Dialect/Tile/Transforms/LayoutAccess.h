@@ -24,12 +24,23 @@ struct Access {
   mlir::Value buffer;
   llvm::SmallVector<int> dims;
   llvm::SmallVector<bool> constant; ///< the index is a compile-time constant
+  /// The index is the induction variable `dims[i]` divided by div[i]
+  /// (`x[i, j // 2]`); empty or 1: the variable itself.
+  llvm::SmallVector<int64_t> div = {};
+  int64_t divOf(unsigned i) const { return i < div.size() ? div[i] : 1; }
+  bool divided() const {
+    return llvm::any_of(div, [](int64_t c) { return c != 1; });
+  }
 };
+
+/// The layout of a fragment accessed as `a` (induction variables in
+/// increasing order, some divided) in a loop of layout `driver`.
+std::optional<FragmentLayout> dividedProjection(const FragmentLayout &driver, const Access &a);
 
 /// The fragment accesses of one T.Parallel.
 struct ParallelInfo {
   ParallelOp op;
-  llvm::SmallVector<Access> accesses;
+  llvm::SmallVector<Access, 0> accesses;
   /// Fragment stores.
   llvm::SmallVector<mlir::memref::StoreOp> writes;
 };

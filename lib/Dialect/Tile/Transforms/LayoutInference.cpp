@@ -33,6 +33,7 @@
 #include "LayoutAccess.h"
 #include "tilec/Dialect/Tile/IR/TileSIMT.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/MapVector.h"
@@ -361,6 +362,13 @@ void LayoutSolver::collectParallels() {
       Access a{buf, {}, {}};
       for (Value i : idx) {
         int which = -1;
+        // `iv // c` (a packed element's byte, `x[i, j // 2]`).
+        int64_t c = 1;
+        if (Operation *def = i.getDefiningOp(); def && isa<arith::FloorDivSIOp, arith::DivUIOp, arith::DivSIOp>(def))
+          if (std::optional<int64_t> k = getConstantIntValue(def->getOperand(1));
+              k && *k > 1 && llvm::is_contained(ivs, def->getOperand(0)))
+            i = def->getOperand(0), c = *k;
+        a.div.push_back(c);
         for (unsigned k = 0; k < ivs.size(); ++k)
           if (ivs[k] == i)
             which = k;
@@ -378,7 +386,7 @@ void LayoutSolver::collectParallels() {
   });
   for (ParallelInfo &p : loops)
     for (Access &a : p.accesses)
-      if (isConstantAndIncreasing(a))
+      if (isConstantAndIncreasing(a) || a.divided())
         constantIndexed.insert(a.buffer);
 }
 
@@ -480,6 +488,12 @@ bool LayoutSolver::propagateThroughLoops() {
       if (fragments.count(a.buffer))
         continue;
       auto shape = cast<MemRefType>(a.buffer.getType()).getShape();
+      if (a.divided()) {
+        std::optional<FragmentLayout> l = dividedProjection(driver, a);
+        if (l && l->shape == llvm::to_vector(shape))
+          fragments[a.buffer] = *l, changed = true;
+        continue;
+      }
       if (isConstantAndIncreasing(a)) {
         // y[c, i]: the loop's layout on i, every c in registers.
         llvm::SmallVector<unsigned> kept;

@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace tilec::tile {
@@ -71,6 +72,13 @@ struct FragmentLayout {
   /// The register of `project(kept)` that holds what register `reg` of this
   /// layout holds in the kept dimensions.
   int64_t projectReg(llvm::ArrayRef<unsigned> kept, int64_t reg) const;
+  /// The layout of the fragment `y` with `y[.., i / c, ..] = x[.., i, ..]`
+  /// (dimension `d` divided by `c`): fields of scale a multiple of `c`
+  /// scaled down, those below `c` dropped (thread ones become replication),
+  /// a field crossing `c` split there; registers renumbered densely.
+  /// Nullopt unless the fields below `c` stay below it together (so that a
+  /// thread's element i / c is its thread part / c + its register part / c).
+  std::optional<FragmentLayout> divideDim(unsigned d, int64_t c) const;
   /// Thread fields that read dimension `d`.
   llvm::SmallVector<LayoutField> threadFields(unsigned d) const;
   /// The register field of the innermost dimension with scale 1 and stride 1
