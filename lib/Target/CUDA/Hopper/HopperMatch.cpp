@@ -353,6 +353,9 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   // 6. Stages: as many as asked that fit beside the 1 KB alignment slack.
   plan.stages = std::max<int64_t>(1, plan.loop.getNumStages().value_or(2));
   int64_t stageBytes = (plan.blockM + plan.blockN) * plan.blockK * plan.elemBytes;
+  // No more stages than the shared memory could hold at all: -D num_stages=2**62 overflowed the
+  // product below and counted down from 2^62 (a hang, then out of memory).
+  plan.stages = std::min<int64_t>(plan.stages, target.getMaxSharedMemoryBytes() / std::max<int64_t>(1, stageBytes) + 1);
   while (plan.stages > 1 && plan.stages * stageBytes + 1024 > target.getMaxSharedMemoryBytes())
     --plan.stages;
   return plan;
