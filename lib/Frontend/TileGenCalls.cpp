@@ -71,7 +71,8 @@ const BuiltinInfo *KernelGen::resolveCallee(const CallExpr *call, bool report) {
 
 TValue KernelGen::evalCall(const CallExpr *e) {
   // `x.astype(dtype)`.
-  if (auto *a = llvm::dyn_cast<AttributeExpr>(e->getCallee()); a && a->getAttr() == "astype" && !isTName(a->getValue())) {
+  if (auto *a = llvm::dyn_cast<AttributeExpr>(e->getCallee());
+      a && a->getAttr() == "astype" && !isTName(a->getValue())) {
     TValue v = eval(a->getValue());
     if (!v.isValid())
       return v;
@@ -144,8 +145,7 @@ TValue KernelGen::evalCall(const CallExpr *e) {
 bool KernelGen::elementIndices(BufferInfo *buf, llvm::ArrayRef<Expr *> indices, llvm::SMRange range,
                                llvm::SmallVectorImpl<mlir::Value> &out) {
   if (indices.size() != buf->rank()) {
-    diags.emit(DiagID::sema_index_count, range, buf->name, buf->rank(), indices.size(),
-               indices.size() == 1 ? "" : "s");
+    diags.emit(DiagID::sema_index_count, range, buf->name, buf->rank(), indices.size(), indices.size() == 1 ? "" : "s");
     return false;
   }
   // A fragment indexed outside T.Parallel (per-thread code) is replicated by
@@ -153,7 +153,8 @@ bool KernelGen::elementIndices(BufferInfo *buf, llvm::ArrayRef<Expr *> indices, 
   for (size_t d = 0; d < indices.size(); ++d) {
     const Expr *ie = indices[d];
     if (llvm::isa<SliceExpr>(ie)) {
-      diags.emit(DiagID::sema_wrong_context, ie->getRange(), "a slice", "as an element index (slices name T.copy regions)");
+      diags.emit(DiagID::sema_wrong_context, ie->getRange(), "a slice",
+                 "as an element index (slices name T.copy regions)");
       return false;
     }
     TValue v = eval(ie);
@@ -283,6 +284,24 @@ std::optional<int64_t> KernelGen::constIntArg(const BoundCall &call, llvm::Strin
   return c->getInt();
 }
 
+std::optional<tile::GemmPolicy> KernelGen::gemmPolicyArg(const BoundCall &call) {
+  const Expr *pe = call.get("policy");
+  if (!pe)
+    return tile::GemmPolicy::Square;
+  TValue p = eval(pe);
+  if (!p.isValid())
+    return std::nullopt;
+  if (!p.isConst() || p.cst.getKind() != ConstValue::Kind::Policy) {
+    diags.emit(DiagID::sema_wrong_arg_kind, pe->getRange(), "policy", call.info->name, "a T.GemmWarpPolicy",
+               p.describe());
+    return std::nullopt;
+  }
+  llvm::StringRef name = p.cst.getStr();
+  return name == "FullRow"   ? tile::GemmPolicy::FullRow
+         : name == "FullCol" ? tile::GemmPolicy::FullCol
+                             : tile::GemmPolicy::Square;
+}
+
 std::optional<bool> KernelGen::constBoolArg(const BoundCall &call, llvm::StringRef name) {
   std::optional<ConstValue> c = constArg(*this, call, name);
   if (!c) {
@@ -332,7 +351,8 @@ std::optional<DType> KernelGen::dtypeArg(const BoundCall &call, llvm::StringRef 
     if (std::optional<DType> t = v.cst.asDType())
       return t;
     if (v.cst.getKind() == ConstValue::Kind::Str) {
-      diags.emit(DiagID::sema_unknown_dtype, e->getRange(), v.cst.getStr(), didYouMean(v.cst.getStr(), allDTypeNames()));
+      diags.emit(DiagID::sema_unknown_dtype, e->getRange(), v.cst.getStr(),
+                 didYouMean(v.cst.getStr(), allDTypeNames()));
       argFailed = true;
       return std::nullopt;
     }

@@ -288,20 +288,9 @@ void KernelGen::genGemmSp(const BoundCall &call) {
   std::optional<bool> tb = constBoolArg(call, "transpose_B"), clear = constBoolArg(call, "clear_accum");
   if (argFailed || !A || !E || !B || !C || !ta || !te || !tb || !clear)
     return;
-  tile::GemmPolicy policy = tile::GemmPolicy::Square;
-  if (const Expr *pe = call.get("policy")) {
-    TValue p = eval(pe);
-    if (!p.isValid())
-      return;
-    if (!p.isConst() || p.cst.getKind() != ConstValue::Kind::Policy) {
-      diags.emit(DiagID::sema_wrong_arg_kind, pe->getRange(), "policy", call.info->name, "a T.GemmWarpPolicy",
-                 p.describe());
-      return;
-    }
-    policy = p.cst.getStr() == "FullRow"   ? tile::GemmPolicy::FullRow
-             : p.cst.getStr() == "FullCol" ? tile::GemmPolicy::FullCol
-                                           : tile::GemmPolicy::Square;
-  }
+  std::optional<tile::GemmPolicy> policy = gemmPolicyArg(call);
+  if (!policy)
+    return;
   for (auto [name, set] : {std::pair{"transpose_A", *ta}, std::pair{"transpose_E", *te}})
     if (set) {
       diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf(name), name, call.info->name,
@@ -368,5 +357,5 @@ void KernelGen::genGemmSp(const BoundCall &call) {
                llvm::formatv("the dense A is [{0}, {1}]: B must give K = {1} and C be [{0}, N]", M, K).str());
     return;
   }
-  tile::GemmOp::create(b, l, dense, B->value, C->value, false, *tb, policy, *clear, uint64_t(1));
+  tile::GemmOp::create(b, l, dense, B->value, C->value, false, *tb, *policy, *clear, uint64_t(1));
 }

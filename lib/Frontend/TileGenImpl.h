@@ -75,11 +75,26 @@ struct TValue {
   BufferInfo *buffer = nullptr;  // Buffer, Layout (the layout's buffer)
   bool layoutHint = false;       // Layout: a hint that changes nothing (T.make_mma_swizzle_layout)
 
-  static TValue ofConst(ConstValue c) { TValue v; v.kind = Kind::Const; v.cst = std::move(c); return v; }
-  static TValue ofScalar(mlir::Value val, DType t, std::optional<LinearForm> lin = std::nullopt) {
-    TValue v; v.kind = Kind::Scalar; v.value = val; v.dtype = t; v.lin = std::move(lin); return v;
+  static TValue ofConst(ConstValue c) {
+    TValue v;
+    v.kind = Kind::Const;
+    v.cst = std::move(c);
+    return v;
   }
-  static TValue ofBuffer(BufferInfo *b) { TValue v; v.kind = Kind::Buffer; v.buffer = b; return v; }
+  static TValue ofScalar(mlir::Value val, DType t, std::optional<LinearForm> lin = std::nullopt) {
+    TValue v;
+    v.kind = Kind::Scalar;
+    v.value = val;
+    v.dtype = t;
+    v.lin = std::move(lin);
+    return v;
+  }
+  static TValue ofBuffer(BufferInfo *b) {
+    TValue v;
+    v.kind = Kind::Buffer;
+    v.buffer = b;
+    return v;
+  }
   bool isValid() const { return kind != Kind::Invalid; }
   bool isConst() const { return kind == Kind::Const; }
   bool isScalar() const { return kind == Kind::Scalar; }
@@ -121,7 +136,7 @@ struct LocalVar {
   /// (MaybeUnbound) or to values of the two branches that cannot be merged into
   /// one scalar (Conflict). Reading it reports why; assigning it rebinds it.
   enum class State { Bound, MaybeUnbound, Conflict } state = State::Bound;
-  llvm::SMRange otherRange = {};       // Conflict: the other path's assignment
+  llvm::SMRange otherRange = {};            // Conflict: the other path's assignment
   std::string thenDesc = {}, elseDesc = {}; // Conflict: what each path gives
   bool isBound() const { return state == State::Bound; }
 };
@@ -258,6 +273,8 @@ public:
   // Argument helpers.
   std::optional<int64_t> constIntArg(const BoundCall &call, llvm::StringRef name);
   std::optional<bool> constBoolArg(const BoundCall &call, llvm::StringRef name);
+  /// The `policy=` argument of a gemm (T.GemmWarpPolicy; Square when absent).
+  std::optional<tile::GemmPolicy> gemmPolicyArg(const BoundCall &call);
   std::optional<std::string> constStrArg(const BoundCall &call, llvm::StringRef name);
   std::optional<DType> dtypeArg(const BoundCall &call, llvm::StringRef name);
   BufferInfo *bufferArg(const BoundCall &call, llvm::StringRef name);
@@ -379,7 +396,10 @@ public:
 
   // Scopes.
   LocalVar *lookupLocal(llvm::StringRef name);
-  void pushScope(bool isLoop) { scopes.emplace_back(); scopes.back().isLoop = isLoop; }
+  void pushScope(bool isLoop) {
+    scopes.emplace_back();
+    scopes.back().isLoop = isLoop;
+  }
   void popScope() { scopes.pop_back(); }
   unsigned depth() const { return scopes.size(); }
   BufferInfo *newBuffer() { return &buffers.emplace_back(); }

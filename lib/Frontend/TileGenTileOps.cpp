@@ -185,7 +185,8 @@ void KernelGen::emitCopy(Region &src, Region &dst, llvm::SMRange range) {
       auto c = r->offsets[d].getDefiningOp<mlir::arith::ConstantIndexOp>();
       int64_t size = r->buffer->shape[d];
       if (c && c.value() + (*r->sizes)[d] > size) {
-        diags.emit(DiagID::sema_index_out_of_bounds, r->range, c.value() + (*r->sizes)[d] - 1, d, r->buffer->name, size);
+        diags.emit(DiagID::sema_index_out_of_bounds, r->range, c.value() + (*r->sizes)[d] - 1, d, r->buffer->name,
+                   size);
         return;
       }
     }
@@ -223,18 +224,9 @@ void KernelGen::genGemm(const BoundCall &call) {
   std::optional<bool> tb = constBoolArg(call, "transpose_B");
   std::optional<int64_t> kPack = constIntArg(call, "k_pack");
   constIntArg(call, "wg_wait");
-  tile::GemmPolicy policy = tile::GemmPolicy::Square;
-  if (const Expr *pe = call.get("policy")) {
-    TValue p = eval(pe);
-    if (!p.isValid())
-      return;
-    if (!p.isConst() || p.cst.getKind() != ConstValue::Kind::Policy) {
-      diags.emit(DiagID::sema_wrong_arg_kind, pe->getRange(), "policy", "T.gemm", "a T.GemmWarpPolicy", p.describe());
-      return;
-    }
-    policy = p.cst.getStr() == "FullRow" ? tile::GemmPolicy::FullRow
-           : p.cst.getStr() == "FullCol" ? tile::GemmPolicy::FullCol : tile::GemmPolicy::Square;
-  }
+  std::optional<tile::GemmPolicy> policy = gemmPolicyArg(call);
+  if (!policy)
+    return;
   if (argFailed || !A || !B || !C || !ta || !tb || !clear || !kPack)
     return;
   if (*kPack < 1) {
@@ -280,7 +272,7 @@ void KernelGen::genGemm(const BoundCall &call) {
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     tile::FillOp::create(b, cl, C->value, zero.value);
   }
-  tile::GemmOp::create(b, loc(call.call->getRange()), A->value, B->value, C->value, *ta, *tb, policy, *clear,
+  tile::GemmOp::create(b, loc(call.call->getRange()), A->value, B->value, C->value, *ta, *tb, *policy, *clear,
                        uint64_t(*kPack));
   flushWriteBacks(writeBacks);
 }
@@ -348,11 +340,21 @@ void KernelGen::genReduce(const BoundCall &call) {
   }
   tile::ReduceKind kind;
   switch (call.info->id) {
-  case BuiltinID::ReduceMax: kind = tile::ReduceKind::Max; break;
-  case BuiltinID::ReduceMin: kind = tile::ReduceKind::Min; break;
-  case BuiltinID::ReduceSum: kind = tile::ReduceKind::Sum; break;
-  case BuiltinID::ReduceAbsSum: kind = tile::ReduceKind::AbsSum; break;
-  default: kind = tile::ReduceKind::AbsMax; break;
+  case BuiltinID::ReduceMax:
+    kind = tile::ReduceKind::Max;
+    break;
+  case BuiltinID::ReduceMin:
+    kind = tile::ReduceKind::Min;
+    break;
+  case BuiltinID::ReduceSum:
+    kind = tile::ReduceKind::Sum;
+    break;
+  case BuiltinID::ReduceAbsSum:
+    kind = tile::ReduceKind::AbsSum;
+    break;
+  default:
+    kind = tile::ReduceKind::AbsMax;
+    break;
   }
   mlir::Location l = loc(call.call->getRange());
   if (!unitDst) {
@@ -423,8 +425,9 @@ void KernelGen::genAtomicAdd(const BoundCall &call) {
     return;
   if (*order != "relaxed") {
     diags.emit(DiagID::meta_error, call.rangeOf("memory_order"),
-               "memory_order='" + *order + "' is not supported: tilec's atomic adds are relaxed "
-               "(memory_order='relaxed'); order other accesses with a barrier");
+               "memory_order='" + *order +
+                   "' is not supported: tilec's atomic adds are relaxed "
+                   "(memory_order='relaxed'); order other accesses with a barrier");
     return;
   }
   const Expr *ve = call.get("value");
@@ -469,8 +472,8 @@ void KernelGen::genAtomicAdd(const BoundCall &call) {
     return;
   }
   if (dst.sizes && llvm::any_of(*dst.sizes, [](int64_t s) { return s != 1; })) {
-    diags.emit(DiagID::sema_wrong_arg_kind, ve->getRange(), "value", "T.atomic_add", "a buffer for a region destination",
-               v.describe());
+    diags.emit(DiagID::sema_wrong_arg_kind, ve->getRange(), "value", "T.atomic_add",
+               "a buffer for a region destination", v.describe());
     return;
   }
   v = v.isBuffer() ? TValue::ofScalar(loadElement(v.buffer, {}, ve->getRange()), v.buffer->dtype) : v;
@@ -498,8 +501,8 @@ void KernelGen::genAnnotateLayout(const BoundCall &call) {
       continue;
     }
     if (!key.isBuffer() || value.kind != TValue::Kind::Layout || value.buffer != key.buffer) {
-      diags.emit(DiagID::sema_annotate_layout, llvm::SMRange(dict->getKeys()[k]->getRange().Start,
-                                                             dict->getValues()[k]->getRange().End));
+      diags.emit(DiagID::sema_annotate_layout,
+                 llvm::SMRange(dict->getKeys()[k]->getRange().Start, dict->getValues()[k]->getRange().End));
       return;
     }
     BufferInfo *buf = key.buffer;
@@ -510,8 +513,10 @@ void KernelGen::genAnnotateLayout(const BoundCall &call) {
     if (value.layoutHint)
       continue;
     int64_t rowBytes = buf->rank() >= 2 ? buf->shape.back() * int64_t(dtypeBits(buf->dtype)) / 8 : 0;
-    unsigned bytes = rowBytes % 128 == 0 && rowBytes > 0 ? 128 : rowBytes % 64 == 0 && rowBytes > 0 ? 64
-                   : rowBytes % 32 == 0 && rowBytes > 0 ? 32 : 0;
+    unsigned bytes = rowBytes % 128 == 0 && rowBytes > 0  ? 128
+                     : rowBytes % 64 == 0 && rowBytes > 0 ? 64
+                     : rowBytes % 32 == 0 && rowBytes > 0 ? 32
+                                                          : 0;
     if (!bytes) {
       diags.emit(DiagID::sema_wrong_arg_kind, dict->getValues()[k]->getRange(), "buffer", "T.make_swizzled_layout",
                  "a shared buffer of rank >= 2 whose rows are a multiple of 32 bytes", buf->shapeStr());
@@ -529,8 +534,11 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     return genCopy(call);
   case BuiltinID::Gemm:
     return genGemm(call);
-  case BuiltinID::ReduceMax: case BuiltinID::ReduceMin: case BuiltinID::ReduceSum:
-  case BuiltinID::ReduceAbsSum: case BuiltinID::ReduceAbsMax:
+  case BuiltinID::ReduceMax:
+  case BuiltinID::ReduceMin:
+  case BuiltinID::ReduceSum:
+  case BuiltinID::ReduceAbsSum:
+  case BuiltinID::ReduceAbsMax:
     return genReduce(call);
   case BuiltinID::CumSum:
     return genCumSum(call);
