@@ -282,6 +282,16 @@ def _cu(p, total_key, batch_key, multiple=1):
     return np.concatenate([[0], np.cumsum(seq_lens(p[total_key], p[batch_key], m))]).astype(np.int64)
 
 
+def _cu_full(p, total_key, batch_key, full_key):
+    """cu_seqlens of p[batch_key] sequences, each p[full_key] long but the last (the rest of
+    p[total_key]): a kernel that stores whole blocks up to p[full_key] from each start without
+    a bound (flashattn_bwd_split's dK/dV) stores its zero rows past the last sequence, outside
+    the tensor (dropped), never into a neighbour (a write race on a GPU)."""
+    n, full = p[batch_key], p[full_key]
+    lens = [full] * (n - 1) + [p[total_key] - full * (n - 1)]
+    return np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+
+
 def _cu_gen(total_key, batch_key, multiple=1):
     """cu_seqlens of seq_lens(p[total_key], p[batch_key]); `multiple` (a number or a define's
     name) makes every length a multiple of it."""
@@ -358,12 +368,16 @@ def varlen_bwd_preprocess(ins, p):
 varlen_bwd_preprocess.gen = {"cu_seqlens_q": _cu_gen("total_q", "batch")}
 
 
-def _varlen_bwd_gens(kv_multiple):
+def _varlen_bwd_gens(kv_multiple, kv_full=None):
     """Q, K, V, dO drawn; lse and Delta (batch, heads, N_CTX) of the forward over them, 0 past
-    each sequence (what flashattn_fwd and flashattn_bwd_preprocess write)."""
+    each sequence (what flashattn_fwd and flashattn_bwd_preprocess write). kv lengths: ragged,
+    multiples of kv_multiple, or with kv_full (a define's name) as _cu_full makes them."""
+    def cuk_of(p):
+        return _cu_full(p, "total_kv", "batch", kv_full) if kv_full else _cu(p, "total_kv", "batch", kv_multiple)
+
     def lse(shape, rng, p):
         st = _stash(p)
-        cuq, cuk = _cu(p, "total_q", "batch"), _cu(p, "total_kv", "batch", kv_multiple)
+        cuq, cuk = _cu(p, "total_q", "batch"), cuk_of(p)
         o, lses = varlen_fwd(st["Q"], st["K"], st["V"], cuq, cuk, p["dim_qk"] ** -0.5 * LOG2E,
                              p.get("is_causal", False), right_aligned=False)
         st["O"] = f16(o)
@@ -375,7 +389,7 @@ def _varlen_bwd_gens(kv_multiple):
         return varlen_bwd_preprocess({"O": st["O"], "dO": st["dO"], "cu_seqlens_q": cuq}, p)["Delta"]
 
     return {"Q": _draw("Q"), "K": _draw("K"), "V": _draw("V"), "dO": _draw("dO"), "lse": lse, "Delta": delta,
-            "cu_seqlens_q": _cu_gen("total_q", "batch"), "cu_seqlens_k": _cu_gen("total_kv", "batch", kv_multiple)}
+            "cu_seqlens_q": _cu_gen("total_q", "batch"), "cu_seqlens_k": lambda shape, rng, p: cuk_of(p)}
 
 
 @ref
@@ -397,7 +411,7 @@ def varlen_bwd_split(ins, p):
     return {"dQ": _layout_store(f32(dq), _hld), "dK": dk, "dV": dv}
 
 
-varlen_bwd_split.gen = _varlen_bwd_gens("block_M")
+varlen_bwd_split.gen = _varlen_bwd_gens(1, kv_full="max_seq_len")
 varlen_bwd_split.zero = ("dQ",)
 
 
