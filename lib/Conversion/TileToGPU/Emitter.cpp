@@ -13,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
-#include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Dialect/Tile/IR/TileSIMT.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -26,8 +26,8 @@ using namespace tilec::gpu_lowering;
 
 KernelEmitter::KernelEmitter(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
                              const TargetInfo &target, LayoutPlan plan)
-    : b(func.getContext()), loc(launch.getLoc()), target(target), plan(std::move(plan)), kernel(kernel),
-      launch(launch), func(func) {
+    : b(func.getContext()), loc(launch.getLoc()), target(target), plan(std::move(plan)), kernel(kernel), launch(launch),
+      func(func) {
   for (int64_t t : launch.getThreads())
     numThreads *= t;
 }
@@ -127,16 +127,19 @@ Value KernelEmitter::convert(Value v, Type to, bool fromUnsigned, bool toUnsigne
       return arith::TruncFOp::create(b, loc, target, v);
     // f16 <-> bf16: through f32.
     Type f32 = b.getF32Type();
-    Type mid = isa<VectorType>(v.getType()) ? (Type)VectorType::get(cast<VectorType>(v.getType()).getShape(), f32) : f32;
+    Type mid =
+        isa<VectorType>(v.getType()) ? (Type)VectorType::get(cast<VectorType>(v.getType()).getShape(), f32) : f32;
     return arith::TruncFOp::create(b, loc, target, arith::ExtFOp::create(b, loc, mid, v));
   }
   if (fromF && !toF)
-    return toUnsigned ? (Value)arith::FPToUIOp::create(b, loc, target, v) : (Value)arith::FPToSIOp::create(b, loc, target, v);
+    return toUnsigned ? (Value)arith::FPToUIOp::create(b, loc, target, v)
+                      : (Value)arith::FPToSIOp::create(b, loc, target, v);
   if (!fromF && toF)
     return fromUnsigned ? (Value)arith::UIToFPOp::create(b, loc, target, v)
                         : (Value)arith::SIToFPOp::create(b, loc, target, v);
   if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-    return fromUnsigned ? (Value)arith::ExtUIOp::create(b, loc, target, v) : (Value)arith::ExtSIOp::create(b, loc, target, v);
+    return fromUnsigned ? (Value)arith::ExtUIOp::create(b, loc, target, v)
+                        : (Value)arith::ExtSIOp::create(b, loc, target, v);
   return arith::TruncIOp::create(b, loc, target, v);
 }
 
@@ -405,8 +408,7 @@ LogicalResult KernelEmitter::createBuffers() {
   if (window.getAlignedWindow()) {
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, b.getIndexType(), scratchBase);
     Value pad = arith::AndIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, cIdx(1024), arith::AndIOp::create(b, loc, base, cIdx(1023))),
-        cIdx(1023));
+        b, loc, arith::SubIOp::create(b, loc, cIdx(1024), arith::AndIOp::create(b, loc, base, cIdx(1023))), cIdx(1023));
     scratchBase = memref::ViewOp::create(b, loc, bytesType, scratchBase, pad, ValueRange{cIdx(window.getSize())});
   }
   for (Value v : sharedOrder) {
@@ -418,8 +420,8 @@ LogicalResult KernelEmitter::createBuffers() {
 }
 
 /// Remaps (bx, by) in panels for L2 locality (a bijection of the grid).
-static std::pair<Value, Value> swizzleBlocks(KernelEmitter &e, Value bx, Value by, Value nx, Value ny,
-                                             int64_t panel, bool rowOrder) {
+static std::pair<Value, Value> swizzleBlocks(KernelEmitter &e, Value bx, Value by, Value nx, Value ny, int64_t panel,
+                                             bool rowOrder) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   if (!rowOrder) {
@@ -470,8 +472,7 @@ LogicalResult KernelEmitter::run() {
     if (auto sw = dyn_cast<tile::UseSwizzleOp>(op); sw && blockIds.size() >= 2) {
       Value nx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
       Value ny = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
-      auto [x, y] = swizzleBlocks(*this, blockIds[0], blockIds[1], nx, ny, sw.getPanelSize(),
-                                  sw.getOrder() != "col");
+      auto [x, y] = swizzleBlocks(*this, blockIds[0], blockIds[1], nx, ny, sw.getPanelSize(), sw.getOrder() != "col");
       blockIds[0] = x;
       blockIds[1] = y;
     }
@@ -564,7 +565,17 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
   if (divergent)
     enterDivergent();
   Operation *copy = b.cloneWithoutRegions(*op, map);
+  // Each region starts from the accesses pending before the op, and they
+  // stay pending after it unless one region surely runs (an scf.if with an
+  // else block): a barrier inside a branch the block skips, or in a loop of
+  // zero trips, orders nothing.
+  AccessState before = saveAccessState();
+  auto ifOp = dyn_cast<scf::IfOp>(op);
+  AccessState after;
+  if (!ifOp || ifOp.getElseRegion().empty())
+    after = before;
   for (auto [src, dst] : llvm::zip(op->getRegions(), copy->getRegions())) {
+    restoreAccessState(before);
     for (Block &blk : src) {
       Block *nb = new Block();
       dst.push_back(nb);
@@ -576,7 +587,11 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
         if (failed(emitOp(&inner)))
           return failure();
     }
+    after.reads.insert(pendingReads.begin(), pendingReads.end());
+    after.writes.insert(pendingWrites.begin(), pendingWrites.end());
   }
+  if (op->getNumRegions())
+    pendingReads = std::move(after.reads), pendingWrites = std::move(after.writes);
   if (divergent)
     exitDivergent();
   for (auto [r, nr] : llvm::zip(op->getResults(), copy->getResults()))
@@ -591,6 +606,7 @@ LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
   Value lb = map.lookup(op.getLowerBound()), ub = map.lookup(op.getUpperBound()), step = map.lookup(op.getStep());
   if (divergent)
     enterDivergent();
+  AccessState before = saveAccessState();
   auto loop = scf::ForOp::create(b, loc, lb, ub, step);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -624,5 +640,12 @@ LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
     needed |= bodyWrites.count(r) > 0;
   if (needed)
     barrier();
+  // A loop that may run no iteration leaves the accesses pending before it
+  // pending after it.
+  std::optional<int64_t> lo = getConstantIntValue(op.getLowerBound()), hi = getConstantIntValue(op.getUpperBound());
+  if (!lo || !hi || *hi <= *lo) {
+    pendingReads.insert(before.reads.begin(), before.reads.end());
+    pendingWrites.insert(before.writes.begin(), before.writes.end());
+  }
   return success();
 }
