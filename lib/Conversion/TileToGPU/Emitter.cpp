@@ -13,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
-#include "tilec/Dialect/Tile/IR/TileSIMT.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/IR/TileSIMT.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -26,8 +26,8 @@ using namespace tilec::gpu_lowering;
 
 KernelEmitter::KernelEmitter(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
                              const TargetInfo &target, LayoutPlan plan)
-    : b(func.getContext()), loc(launch.getLoc()), target(target), plan(std::move(plan)), kernel(kernel), launch(launch),
-      func(func) {
+    : b(func.getContext()), loc(launch.getLoc()), target(target), plan(std::move(plan)), kernel(kernel),
+      launch(launch), func(func) {
   for (int64_t t : launch.getThreads())
     numThreads *= t;
 }
@@ -127,19 +127,16 @@ Value KernelEmitter::convert(Value v, Type to, bool fromUnsigned, bool toUnsigne
       return arith::TruncFOp::create(b, loc, target, v);
     // f16 <-> bf16: through f32.
     Type f32 = b.getF32Type();
-    Type mid =
-        isa<VectorType>(v.getType()) ? (Type)VectorType::get(cast<VectorType>(v.getType()).getShape(), f32) : f32;
+    Type mid = isa<VectorType>(v.getType()) ? (Type)VectorType::get(cast<VectorType>(v.getType()).getShape(), f32) : f32;
     return arith::TruncFOp::create(b, loc, target, arith::ExtFOp::create(b, loc, mid, v));
   }
   if (fromF && !toF)
-    return toUnsigned ? (Value)arith::FPToUIOp::create(b, loc, target, v)
-                      : (Value)arith::FPToSIOp::create(b, loc, target, v);
+    return toUnsigned ? (Value)arith::FPToUIOp::create(b, loc, target, v) : (Value)arith::FPToSIOp::create(b, loc, target, v);
   if (!fromF && toF)
     return fromUnsigned ? (Value)arith::UIToFPOp::create(b, loc, target, v)
                         : (Value)arith::SIToFPOp::create(b, loc, target, v);
   if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-    return fromUnsigned ? (Value)arith::ExtUIOp::create(b, loc, target, v)
-                        : (Value)arith::ExtSIOp::create(b, loc, target, v);
+    return fromUnsigned ? (Value)arith::ExtUIOp::create(b, loc, target, v) : (Value)arith::ExtSIOp::create(b, loc, target, v);
   return arith::TruncIOp::create(b, loc, target, v);
 }
 
@@ -408,7 +405,8 @@ LogicalResult KernelEmitter::createBuffers() {
   if (window.getAlignedWindow()) {
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, b.getIndexType(), scratchBase);
     Value pad = arith::AndIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, cIdx(1024), arith::AndIOp::create(b, loc, base, cIdx(1023))), cIdx(1023));
+        b, loc, arith::SubIOp::create(b, loc, cIdx(1024), arith::AndIOp::create(b, loc, base, cIdx(1023))),
+        cIdx(1023));
     scratchBase = memref::ViewOp::create(b, loc, bytesType, scratchBase, pad, ValueRange{cIdx(window.getSize())});
   }
   for (Value v : sharedOrder) {
@@ -420,8 +418,8 @@ LogicalResult KernelEmitter::createBuffers() {
 }
 
 /// Remaps (bx, by) in panels for L2 locality (a bijection of the grid).
-static std::pair<Value, Value> swizzleBlocks(KernelEmitter &e, Value bx, Value by, Value nx, Value ny, int64_t panel,
-                                             bool rowOrder) {
+static std::pair<Value, Value> swizzleBlocks(KernelEmitter &e, Value bx, Value by, Value nx, Value ny,
+                                             int64_t panel, bool rowOrder) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   if (!rowOrder) {
@@ -472,7 +470,8 @@ LogicalResult KernelEmitter::run() {
     if (auto sw = dyn_cast<tile::UseSwizzleOp>(op); sw && blockIds.size() >= 2) {
       Value nx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
       Value ny = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
-      auto [x, y] = swizzleBlocks(*this, blockIds[0], blockIds[1], nx, ny, sw.getPanelSize(), sw.getOrder() != "col");
+      auto [x, y] = swizzleBlocks(*this, blockIds[0], blockIds[1], nx, ny, sw.getPanelSize(),
+                                  sw.getOrder() != "col");
       blockIds[0] = x;
       blockIds[1] = y;
     }
@@ -599,6 +598,29 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
   return success();
 }
 
+/// A value `v` is known to be at least: constants, sums, and induction
+/// variables of serial loops (their lower bound), e.g. `i1 + 1` in
+/// `for i1 in T.serial(n): for i2 in T.serial(i1 + 1)`.
+static std::optional<int64_t> lowerBoundOf(Value v, int depth = 0) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return c;
+  if (depth > 8)
+    return std::nullopt;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<tile::ForOp>(arg.getOwner()->getParentOp());
+    std::optional<int64_t> step = loop ? getConstantIntValue(loop.getStep()) : std::nullopt;
+    if (loop && arg == loop.getInductionVar() && step && *step > 0)
+      return lowerBoundOf(loop.getLowerBound(), depth + 1);
+    return std::nullopt;
+  }
+  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+    std::optional<int64_t> l = lowerBoundOf(add.getLhs(), depth + 1), r = lowerBoundOf(add.getRhs(), depth + 1);
+    if (l && r)
+      return *l + *r;
+  }
+  return std::nullopt;
+}
+
 LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
   // Bounds that differ between threads: each thread runs its own trip
   // count (per-thread statements only, as for conditions).
@@ -642,7 +664,7 @@ LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
     barrier();
   // A loop that may run no iteration leaves the accesses pending before it
   // pending after it.
-  std::optional<int64_t> lo = getConstantIntValue(op.getLowerBound()), hi = getConstantIntValue(op.getUpperBound());
+  std::optional<int64_t> lo = getConstantIntValue(op.getLowerBound()), hi = lowerBoundOf(op.getUpperBound());
   if (!lo || !hi || *hi <= *lo) {
     pendingReads.insert(before.reads.begin(), before.reads.end());
     pendingWrites.insert(before.writes.begin(), before.writes.end());
