@@ -564,7 +564,17 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
   if (divergent)
     enterDivergent();
   Operation *copy = b.cloneWithoutRegions(*op, map);
+  // Each region starts from the accesses pending before the op, and they
+  // stay pending after it unless one region surely runs (an scf.if with an
+  // else block): a barrier inside a branch the block skips, or in a loop of
+  // zero trips, orders nothing.
+  AccessState before = saveAccessState();
+  auto ifOp = dyn_cast<scf::IfOp>(op);
+  AccessState after;
+  if (!ifOp || ifOp.getElseRegion().empty())
+    after = before;
   for (auto [src, dst] : llvm::zip(op->getRegions(), copy->getRegions())) {
+    restoreAccessState(before);
     for (Block &blk : src) {
       Block *nb = new Block();
       dst.push_back(nb);
@@ -576,12 +586,39 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
         if (failed(emitOp(&inner)))
           return failure();
     }
+    after.reads.insert(pendingReads.begin(), pendingReads.end());
+    after.writes.insert(pendingWrites.begin(), pendingWrites.end());
   }
+  if (op->getNumRegions())
+    pendingReads = std::move(after.reads), pendingWrites = std::move(after.writes);
   if (divergent)
     exitDivergent();
   for (auto [r, nr] : llvm::zip(op->getResults(), copy->getResults()))
     map.map(r, nr);
   return success();
+}
+
+/// A value `v` is known to be at least: constants, sums, and induction
+/// variables of serial loops (their lower bound), e.g. `i1 + 1` in
+/// `for i1 in T.serial(n): for i2 in T.serial(i1 + 1)`.
+static std::optional<int64_t> lowerBoundOf(Value v, int depth = 0) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return c;
+  if (depth > 8)
+    return std::nullopt;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<tile::ForOp>(arg.getOwner()->getParentOp());
+    std::optional<int64_t> step = loop ? getConstantIntValue(loop.getStep()) : std::nullopt;
+    if (loop && arg == loop.getInductionVar() && step && *step > 0)
+      return lowerBoundOf(loop.getLowerBound(), depth + 1);
+    return std::nullopt;
+  }
+  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+    std::optional<int64_t> l = lowerBoundOf(add.getLhs(), depth + 1), r = lowerBoundOf(add.getRhs(), depth + 1);
+    if (l && r)
+      return *l + *r;
+  }
+  return std::nullopt;
 }
 
 LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
@@ -591,6 +628,7 @@ LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
   Value lb = map.lookup(op.getLowerBound()), ub = map.lookup(op.getUpperBound()), step = map.lookup(op.getStep());
   if (divergent)
     enterDivergent();
+  AccessState before = saveAccessState();
   auto loop = scf::ForOp::create(b, loc, lb, ub, step);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -624,5 +662,12 @@ LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
     needed |= bodyWrites.count(r) > 0;
   if (needed)
     barrier();
+  // A loop that may run no iteration leaves the accesses pending before it
+  // pending after it.
+  std::optional<int64_t> lo = getConstantIntValue(op.getLowerBound()), hi = lowerBoundOf(op.getUpperBound());
+  if (!lo || !hi || *hi <= *lo) {
+    pendingReads.insert(before.reads.begin(), before.reads.end());
+    pendingWrites.insert(before.writes.begin(), before.writes.end());
+  }
   return success();
 }

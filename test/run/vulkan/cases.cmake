@@ -96,3 +96,12 @@ tilec_vk_case(shared_reuse test/run/vulkan/kernels/shared_reuse.tile shared_reus
 # A fragment indexed by an induction variable divided by a constant.
 tilec_vk_case(packed_index test/run/vulkan/kernels/packed_index.tile packed_index
   ARGS --set M=50 --range B=0:2147483647)
+# Barriers inside a uniform branch the block skips (flag=0) and inside a
+# serial loop of zero trips (count=0): the accesses pending before them are
+# ordered by a barrier after them. lavapipe gives the right values even
+# without that barrier (it did before the fix); the barriers themselves are
+# checked by test/Conversion/TileToGPU/skipped-barrier.tile.
+tilec_vk_case(skipped_barrier test/run/vulkan/kernels/skipped_barrier.tile skipped_barrier
+  ARGS --set M=3 --set flag=0 --set count=0)
+tilec_vk_case(skipped_barrier_taken test/run/vulkan/kernels/skipped_barrier.tile skipped_barrier
+  ARGS --set M=3 --set flag=1 --set count=2)
