@@ -448,7 +448,10 @@ bool Sema::analyze(const Module &module, const FrontendOptions &opts, SemaModule
   if (!opts.kernel.empty()) {
     const meta::Binding *b = env->getTable().count(opts.kernel) ? &env->getTable().find(opts.kernel)->second : nullptr;
     if (!b || !(b->value.is(K::Kernel) || b->value.is(K::Function))) {
-      if (!b || b->value.isValid())
+      if (b && b->value.is(K::Harness))
+        // The definition needed harness code (a class, torch): say where, not "no such kernel".
+        in.reportHarnessUse(b->value, b->defRange);
+      else if (!b || b->value.isValid())
         diags.emit(DiagID::meta_kernel_unknown, llvm::SMRange(), opts.kernel, listCandidates());
       for (meta::MetaOptions::Define &d : out.metaOptions.defines)
         d.used = true; // not knowing the kernel, nothing can say a -D is unknown
