@@ -214,8 +214,7 @@ inline void expectStatus(int got, int expected, const char *what = "launcher sta
 
 /// |got - ref| <= atol + rtol * |ref| for every element; reports the worst.
 template <typename A, typename B>
-void expectClose(const char *name, const std::vector<A> &got, const std::vector<B> &ref, double rtol,
-                 double atol = 0) {
+void expectClose(const char *name, const std::vector<A> &got, const std::vector<B> &ref, double rtol, double atol = 0) {
   if (got.size() != ref.size()) {
     fail(std::string(name) + ": size " + std::to_string(got.size()) + " vs " + std::to_string(ref.size()));
     return;
@@ -244,8 +243,22 @@ void expectClose(const char *name, const std::vector<A> &got, const std::vector<
   }
 }
 
+/// A 16-bit GEMM's C (M x N, format f) against the double product of its 16-bit operands
+/// (A stored M x K, or K x M with transA; B K x N, or N x K with transB), rounded to f.
+inline void expectGemm16(const std::vector<uint16_t> &a, const std::vector<uint16_t> &b, const std::vector<uint16_t> &c,
+                         int M, int N, int K, bool transA, bool transB, const Format &f, double rtol, double atol) {
+  auto ref = matmulRef(
+      M, N, K, [&](int i, int k) { return decode(transA ? a[size_t(k) * M + i] : a[size_t(i) * K + k], f); },
+      [&](int k, int j) { return decode(transB ? b[size_t(j) * K + k] : b[size_t(k) * N + j], f); });
+  std::vector<float> want(ref.size());
+  for (size_t i = 0; i < ref.size(); ++i)
+    want[i] = decode(encode(float(ref[i]), f), f);
+  expectClose("C", decodeAll(c, f), want, rtol, atol);
+}
+
 /// Exact equality (integers, bits).
-template <typename A, typename B> void expectEqual(const char *name, const std::vector<A> &got, const std::vector<B> &ref) {
+template <typename A, typename B>
+void expectEqual(const char *name, const std::vector<A> &got, const std::vector<B> &ref) {
   expectClose(name, got, ref, 0, 0);
 }
 
