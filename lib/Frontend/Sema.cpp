@@ -230,6 +230,10 @@ void Sema::reportUnusedDefines(SemaModule &out) {
   for (const meta::MetaOptions::Define &p : out.metaOptions.defines) {
     if (p.used)
       continue;
+    // A name the file assigns only in its __main__ block is one of its constants: an eager
+    // kernel reads it (and takes this -D) only when it is generated, after this check.
+    if (llvm::any_of(out.metaOptions.mainOnlyNames, [&](const auto &m) { return m.first == p.name; }))
+      continue;
     std::string list;
     for (const std::string &n : out.metaOptions.knownNames)
       list += (list.empty() ? "" : ", ") + n;
