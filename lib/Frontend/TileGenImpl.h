@@ -364,6 +364,8 @@ public:
   void genAllReduce(const ast::CallExpr *attr, const ast::WithStmt *s);
 
   // Layouts (TileGenLayouts.cpp).
+  /// A meta scope over the kernel's compile-time locals (for lambdas and nested defs).
+  meta::Env *constLocalsEnv();
   /// A kernel-level `lambda`: a meta function closed over the kernel's
   /// compile-time locals (and its buffers, as layout helpers need them).
   TValue evalLambda(const ast::Expr *e);

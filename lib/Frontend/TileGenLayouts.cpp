@@ -34,12 +34,17 @@ static constexpr int64_t kMaxLayoutPoints = int64_t(1) << 16;
 // Values: lambdas and T.Layout / T.Fragment inside kernels
 //===----------------------------------------------------------------------===//
 
-TValue KernelGen::evalLambda(const Expr *e) {
+meta::Env *KernelGen::constLocalsEnv() {
   meta::Env *env = info.interp->newEnv(metaEnv);
   for (size_t i = scopeFloor; i < scopes.size(); ++i)
     for (const auto &entry : scopes[i].names)
       if (entry.getValue().isBound() && entry.getValue().value.isConst())
         env->set(entry.getKey(), entry.getValue().value.cst, entry.getValue().declRange);
+  return env;
+}
+
+TValue KernelGen::evalLambda(const Expr *e) {
+  meta::Env *env = constLocalsEnv();
   ConstValue f = info.interp->eval(e, env);
   return f.isValid() ? TValue::ofConst(f) : TValue();
 }
@@ -48,11 +53,7 @@ void KernelGen::genNestedDef(const FunctionDefStmt *def) {
   // A `def` in kernel code (a helper's `def transform_func(i, j)` for a
   // T.Layout): a meta function closed over the compile-time locals, like a
   // kernel-level lambda; calling it with kernel values inlines it.
-  meta::Env *env = info.interp->newEnv(metaEnv);
-  for (size_t i = scopeFloor; i < scopes.size(); ++i)
-    for (const auto &entry : scopes[i].names)
-      if (entry.getValue().isBound() && entry.getValue().value.isConst())
-        env->set(entry.getKey(), entry.getValue().value.cst, entry.getValue().declRange);
+  meta::Env *env = constLocalsEnv();
   ConstValue f = info.interp->define(def, env);
   if (!f.isValid())
     return;
