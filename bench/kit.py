@@ -44,11 +44,12 @@ SUITES = {
     "arch": "multi-architecture objects (sm_80 + sm_90a): which image the launcher runs",
     "peak": "mma.sync instruction ceiling (hand-written CUDA, nvcc) vs cuBLAS",
     "compat": "tile-lang's own kernels (test/compat entries with a NumPy reference) on sm_90a vs the reference",
+    "fuzz": "the differential fuzzer's generated kernels (test/fuzz/gpukit.py) on sm_90a vs their NumPy models",
 }
 MODULE = {"examples": "examples", "bandwidth": "examples", "suite": "hostsuite", "gemm": "gemm", "layouts": "gemm",
           "fp8": "gemm",
           "splitk": "gemm", "int8": "gemm", "fa": "fa", "arch": "arch", "peak": "arch",
-          "compat": "compat"}
+          "compat": "compat", "fuzz": "fuzz"}
 # Suites run under compute-sanitizer (small shapes).
 SANITIZE = ["examples", "suite", "fa"]
 # Wall-clock limits on the device, per suite and step (seconds).
@@ -296,6 +297,8 @@ def build(args):
     peak = "peak" in suites and build_peak(kit, failures)
     if "compat" in suites:
         build_compat(args, tilec, kit, failures)
+    if "fuzz" in suites:
+        build_fuzz(args, tilec, kit, failures)
     for f in os.listdir(kit):  # launcher headers of the -shared builds are not needed there
         if f.endswith(".h"):
             os.remove(os.path.join(kit, f))
@@ -308,7 +311,7 @@ def build(args):
                 "peak": bool(peak)}
     json.dump(manifest, open(os.path.join(kit, "kit.json"), "w"), indent=1)
     for s in suites:
-        if s not in JOBS and s not in ("suite", "peak", "compat"):
+        if s not in JOBS and s not in ("suite", "peak", "compat", "fuzz"):
             print(f"kit: unknown suite {s}", file=sys.stderr)
     size = subprocess.run(["du", "-sh", kit], capture_output=True, text=True).stdout.split()[0]
     print(f"kit: {len(runs) + len(suite_runs)} tilec runs in {time.time() - t0:.0f} s, {size} in {kit}; tree {head}"
@@ -334,6 +337,18 @@ def build_compat(args, tilec, kit, failures):
     print("compat (here): " + (lines[-1] if lines else "no output"), flush=True)
     if p.returncode:
         failures.append(f"FAILED: {shlex.join(argv)}\n{p.stderr[-2000:]}")
+
+
+def build_fuzz(args, tilec, kit, failures):
+    """The fuzz suite: test/fuzz/gpukit.py builds the fuzzer's cases for sm_90a into kit/fuzz/."""
+    argv = [sys.executable, os.path.join(ROOT, "test", "fuzz", "gpukit.py"), "--tilec", tilec, "--kit",
+            os.path.join(kit, "fuzz"), "--seed", str(args.fuzz_seed), "--count", str(args.fuzz_count),
+            "--jobs", str(args.jobs)]
+    p = subprocess.run(argv, capture_output=True, text=True)
+    lines = p.stdout.strip().splitlines()
+    print("fuzz (here): " + (lines[0] if lines else "no output"), flush=True)
+    if p.returncode:
+        failures.append(f"FAILED: {shlex.join(argv)}\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
 
 
 def build_peak(kit, failures):
@@ -556,6 +571,8 @@ def main():
     p.add_argument("--json", default=None)
     p.add_argument("--tilelang", default=None, help="build: a tile-lang checkout for the compat suite "
                    "(default $TILELANG_SRC)")
+    p.add_argument("--fuzz-seed", type=int, default=20000, help="build: the fuzz suite's first seed")
+    p.add_argument("--fuzz-count", type=int, default=300, help="build: how many fuzzer cases the fuzz suite holds")
     args = p.parse_args()
     if args.cmd == "list":
         for s, what in SUITES.items():

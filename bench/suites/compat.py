@@ -70,11 +70,11 @@ class Worker:
     A child that crashes, hangs past LIMIT or reports a CUDA error (the context is lost) is
     replaced by a fresh one for the next entry."""
 
-    def __init__(self):
-        self.p = None
+    def __init__(self, script=__file__):
+        self.p, self.script = None, os.path.abspath(script)
 
     def start(self):
-        self.p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"], stdin=subprocess.PIPE,
+        self.p = subprocess.Popen([sys.executable, self.script, "--worker"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
 
     def stop(self):
@@ -133,12 +133,13 @@ def check_compat(kit, small):
     return rows
 
 
-def serve():
-    """The worker's loop: one entry folder per stdin line, one JSON result per stdout line."""
+def serve(run=None):
+    """The worker's loop: one entry folder per stdin line, one JSON result per stdout line
+    (`run` gives a folder's (status, detail): run_one here, another suite's own)."""
     for line in sys.stdin:
         fatal = False
         try:
-            st, det = run_one(line.strip())
+            st, det = (run or run_one)(line.strip())
         except Exception as e:  # a CUDA error poisons the context: report it, then exit
             st, det, fatal = "ERROR", f"{type(e).__name__}: {e}", "CUDA" in str(e) or "cuda" in str(e)
         print(json.dumps({"status": st, "detail": str(det), "fatal": fatal}), flush=True)
