@@ -31,8 +31,10 @@ def build_case(seed, tilec, kit):
     with open(os.path.join(work, "k.tile"), "w") as f:
         f.write(case.source)
     flags = [f"-D{d}" for d in case.defines]
+    # three times the fuzzer's limit: ptxas alone takes 8 s of CPU on the largest cases (a 64x64
+    # accumulator on one warp) and the kit is built on a machine other jobs share
     st, rc, out = run([tilec, "k.tile", "-target=sm_90a", "-shared", "-o", "k.so"] + flags,
-                      difffuzz.COMPILE_TIMEOUT, cwd=work)
+                      3 * difffuzz.COMPILE_TIMEOUT, cwd=work)
     if st != "ok":
         status, detail = compile_failure(st, rc, out, internal_only=True)
         if status == "unsupported" and not difffuzz.LOCATED.search(out):
