@@ -54,8 +54,9 @@ MODULE = {"examples": "examples", "bandwidth": "examples", "suite": "hostsuite",
 SANITIZE = ["examples", "suite", "fa"]
 # Wall-clock limits on the device, per suite and step (seconds).
 LIMIT = {"check": 240, "sanitize": 400, "bench": 300}
-# Suites whose check takes longer: compat runs ~200 entries, each with a NumPy reference.
-SUITE_LIMIT = {("check", "compat"): 540}
+# Suites whose check takes longer: compat runs ~200 entries, each with a NumPy reference; fuzz
+# runs 300 (or --fuzz-count) generated cases.
+SUITE_LIMIT = {("check", "compat"): 540, ("check", "fuzz"): 540}
 
 # ----------------------------------------------------------------------------- build specs
 

@@ -60,10 +60,6 @@ def check_fuzz(kit, small):
     return rows
 
 
-def bench_fuzz(kit):
-    return {"note": "fuzz has no benchmark"}
-
-
 if __name__ == "__main__":
     from compat import serve
     serve(run_one)
