@@ -10,6 +10,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::tile;
@@ -168,4 +170,27 @@ std::optional<SliceCopy> tilec::tile::layout_access::sliceCopy(CopyOp c) {
   if (llvm::to_vector(cast<MemRefType>(sc.whole.getType()).getShape()) != core)
     return std::nullopt;
   return sc;
+}
+
+std::optional<FragmentLayout> tilec::tile::layout_access::liftReduced(const FragmentLayout &dst, int64_t dim,
+                                                                      int64_t extent) {
+  llvm::SmallVector<LayoutField> replicas;
+  if (dim < 0 || dim > (int64_t)dst.shape.size() || extent < 1 || !dst.replicationFields(replicas))
+    return std::nullopt;
+  llvm::SmallVector<LayoutField> fields;
+  int64_t left = extent, scale = 1;
+  for (const LayoutField &r : replicas) {
+    int64_t k = std::gcd(r.count, left);
+    if (k > 1)
+      fields.push_back({true, r.stride, k, scale});
+    scale *= k, left /= k;
+  }
+  FragmentLayout l = dst;
+  if (left > 1) {
+    fields.push_back({false, l.numRegs, left, scale});
+    l.numRegs *= left;
+  }
+  l.shape.insert(l.shape.begin() + dim, extent);
+  l.dims.insert(l.dims.begin() + dim, fields);
+  return l;
 }

@@ -82,6 +82,12 @@ std::optional<FragmentLayout> unpermute(const FragmentLayout &l, const Access &a
 /// registers only.
 bool reaches(const FragmentLayout &frag, const FragmentLayout &driver, const Access &a);
 
+/// The layout of a source whose reduction along `dim` (of `extent`) gives
+/// a fragment of layout `dst`: `dst` with `dim` inserted, spread over the
+/// thread digits that replicate `dst` (lowest first), the rest in
+/// registers; nullopt when those digits are not a mixed radix.
+std::optional<FragmentLayout> liftReduced(const FragmentLayout &dst, int64_t dim, int64_t extent);
+
 /// Picks the warp split `wm` x `wn` of an mma gemm of an `m` x `n` tile over
 /// `warps` warps for `policy`; false when none divides the tile.
 bool chooseWarps(int64_t m, int64_t n, int64_t warps, GemmPolicy policy, int64_t &wm, int64_t &wn);

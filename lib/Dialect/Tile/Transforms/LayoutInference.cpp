@@ -85,6 +85,7 @@ private:
   void collectParallels();
   LogicalResult planThreadPrivateLoops();
   bool propagateThroughLoops();
+  std::optional<FragmentLayout> adoptSubsetLayout(ParallelInfo &p);
   bool propagateThroughReducesAndCopies();
   bool propagateThroughSlice(CopyOp c);
   /// Places the largest unplaced fragment or driverless loop; false when
@@ -450,6 +451,34 @@ LogicalResult LayoutSolver::planThreadPrivateLoops() {
   return success();
 }
 
+/// A loop that indexes no fragment at all its induction variables but a
+/// distributed one at some of them, in order (`S_shared[h, k] = ... /
+/// sum[h]`), adopts that fragment's layout, the other dimensions in
+/// registers: each thread runs the iterations whose elements it holds (as
+/// tile-lang's loop layout from its source buffer), where a blocked layout
+/// of the loop would not reach them.
+std::optional<FragmentLayout> LayoutSolver::adoptSubsetLayout(ParallelInfo &p) {
+  ArrayRef<int64_t> extents = p.op.getExtents();
+  for (Access &a : p.accesses) {
+    auto f = fragments.find(a.buffer);
+    if (f == fragments.end() || f->second.isFullyReplicated() || !isDistinctSubset(a) ||
+        a.dims.size() >= extents.size() || !llvm::is_sorted(a.dims))
+      continue;
+    Access loopDims{a.buffer, {}, {}};
+    for (unsigned k = 0; k < extents.size(); ++k) {
+      int at = llvm::find(a.dims, (int)k) - a.dims.begin();
+      bool held = at < (int)a.dims.size();
+      if (held && f->second.shape[at] != extents[k])
+        break;
+      loopDims.dims.push_back(held ? at : -1);
+      loopDims.constant.push_back(!held);
+    }
+    if (loopDims.dims.size() == extents.size())
+      return extendWithConstantDims(f->second, loopDims, extents);
+  }
+  return std::nullopt;
+}
+
 bool LayoutSolver::propagateThroughLoops() {
   bool changed = false;
   // A loop that writes a replicated fragment runs every iteration on every
@@ -481,6 +510,12 @@ bool LayoutSolver::propagateThroughLoops() {
         changed = true;
       }
     }
+    if (!d && !hasFullFragment(p))
+      if (std::optional<FragmentLayout> l = adoptSubsetLayout(p)) {
+        parallels[p.op] = *l;
+        d = &parallels.find(p.op)->second;
+        changed = true;
+      }
     if (!d)
       continue;
     FragmentLayout driver = *d;
@@ -541,6 +576,18 @@ bool LayoutSolver::propagateThroughReducesAndCopies() {
       }
       fragments[r.getSrc()] = extendWithConstantDims(dst->second, a, shape);
       changed = true;
+      return;
+    }
+    if (it == fragments.end() && dst != fragments.end() && !dst->second.isFullyReplicated() &&
+        !pinnedBy.count(r.getSrc())) {
+      // Otherwise the source spreads the reduced dimension over the threads
+      // that replicate the destination (then registers): its projection is
+      // the destination's layout, the reduction combines across them.
+      if (std::optional<FragmentLayout> l =
+              liftReduced(dst->second, r.getDim(), r.getSrc().getType().getDimSize(r.getDim()))) {
+        fragments[r.getSrc()] = *l;
+        changed = true;
+      }
       return;
     }
     if (it == fragments.end() || dst != fragments.end())
