@@ -19,7 +19,7 @@ using namespace tilec::tile::layout_access;
 
 bool tilec::tile::layout_access::isIdentity(const Access &a, ArrayRef<int64_t> extents) {
   auto type = cast<MemRefType>(a.buffer.getType());
-  if (a.divided())
+  if (a.divided() || a.offset())
     return false;
   if (type.getShape() != extents)
     return false;
@@ -32,7 +32,7 @@ bool tilec::tile::layout_access::isIdentity(const Access &a, ArrayRef<int64_t> e
 /// Whether every index is a constant or an induction variable, the latter
 /// increasing, with at least one constant.
 bool tilec::tile::layout_access::isConstantAndIncreasing(const Access &a) {
-  if (a.divided())
+  if (a.divided() || a.offset())
     return false;
   int last = -1;
   bool anyConstant = false;
@@ -73,7 +73,7 @@ FragmentLayout tilec::tile::layout_access::extendWithConstantDims(const Fragment
 /// transposed access `x[j, i]` takes the loop's layout with its dimensions
 /// permuted).
 bool tilec::tile::layout_access::isDistinctSubset(const Access &a) {
-  if (a.divided())
+  if (a.divided() || a.offset())
     return false;
   llvm::SmallDenseSet<int, 4> seen;
   for (int d : a.dims)
@@ -135,6 +135,11 @@ bool tilec::tile::layout_access::reaches(const FragmentLayout &frag, const Fragm
   for (unsigned d = 0; d < a.dims.size(); ++d) {
     if (a.dims[d] >= 0 ? spread(frag, d) != spread(driver, a.dims[d]) : !a.constant[d] || !spread(frag, d).empty())
       return false;
+    // `iv + offset`: the offset changes no thread digit.
+    if (int64_t m = a.alignOf(d))
+      for (const LayoutField &f : spread(frag, d))
+        if (m % (f.scale * f.count) != 0)
+          return false;
   }
   return true;
 }

@@ -85,7 +85,6 @@ private:
   void collectParallels();
   LogicalResult planThreadPrivateLoops();
   bool propagateThroughLoops();
-  std::optional<FragmentLayout> adoptSubsetLayout(ParallelInfo &p);
   bool propagateThroughReducesAndCopies();
   bool propagateThroughSlice(CopyOp c);
   /// Places the largest unplaced fragment or driverless loop; false when
@@ -370,6 +369,11 @@ void LayoutSolver::collectParallels() {
               k && *k > 1 && llvm::is_contained(ivs, def->getOperand(0)))
             i = def->getOperand(0), c = *k;
         a.div.push_back(c);
+        int64_t align = 0;
+        if (c == 1 && !llvm::is_contained(ivs, i))
+          if (std::optional<OffsetIndex> o = matchOffsetIndex(i, ivs, p.getBody()))
+            i = ivs[o->iv], align = o->multiple;
+        a.align.push_back(align);
         for (unsigned k = 0; k < ivs.size(); ++k)
           if (ivs[k] == i)
             which = k;
@@ -451,34 +455,6 @@ LogicalResult LayoutSolver::planThreadPrivateLoops() {
   return success();
 }
 
-/// A loop that indexes no fragment at all its induction variables but a
-/// distributed one at some of them, in order (`S_shared[h, k] = ... /
-/// sum[h]`), adopts that fragment's layout, the other dimensions in
-/// registers: each thread runs the iterations whose elements it holds (as
-/// tile-lang's loop layout from its source buffer), where a blocked layout
-/// of the loop would not reach them.
-std::optional<FragmentLayout> LayoutSolver::adoptSubsetLayout(ParallelInfo &p) {
-  ArrayRef<int64_t> extents = p.op.getExtents();
-  for (Access &a : p.accesses) {
-    auto f = fragments.find(a.buffer);
-    if (f == fragments.end() || f->second.isFullyReplicated() || !isDistinctSubset(a) ||
-        a.dims.size() >= extents.size() || !llvm::is_sorted(a.dims))
-      continue;
-    Access loopDims{a.buffer, {}, {}};
-    for (unsigned k = 0; k < extents.size(); ++k) {
-      int at = llvm::find(a.dims, (int)k) - a.dims.begin();
-      bool held = at < (int)a.dims.size();
-      if (held && f->second.shape[at] != extents[k])
-        break;
-      loopDims.dims.push_back(held ? at : -1);
-      loopDims.constant.push_back(!held);
-    }
-    if (loopDims.dims.size() == extents.size())
-      return extendWithConstantDims(f->second, loopDims, extents);
-  }
-  return std::nullopt;
-}
-
 bool LayoutSolver::propagateThroughLoops() {
   bool changed = false;
   // A loop that writes a replicated fragment runs every iteration on every
@@ -510,8 +486,14 @@ bool LayoutSolver::propagateThroughLoops() {
         changed = true;
       }
     }
-    if (!d && !hasFullFragment(p))
-      if (std::optional<FragmentLayout> l = adoptSubsetLayout(p)) {
+    if (!d)
+      if (std::optional<FragmentLayout> l = adoptSubsetLayout(
+              p,
+              [&](Value v) {
+                auto f = fragments.find(v);
+                return f == fragments.end() ? nullptr : &f->second;
+              },
+              hasFullFragment(p))) {
         parallels[p.op] = *l;
         d = &parallels.find(p.op)->second;
         changed = true;
@@ -673,8 +655,12 @@ bool LayoutSolver::placeNext() {
   if (!best)
     return false;
   auto t = cast<MemRefType>(best.getType());
-  fragments[best] =
-      placeFragment(best, t.getShape(), threads, vecOf[best], target.getWarpSize(), registerDims(best, loops));
+  fragments[best] = placeSplit(t.getShape(), splitAligns(best, loops), registerDims(best, loops),
+                               [&](ArrayRef<int64_t> shape, ArrayRef<bool> regDims) {
+                                 bool split = shape.size() != (size_t)t.getRank();
+                                 return placeFragment(best, shape, threads, split ? 1 : vecOf[best],
+                                                      target.getWarpSize(), regDims);
+                               });
   return true;
 }
 
@@ -711,6 +697,7 @@ void LayoutSolver::writeAttributes() {
 LogicalResult LayoutSolver::run() {
   if (failed(pinLayouts()) || failed(planReplicated()))
     return failure();
+  fuseParallelNests(launch);
   noteVectors();
   // 1. Gemms.
   if (failed(planGemms()))
