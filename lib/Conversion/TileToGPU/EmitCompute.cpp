@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -48,6 +49,17 @@ static Value replicatedReg(KernelEmitter &e, const FragmentLayout &l, ValueRange
       reg = reg ? e.add(reg, digit) : digit;
     }
   return reg ? e.addc(reg, known) : e.cIdx(known);
+}
+
+Value KernelEmitter::addRegisterDigits(Value sum, const FragmentLayout &l, unsigned d, Value v) {
+  for (const LayoutField &f : l.dims[d]) {
+    if (f.onThread || f.count == 1)
+      continue;
+    Value digit = arith::DivUIOp::create(b, loc, v, cIdx(f.scale));
+    digit = mul(arith::RemUIOp::create(b, loc, digit, cIdx(f.count)), f.stride);
+    sum = sum ? add(sum, digit) : digit;
+  }
+  return sum;
 }
 
 FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, ValueRange idx) {
@@ -95,6 +107,22 @@ FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, Value
             k && *k > 1 && llvm::is_contained(par->ivs, def->getOperand(0)))
           iv = def->getOperand(0), c = *k;
       auto k = llvm::find(par->ivs, iv);
+      std::optional<tile::OffsetIndex> off;
+      if (k == par->ivs.end() && c == 1)
+        off = tile::matchOffsetIndex(idx[d], par->ivs, op->getParentOfType<tile::ParallelOp>().getBody());
+      if (off) {
+        // `iv + offset` (tile-infer-layouts' Access::align): the offset is a
+        // multiple of every thread digit's span, so the thread holds the
+        // element; its register digits are computed from the index here.
+        llvm::SmallVector<LayoutField> dtf = par->driver->threadFields(off->iv);
+        llvm::erase_if(dtf, [](const LayoutField &f) { return f.count == 1; });
+        known = tf == dtf && llvm::all_of(tf, [&](const LayoutField &f) {
+                  return off->multiple % (f.scale * f.count) == 0;
+                });
+        if (known)
+          dyn = addRegisterDigits(dyn, frag.layout, d, map.lookup(idx[d]));
+        continue;
+      }
       if (k != par->ivs.end()) {
         unsigned kd = k - par->ivs.begin();
         std::optional<FragmentLayout> divided = c == 1 ? *par->driver : par->driver->divideDim(kd, c);
@@ -108,18 +136,10 @@ FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, Value
       } else {
         known =
             tf.empty() && !op->getParentOfType<tile::ParallelOp>()->isAncestor(idx[d].getParentRegion()->getParentOp());
-        if (known) {
-          // The index is within the dimension (as on the host, which indexes
-          // the buffer with it); its register digits are computed here.
-          Value v = map.lookup(idx[d]);
-          for (const LayoutField &f : frag.layout.dims[d]) {
-            if (f.onThread || f.count == 1)
-              continue;
-            Value digit = arith::DivUIOp::create(b, loc, v, cIdx(f.scale));
-            digit = mul(arith::RemUIOp::create(b, loc, digit, cIdx(f.count)), f.stride);
-            dyn = dyn ? add(dyn, digit) : digit;
-          }
-        }
+        // The index is within the dimension (as on the host, which indexes
+        // the buffer with it); its register digits are computed here.
+        if (known)
+          dyn = addRegisterDigits(dyn, frag.layout, d, map.lookup(idx[d]));
         continue;
       }
       int64_t decoded = 0;

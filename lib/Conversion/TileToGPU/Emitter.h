@@ -250,6 +250,9 @@ public:
   /// The register of fragment `buf` that `idx` names inside the current
   /// parallel iteration; fails with a diagnostic on `op`.
   mlir::FailureOr<mlir::Value> fragmentRegIndex(mlir::Operation *op, mlir::Value buf, mlir::ValueRange idx);
+  /// `sum` (null: 0) plus the register digits of index `v` on dimension `d`
+  /// of layout `l`, computed at run time.
+  mlir::Value addRegisterDigits(mlir::Value sum, const FragmentLayout &l, unsigned d, mlir::Value v);
 
   /// Cross-warp reductions use two halves of the scratch area, each of
   /// `window.getReduceScratch()` bytes, in turn: a reduction writes the half

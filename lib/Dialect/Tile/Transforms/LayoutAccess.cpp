@@ -10,6 +10,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::tile;
@@ -17,7 +19,7 @@ using namespace tilec::tile::layout_access;
 
 bool tilec::tile::layout_access::isIdentity(const Access &a, ArrayRef<int64_t> extents) {
   auto type = cast<MemRefType>(a.buffer.getType());
-  if (a.divided())
+  if (a.divided() || a.offset())
     return false;
   if (type.getShape() != extents)
     return false;
@@ -30,7 +32,7 @@ bool tilec::tile::layout_access::isIdentity(const Access &a, ArrayRef<int64_t> e
 /// Whether every index is a constant or an induction variable, the latter
 /// increasing, with at least one constant.
 bool tilec::tile::layout_access::isConstantAndIncreasing(const Access &a) {
-  if (a.divided())
+  if (a.divided() || a.offset())
     return false;
   int last = -1;
   bool anyConstant = false;
@@ -71,7 +73,7 @@ FragmentLayout tilec::tile::layout_access::extendWithConstantDims(const Fragment
 /// transposed access `x[j, i]` takes the loop's layout with its dimensions
 /// permuted).
 bool tilec::tile::layout_access::isDistinctSubset(const Access &a) {
-  if (a.divided())
+  if (a.divided() || a.offset())
     return false;
   llvm::SmallDenseSet<int, 4> seen;
   for (int d : a.dims)
@@ -133,6 +135,11 @@ bool tilec::tile::layout_access::reaches(const FragmentLayout &frag, const Fragm
   for (unsigned d = 0; d < a.dims.size(); ++d) {
     if (a.dims[d] >= 0 ? spread(frag, d) != spread(driver, a.dims[d]) : !a.constant[d] || !spread(frag, d).empty())
       return false;
+    // `iv + offset`: the offset changes no thread digit.
+    if (int64_t m = a.alignOf(d))
+      for (const LayoutField &f : spread(frag, d))
+        if (m % (f.scale * f.count) != 0)
+          return false;
   }
   return true;
 }
@@ -168,4 +175,27 @@ std::optional<SliceCopy> tilec::tile::layout_access::sliceCopy(CopyOp c) {
   if (llvm::to_vector(cast<MemRefType>(sc.whole.getType()).getShape()) != core)
     return std::nullopt;
   return sc;
+}
+
+std::optional<FragmentLayout> tilec::tile::layout_access::liftReduced(const FragmentLayout &dst, int64_t dim,
+                                                                      int64_t extent) {
+  llvm::SmallVector<LayoutField> replicas;
+  if (dim < 0 || dim > (int64_t)dst.shape.size() || extent < 1 || !dst.replicationFields(replicas))
+    return std::nullopt;
+  llvm::SmallVector<LayoutField> fields;
+  int64_t left = extent, scale = 1;
+  for (const LayoutField &r : replicas) {
+    int64_t k = std::gcd(r.count, left);
+    if (k > 1)
+      fields.push_back({true, r.stride, k, scale});
+    scale *= k, left /= k;
+  }
+  FragmentLayout l = dst;
+  if (left > 1) {
+    fields.push_back({false, l.numRegs, left, scale});
+    l.numRegs *= left;
+  }
+  l.shape.insert(l.shape.begin() + dim, extent);
+  l.dims.insert(l.dims.begin() + dim, fields);
+  return l;
 }

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 
@@ -27,7 +28,14 @@ struct Access {
   /// The index is the induction variable `dims[i]` divided by div[i]
   /// (`x[i, j // 2]`); empty or 1: the variable itself.
   llvm::SmallVector<int64_t> div = {};
+  /// The index is `dims[i] + offset`, the offset invariant and a multiple
+  /// of align[i] (`x[i + s * 16, j]`); empty or 0: no offset.
+  llvm::SmallVector<int64_t> align = {};
   int64_t divOf(unsigned i) const { return i < div.size() ? div[i] : 1; }
+  int64_t alignOf(unsigned i) const { return i < align.size() ? align[i] : 0; }
+  bool offset() const {
+    return llvm::any_of(align, [](int64_t a) { return a != 0; });
+  }
   bool divided() const {
     return llvm::any_of(div, [](int64_t c) { return c != 1; });
   }
@@ -81,6 +89,41 @@ std::optional<FragmentLayout> unpermute(const FragmentLayout &l, const Access &a
 /// over the same thread digits, or a constant on a dimension held in
 /// registers only.
 bool reaches(const FragmentLayout &frag, const FragmentLayout &driver, const Access &a);
+
+/// A loop that indexes no fragment at all its induction variables but a
+/// distributed one at some of them, in order (`S_shared[h, k] = ... /
+/// sum[h]`), adopts that fragment's layout (`layoutOf`: the placed ones),
+/// the other dimensions in registers: each thread runs the iterations whose
+/// elements it holds (tile-lang's loop layout from its source buffer), where
+/// a blocked layout of the loop would not reach them. So does a loop that
+/// indexes one at offsets (`acc[i + s * 16, j]`, `x[i, jj * 4 + j]`) whose
+/// threads stay below the offsets' multiples; `offsetsOnly`: only such.
+std::optional<FragmentLayout> adoptSubsetLayout(const ParallelInfo &p,
+                                                llvm::function_ref<const FragmentLayout *(mlir::Value)> layoutOf,
+                                                bool offsetsOnly);
+/// The layout of fragment `frag` whose dimensions with a split `aligns[d]`
+/// (1 < a < extent, from `x[i, jj * 4 + j]`) keep their threads below that
+/// multiple: `place` (shape, register dimensions) lays out the shape with
+/// each such dimension split in two, the upper part in registers, and the
+/// parts are joined again.
+FragmentLayout placeSplit(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> aligns, llvm::ArrayRef<bool> regDims,
+                          llvm::function_ref<FragmentLayout(llvm::ArrayRef<int64_t>, llvm::ArrayRef<bool>)> place);
+/// The splits of `frag` for placeSplit: the multiple of the offset of a
+/// T.Parallel access `frag[.., iv + offset, ..]` (or of a fragment copied
+/// whole to or from `frag`) where it divides the extent; 0 elsewhere.
+llvm::SmallVector<int64_t> splitAligns(mlir::Value frag, llvm::ArrayRef<ParallelInfo> loops);
+
+/// Merges each T.Parallel whose body is one T.Parallel (`for i in
+/// T.Parallel(n): for j in T.Parallel(m):`) into one loop over both, as
+/// tile-lang's loop nests are: the inner loop's fragments then see both
+/// variables.
+void fuseParallelNests(LaunchOp launch);
+
+/// The layout of a source whose reduction along `dim` (of `extent`) gives
+/// a fragment of layout `dst`: `dst` with `dim` inserted, spread over the
+/// thread digits that replicate `dst` (lowest first), the rest in
+/// registers; nullopt when those digits are not a mixed radix.
+std::optional<FragmentLayout> liftReduced(const FragmentLayout &dst, int64_t dim, int64_t extent);
 
 /// Picks the warp split `wm` x `wn` of an mma gemm of an `m` x `n` tile over
 /// `warps` warps for `policy`; false when none divides the tile.

@@ -369,6 +369,11 @@ void LayoutSolver::collectParallels() {
               k && *k > 1 && llvm::is_contained(ivs, def->getOperand(0)))
             i = def->getOperand(0), c = *k;
         a.div.push_back(c);
+        int64_t align = 0;
+        if (c == 1 && !llvm::is_contained(ivs, i))
+          if (std::optional<OffsetIndex> o = matchOffsetIndex(i, ivs, p.getBody()))
+            i = ivs[o->iv], align = o->multiple;
+        a.align.push_back(align);
         for (unsigned k = 0; k < ivs.size(); ++k)
           if (ivs[k] == i)
             which = k;
@@ -482,6 +487,18 @@ bool LayoutSolver::propagateThroughLoops() {
       }
     }
     if (!d)
+      if (std::optional<FragmentLayout> l = adoptSubsetLayout(
+              p,
+              [&](Value v) {
+                auto f = fragments.find(v);
+                return f == fragments.end() ? nullptr : &f->second;
+              },
+              hasFullFragment(p))) {
+        parallels[p.op] = *l;
+        d = &parallels.find(p.op)->second;
+        changed = true;
+      }
+    if (!d)
       continue;
     FragmentLayout driver = *d;
     for (Access &a : p.accesses) {
@@ -541,6 +558,18 @@ bool LayoutSolver::propagateThroughReducesAndCopies() {
       }
       fragments[r.getSrc()] = extendWithConstantDims(dst->second, a, shape);
       changed = true;
+      return;
+    }
+    if (it == fragments.end() && dst != fragments.end() && !dst->second.isFullyReplicated() &&
+        !pinnedBy.count(r.getSrc())) {
+      // Otherwise the source spreads the reduced dimension over the threads
+      // that replicate the destination (then registers): its projection is
+      // the destination's layout, the reduction combines across them.
+      if (std::optional<FragmentLayout> l =
+              liftReduced(dst->second, r.getDim(), r.getSrc().getType().getDimSize(r.getDim()))) {
+        fragments[r.getSrc()] = *l;
+        changed = true;
+      }
       return;
     }
     if (it == fragments.end() || dst != fragments.end())
@@ -626,8 +655,12 @@ bool LayoutSolver::placeNext() {
   if (!best)
     return false;
   auto t = cast<MemRefType>(best.getType());
-  fragments[best] =
-      placeFragment(best, t.getShape(), threads, vecOf[best], target.getWarpSize(), registerDims(best, loops));
+  fragments[best] = placeSplit(t.getShape(), splitAligns(best, loops), registerDims(best, loops),
+                               [&](ArrayRef<int64_t> shape, ArrayRef<bool> regDims) {
+                                 bool split = shape.size() != (size_t)t.getRank();
+                                 return placeFragment(best, shape, threads, split ? 1 : vecOf[best],
+                                                      target.getWarpSize(), regDims);
+                               });
   return true;
 }
 
@@ -664,6 +697,7 @@ void LayoutSolver::writeAttributes() {
 LogicalResult LayoutSolver::run() {
   if (failed(pinLayouts()) || failed(planReplicated()))
     return failure();
+  fuseParallelNests(launch);
   noteVectors();
   // 1. Gemms.
   if (failed(planGemms()))

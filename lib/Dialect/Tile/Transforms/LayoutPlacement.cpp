@@ -19,27 +19,33 @@ using namespace tilec::tile::layout_access;
 
 static bool isFragment(Value v) { return isBufferInScope(v.getType(), Scope::Fragment); }
 
-/// Picks the warp split of an mma gemm for `policy`.
+/// Picks the warp split of an mma gemm for `policy`, as tile-lang does
+/// (ComputeDefaultWarpPartition): FullRow takes the most row warps that
+/// divide the tile, the rest on columns; FullCol the most column warps;
+/// Square the split whose per-warp tile ratio is closest to the tile's. Two
+/// gemms of one kernel then split alike where tile-lang's do, so the row
+/// vectors of FlashAttention's two accumulators agree.
 bool tilec::tile::layout_access::chooseWarps(int64_t m, int64_t n, int64_t warps, tile::GemmPolicy policy, int64_t &wm,
                                              int64_t &wn) {
   auto fits = [&](int64_t a, int64_t b) { return a * b == warps && m % (16 * a) == 0 && n % (8 * b) == 0; };
-  if (policy == tile::GemmPolicy::FullRow && fits(warps, 1)) {
-    wm = warps, wn = 1;
-    return true;
+  if (policy == tile::GemmPolicy::FullRow || policy == tile::GemmPolicy::FullCol) {
+    bool rows = policy == tile::GemmPolicy::FullRow;
+    for (int64_t a = warps; a >= 1; --a)
+      if (warps % a == 0 && (rows ? fits(a, warps / a) : fits(warps / a, a))) {
+        wm = rows ? a : warps / a, wn = rows ? warps / a : a;
+        return true;
+      }
+    return false;
   }
-  if (policy == tile::GemmPolicy::FullCol && fits(1, warps)) {
-    wm = 1, wn = warps;
-    return true;
-  }
-  double best = 1e30;
+  double best = 1e30, ideal = double(m) / double(n);
   bool found = false;
-  for (int64_t a = 1; a <= warps; a *= 2) {
-    int64_t c = warps / a;
-    if (!fits(a, c))
+  for (int64_t a = 1; a <= warps; ++a) {
+    if (warps % a != 0 || !fits(a, warps / a))
       continue;
-    double ratio = std::abs(std::log(double(m / a) / double(n / c)));
-    if (ratio < best)
-      best = ratio, wm = a, wn = c, found = true;
+    int64_t c = warps / a;
+    double score = std::abs((double(m) / double(16 * a)) / (double(n) / double(8 * c)) - ideal);
+    if (score < best)
+      best = score, wm = a, wn = c, found = true;
   }
   return found;
 }

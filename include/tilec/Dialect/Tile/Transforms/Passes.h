@@ -14,6 +14,8 @@
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <optional>
+
 
 namespace tilec {
 
@@ -54,6 +56,17 @@ int64_t chooseSharedSwizzle(AllocOp alloc);
 /// barriers (tile-lower-warp-groups, Passes.td); `target` null means the
 /// host, which takes every construct. Fails after a diagnostic.
 mlir::LogicalResult lowerWarpGroups(LaunchOp launch, const TargetInfo *target);
+
+/// A T.Parallel index `iv + offset` (`x[i + s * 16, j]`, `x[i, jj * 4 + j]`)
+/// whose offset is the same in every iteration and a known multiple of
+/// `multiple` (> 1).
+struct OffsetIndex {
+  unsigned iv = 0; ///< which induction variable
+  int64_t multiple = 1;
+};
+/// `idx` as such an index of a loop with induction variables `ivs` and body
+/// `body`, if it is one.
+std::optional<OffsetIndex> matchOffsetIndex(mlir::Value idx, mlir::ValueRange ivs, mlir::Region &body);
 
 /// Registers the planning passes; their `target` option names a TargetInfo
 /// of the registry (createTargetInfo).
