@@ -13,6 +13,7 @@
 #include "tilec/Frontend/Builtins.h"
 #include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/Parser.h"
+#include "tilec/Target/CWriter.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -165,6 +166,12 @@ bool Sema::resolveParam(const Param &p, meta::Env *env, KernelParam &out, SemaMo
 void Sema::addKernel(const Value &kernel, const FrontendOptions &opts, SemaModule &out) {
   auto *k = kernel.as<meta::KernelObj>();
   std::string exportName = !opts.kernelName.empty() ? opts.kernelName : k->exportName;
+  // `grid` is reserved for parameters only (the launchers' grid argument).
+  if (isReservedCName(exportName) && exportName != "grid") {
+    diags.emit(DiagID::sema_reserved_kernel_name, k->def->getNameRange(), exportName,
+               opts.kernelName.empty() ? "" : " (--kernel-name)");
+    return;
+  }
   for (const KernelInfo &other : out.kernels)
     if (other.exportName == exportName) {
       auto diag = diags.emit(DiagID::sema_duplicate_kernel, k->def->getNameRange(), exportName);

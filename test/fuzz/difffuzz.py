@@ -44,11 +44,13 @@ import numerics  # noqa: E402
 from families import generate  # noqa: E402
 
 COMPILE_TIMEOUT, RUN_TIMEOUT, MEM_LIMIT = 60, 60, 4 << 30
-INTERNAL = ("internal error", "LLVM Translation failed", "unrealized_conversion_cast", "failed to legalize", "LLVM ERROR", "Assertion", "UNREACHABLE", "Stack dump", "PLEASE submit")
+INTERNAL = ("internal error", "LLVM Translation failed", "unrealized_conversion_cast", "failed to legalize", "LLVM ERROR", "Assertion", "UNREACHABLE", "Stack dump", "PLEASE submit",
+            "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
 
 
 def limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (MEM_LIMIT, MEM_LIMIT))
+    if MEM_LIMIT:
+        resource.setrlimit(resource.RLIMIT_AS, (MEM_LIMIT, MEM_LIMIT))
     os.nice(5)
 
 
@@ -280,6 +282,7 @@ def one_case(seed, args, stats, case=None):
 
 
 def main():
+    global MEM_LIMIT
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tilec", default="build/bin/tilec")
     ap.add_argument("--vk-run", default=None, help="tilec-vk-run (default: beside tilec)")
@@ -297,8 +300,12 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--replay", default=None, metavar="DIR", help="run the saved case DIR/case.pkl again")
     ap.add_argument("--no-retry", action="store_true", help="a time-out is a HANG at once (no second try)")
+    ap.add_argument("--mem-limit-gb", type=float, default=MEM_LIMIT / (1 << 30),
+                    help="address-space limit of tilec and the runners (0: none, for an ASan build of tilec, "
+                         "whose shadow memory needs terabytes of address space)")
     ap.add_argument("--child-host", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    MEM_LIMIT = int(args.mem_limit_gb * (1 << 30))
     if args.child_host:
         return child_host(args.child_host)
     if args.print is not None:

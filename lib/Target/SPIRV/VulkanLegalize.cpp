@@ -2,7 +2,7 @@
 //
 // What runs between lowerTileToGPU and compileGPUToVulkan: async copies made
 // synchronous, workgroup memory typed, vectors scalarized, shuffles at the
-// subgroup width, then canonicalize and CSE.
+// subgroup width, index values kept 32-bit, then canonicalize and CSE.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/SPIRV/Passes.h"
@@ -20,6 +20,7 @@ void tilec::buildVulkanLegalizationPipeline(OpPassManager &pm, const VulkanTarge
   VulkanLegalizeSubgroupOpsOptions subgroup;
   subgroup.subgroupSize = options.subgroupSize;
   gpu.addPass(createVulkanLegalizeSubgroupOps(subgroup));
+  gpu.addPass(createVulkanNarrowIndexCasts());
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
 }

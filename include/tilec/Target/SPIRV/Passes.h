@@ -26,7 +26,7 @@ struct VulkanTargetOptions;
 
 /// Adds the Vulkan legalization passes, nested on gpu.module, to `pm` (a
 /// module-level pass manager): async copies, workgroup memory, vectors,
-/// subgroup ops, then canonicalization.
+/// subgroup ops, 32-bit index casts, then canonicalization.
 void buildVulkanLegalizationPipeline(mlir::OpPassManager &pm, const VulkanTargetOptions &options);
 
 /// Runs the legalization pipeline on `module` (the output of lowerTileToGPU).

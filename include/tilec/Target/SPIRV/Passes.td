@@ -59,4 +59,26 @@ def VulkanLegalizeSubgroupOps : Pass<"tilec-vulkan-legalize-subgroup-ops", "mlir
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def VulkanNarrowIndexCasts : Pass<"tilec-vulkan-narrow-index-casts", "mlir::gpu::GPUModuleOp"> {
+  let summary = "keep index values 32-bit: no 64-bit detour for index -> float or index compares";
+  let description = [{
+    The frontend converts an index value (a loop variable, a `T.Parallel`
+    index, a block or thread index) to a float through i64, which is exact on
+    the host, where index is 64 bits. On the SPIR-V targets index is 32 bits,
+    so `arith.index_cast %x : index to i64` is a sign extension and the i64 is
+    pure detour: WGSL has no 64-bit integers (webgpu rejected the kernel), and
+    lavapipe evaluates `OpSLessThan(OpSConvert(uint -> ulong), const)` wrongly
+    (the canonicalizer folds `sitofp(i64) < 2.0` to that compare). Rewrites,
+    each exact when index is 32 bits:
+      sitofp(index_cast x to iN), N > 32   -> sitofp(index_cast x to i32)
+      uitofp(index_castui x to iN), N > 32 -> uitofp(index_castui x to i32)
+      index_cast(fptosi f to iN) to index  -> index_cast(fptosi f to i32)
+      cmpi(index_cast x to iN, c)          -> cmpi(x, c : index) when c fits
+                                              in 32 bits (or both sides casts)
+    A 64-bit integer the kernel computes with (an explicit int64 cast that is
+    then added to, say) is left alone.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 #endif // TILEC_TARGET_SPIRV_PASSES_TD
