@@ -542,6 +542,8 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
       return emitPipelined(f);
     return emitFor(f);
   }
+  if (auto w = dyn_cast<scf::WhileOp>(op))
+    return emitWhile(w);
   if (auto l = dyn_cast<memref::LoadOp>(op))
     return emitLoad(l);
   if (auto s = dyn_cast<memref::StoreOp>(op))
