@@ -253,6 +253,8 @@ void KernelGen::genStmt(const Stmt *s) {
       return;
     }
     return genFor(llvm::cast<ForStmt>(s));
+  case Stmt::Kind::While:
+    return genWhile(llvm::cast<WhileStmt>(s));
   case Stmt::Kind::With:
     return genWith(llvm::cast<WithStmt>(s));
   case Stmt::Kind::Return:

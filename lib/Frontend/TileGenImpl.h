@@ -287,6 +287,7 @@ public:
   void genTileStmt(const BoundCall &call);
   void genLaunch(const BoundCall &call, const ast::WithStmt *s);
   void genFor(const ast::ForStmt *s);
+  void genWhile(const ast::WhileStmt *s);
   void genParallelFor(const ast::ForStmt *s, const BoundCall &bound, llvm::ArrayRef<const ast::NameExpr *> names);
   /// T.serial, T.Pipelined, T.unroll, T.vectorized and range loops.
   void genRangeFor(const ast::ForStmt *s, const BoundCall &bound, const ast::NameExpr *name);

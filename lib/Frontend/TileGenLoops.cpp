@@ -200,3 +200,46 @@ void KernelGen::genNegativeStepFor(const ForStmt *s, const NameExpr *name, TValu
   --loopDepth;
   popScope();
 }
+
+/// `while cond: body` in a kernel: an scf.while whose before region
+/// evaluates the condition each trip (SIMT: each thread runs its own trips;
+/// the condition of a loop with tile operations must be the same for the
+/// whole block). State the loop changes lives in T.alloc_var / local buffers:
+/// scalars are SSA values a loop cannot carry (sema_reassign_in_loop).
+void KernelGen::genWhile(const WhileStmt *s) {
+  if (!launch) {
+    diags.emit(DiagID::sema_outside_launch, s->getRange(), "a 'while' loop");
+    return;
+  }
+  if (!s->getElse().empty()) {
+    diags.emit(DiagID::not_supported_yet, s->getRange(), "the 'else' block of a 'while' loop");
+    return;
+  }
+  mlir::Location l = loc(s->getRange());
+  auto loop = mlir::scf::WhileOp::create(b, l, mlir::TypeRange{}, mlir::ValueRange{});
+  mlir::OpBuilder::InsertionGuard guard(b);
+  b.createBlock(&loop.getBefore());
+  pushScope(true);
+  TValue cond = eval(s->getCond());
+  if (cond.isValid() && cond.isConst()) {
+    diags.emit(DiagID::not_supported_yet, s->getCond()->getRange(),
+               "a 'while' loop with a compile-time condition (" + cond.cst.toDisplay() +
+                   "; write a condition on runtime state, or a T.serial loop)");
+    cond = TValue();
+  }
+  if (cond.isValid() && cond.isBuffer()) {
+    diags.emit(DiagID::sema_not_scalar, s->getCond()->getRange(), cond.describe());
+    cond = TValue();
+  }
+  TValue c = cond.isValid() ? toBool(cond, s->getCond()->getRange()) : TValue();
+  mlir::Value flag = c.isValid() ? c.value : mlir::arith::ConstantIntOp::create(b, l, 0, 1).getResult();
+  mlir::scf::ConditionOp::create(b, l, flag, mlir::ValueRange{});
+  popScope();
+  b.createBlock(&loop.getAfter());
+  pushScope(true);
+  ++loopDepth;
+  genBody(s->getBody());
+  --loopDepth;
+  popScope();
+  mlir::scf::YieldOp::create(b, l);
+}

@@ -573,6 +573,14 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     if (auto *n = llvm::dyn_cast<NameExpr>(call.get("buffer")))
       if (LocalVar *var = lookupLocal(n->getName()); var && var->isBound() && var->value.isBuffer())
         buf = var->value.buffer;
+    // `T.fill(s[0], v)`: the one-element region at those indices, a store.
+    if (auto *sub = llvm::dyn_cast<SubscriptExpr>(call.get("buffer"));
+        !buf && sub && llvm::none_of(sub->getIndices(), [](const Expr *i) { return llvm::isa<SliceExpr>(i); })) {
+      TValue v = call.info->id == BuiltinID::Clear ? TValue::ofConst(ConstValue::ofInt(0)) : eval(call.get("value"));
+      if (v.isValid())
+        storeElement(sub, v);
+      return;
+    }
     llvm::SmallVector<RegionWriteBack, 1> writeBacks;
     if (!buf)
       buf = regionArg(call, "buffer", RegionUse::Write, writeBacks);

@@ -3,7 +3,8 @@
 // `T.Tensor(shape, dtype, buf.data)` inside a kernel body, `T.view(buf,
 // shape, dtype)` and `T.reshape(buf, shape)`: the same elements in row-major
 // order under another shape (spec §5), built as a memref.reinterpret_cast of
-// the buffer.
+// the buffer. A view of a fragment holds the fragment's registers: the GPU
+// layout inference gives it the fragment's layout reshaped.
 //
 //===----------------------------------------------------------------------===//
 #include "TileGenImpl.h"
@@ -103,10 +104,10 @@ TValue KernelGen::makeView(BufferInfo *base, llvm::ArrayRef<int64_t> shape, DTyp
     diags.emit(DiagID::sema_view_size, range, shapeText(shape), viewElems, base->name, base->shapeStr(), baseElems);
     return TValue();
   }
-  if (base->scope != tile::Scope::Global) {
+  if (base->scope != tile::Scope::Global && base->scope != tile::Scope::Fragment) {
     diags.emit(DiagID::not_supported_yet, range,
                ("a view of " + tile::stringifyScope(base->scope) + " buffer '" + base->name +
-                "' (views of global tensors are)")
+                "' (views of global tensors and of fragments are)")
                    .str());
     return TValue();
   }

@@ -164,6 +164,32 @@ TEST_CASE("flat fields round-trip", "[fragment-layout]") {
   REQUIRE(back.str() == l.str());
 }
 
+TEST_CASE("a reshaped layout holds the same elements in the same registers", "[fragment-layout]") {
+  auto flat = [](const Coord &c, llvm::ArrayRef<int64_t> shape) {
+    int64_t f = 0;
+    for (unsigned d = 0; d < c.size(); ++d)
+      f = f * shape[d] + c[d];
+    return f;
+  };
+  for (const FragmentLayout &l :
+       {FragmentLayout::mmaAccumulator(64, 32, 2, 2), FragmentLayout::canonical({32, 16}, 128, 4)}) {
+    for (llvm::SmallVector<int64_t> to : {llvm::SmallVector<int64_t>{l.shape[0], l.shape[1] / 4, 4},
+                                          {l.shape[0] * l.shape[1]},
+                                          {l.shape[1], l.shape[0]}}) {
+      std::optional<FragmentLayout> v = l.reshape(to);
+      REQUIRE(v);
+      REQUIRE(v->numRegs == l.numRegs);
+      requireCover(*v);
+      for (int64_t t = 0; t < l.numThreads; ++t)
+        for (int64_t r = 0; r < l.numRegs; ++r)
+          REQUIRE(flat(elementOf(*v, t, r), v->shape) == flat(elementOf(l, t, r), l.shape));
+    }
+  }
+  // A dimension of 4 registers cannot be seen as dimensions of 3.
+  FragmentLayout odd = FragmentLayout::canonical({3, 4}, 1, 4);
+  REQUIRE(!odd.reshape({4, 3}));
+}
+
 TEST_CASE("#tile.fragment_layout carries a layout", "[fragment-layout]") {
   mlir::MLIRContext ctx;
   ctx.loadDialect<TileDialect>();

@@ -267,3 +267,49 @@ LogicalResult KernelEmitter::emitPrint(tile::PrintOp op) {
   printOne(*this, op.getMsg(), x, idx);
   return success();
 }
+
+/// A kernel-level `while`: the condition region, then the body, as one
+/// scf.while. A condition that differs between threads makes each thread run
+/// its own trips (per-thread statements only: TileSIMT rejects tile ops
+/// there); a uniform one orders the accesses the body leaves pending against
+/// the next trip with a barrier at the end of the body, as emitFor does.
+LogicalResult KernelEmitter::emitWhile(scf::WhileOp op) {
+  bool divergent = plan.threadVariant.contains(op.getConditionOp().getCondition());
+  if (divergent)
+    enterDivergent();
+  AccessState before = saveAccessState();
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+  llvm::DenseSet<Value> bodyWrites;
+  for (auto [src, dst] : llvm::zip(op->getRegions(), loop->getRegions())) {
+    OpBuilder::InsertionGuard guard(b);
+    b.createBlock(&dst);
+    if (failed(emitBlock(src.front())))
+      return failure();
+  }
+  if (divergent)
+    exitDivergent();
+  if (divergentDepth == 0) {
+    op.walk([&](Operation *inner) {
+      if (auto c = dyn_cast<tile::CopyOp>(inner))
+        bodyWrites.insert(c.getDst());
+      else if (auto f = dyn_cast<tile::FillOp>(inner))
+        bodyWrites.insert(f.getBuffer());
+      else if (auto s = dyn_cast<memref::StoreOp>(inner))
+        bodyWrites.insert(s.getMemRef());
+      else if (auto a = dyn_cast<tile::AtomicAddOp>(inner))
+        bodyWrites.insert(a.getDst());
+    });
+    bool needed = !pendingWrites.empty();
+    for (Value r : pendingReads)
+      needed |= bodyWrites.count(r) > 0;
+    if (needed) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getAfter().front().getTerminator());
+      barrier();
+    }
+  }
+  // The loop may run no trip: what was pending before it stays pending.
+  pendingReads.insert(before.reads.begin(), before.reads.end());
+  pendingWrites.insert(before.writes.begin(), before.writes.end());
+  return success();
+}

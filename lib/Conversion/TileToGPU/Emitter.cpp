@@ -44,6 +44,9 @@ LayoutPlan tilec::gpu_lowering::readLayoutPlan(tile::LaunchOp launch) {
     } else if (isa<tile::ParallelOp>(op)) {
       if (tile::FragmentLayoutAttr l = layoutAttr.getAttr(op))
         plan.parallels[op] = l.getLayout();
+    } else if (auto view = dyn_cast<memref::ReinterpretCastOp>(op)) {
+      if (tile::FragmentLayoutAttr l = layoutAttr.getAttr(op))
+        plan.fragments[view.getResult()] = l.getLayout();
     } else if (isa<tile::GemmOp>(op)) {
       if (tile::GemmPlanAttr g = planAttr.getAttr(op))
         plan.gemms[op] = GemmPlan{true, g.getWarpsM(), g.getWarpsN(), g.getAInRegisters()};
@@ -539,12 +542,24 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
       return emitPipelined(f);
     return emitFor(f);
   }
+  if (auto w = dyn_cast<scf::WhileOp>(op))
+    return emitWhile(w);
   if (auto l = dyn_cast<memref::LoadOp>(op))
     return emitLoad(l);
   if (auto s = dyn_cast<memref::StoreOp>(op))
     return emitStore(s);
   if (op->getDialect() && op->getDialect()->getNamespace() == "tile")
     return op->emitOpError("is not supported by the GPU lowering yet");
+  // A view of a fragment (T.reshape): its registers under the view's layout.
+  if (auto view = dyn_cast<memref::ReinterpretCastOp>(op); view && fragments.count(view.getSource())) {
+    auto it = plan.fragments.find(view.getResult());
+    if (it == plan.fragments.end())
+      return view.emitOpError("has no fragment layout (tile-infer-layouts writes one)");
+    Fragment f = fragments[view.getSource()];
+    f.layout = it->second;
+    fragments[view.getResult()] = f;
+    return success();
+  }
   if (op->getNumRegions() == 0) {
     Operation *copy = b.clone(*op, map);
     // A view of a global tensor (T.Tensor(shape, dtype, buf.data)) is global memory too.

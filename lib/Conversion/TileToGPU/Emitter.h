@@ -235,6 +235,7 @@ public:
   /// when the target has none for this gemm.
   std::optional<mlir::LogicalResult> emitGemmSubgroupMMA(tile::GemmOp op);
   mlir::LogicalResult emitFor(tile::ForOp op);
+  mlir::LogicalResult emitWhile(mlir::scf::WhileOp op);
   mlir::LogicalResult emitPipelined(tile::ForOp op);
   StagedLoop analyzeStagedLoop(tile::ForOp op);
   mlir::LogicalResult emitLoad(mlir::memref::LoadOp op);

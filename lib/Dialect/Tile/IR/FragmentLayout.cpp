@@ -275,3 +275,56 @@ FragmentLayout FragmentLayout::mmaAccumulator(int64_t m, int64_t n, int64_t warp
   l.numRegs = 4 * mTiles * nTiles;
   return l;
 }
+
+static llvm::SmallVector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t> st(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;)
+    st[d - 1] = st[d] * shape[d];
+  return st;
+}
+
+std::optional<FragmentLayout> FragmentLayout::reshape(llvm::ArrayRef<int64_t> to) const {
+  llvm::SmallVector<int64_t> from = rowMajorStrides(shape), toSt = rowMajorStrides(to);
+  llvm::SmallVector<DimLayoutField> out;
+  for (unsigned d = 0; d < dims.size(); ++d)
+    for (const LayoutField &f : dims[d]) {
+      if (f.count == 1)
+        continue;
+      if (f.scale == 0) {
+        out.push_back({0, f});
+        continue;
+      }
+      int64_t s = f.scale * from[d], k = f.count, stride = f.stride;
+      while (k > 1) {
+        unsigned e = 0;
+        while (e < to.size() && !(s >= toSt[e] && s < toSt[e] * to[e]))
+          ++e;
+        if (e == to.size() || s % toSt[e] != 0)
+          return std::nullopt;
+        int64_t span = toSt[e] * to[e];
+        if (s * k <= span) {
+          out.push_back({e, {f.onThread, stride, k, s / toSt[e]}});
+          break;
+        }
+        int64_t m = span / s;
+        if (span % s != 0 || k % m != 0)
+          return std::nullopt;
+        out.push_back({e, {f.onThread, stride, m, s / toSt[e]}});
+        stride *= m, k /= m, s = span;
+      }
+    }
+  FragmentLayout v = fromFlatFields(to, numThreads, numRegs, out);
+  // Each element of the base in bounds must stay inside every view dimension
+  // (no field sum carrying into the next one).
+  for (int64_t t = 0; t < numThreads; ++t)
+    for (int64_t r = 0; r < numRegs; ++r) {
+      llvm::SmallVector<int64_t> bi = regIndex(r), vi = v.regIndex(r);
+      bool inBounds = true;
+      for (unsigned d = 0; d < dims.size(); ++d)
+        inBounds &= bi[d] + threadIndex(d, t) < shape[d];
+      for (unsigned e = 0; inBounds && e < to.size(); ++e)
+        if (vi[e] + v.threadIndex(e, t) >= to[e])
+          return std::nullopt;
+    }
+  return v;
+}

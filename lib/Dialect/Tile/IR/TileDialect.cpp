@@ -9,6 +9,7 @@
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -204,13 +205,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
     auto emitError = [&] { return op->emitError(); };
     if (auto alloc = dyn_cast<AllocOp>(op))
       return layout.verifyBuffer(alloc.getType(), emitError);
+    // A view of a fragment (T.reshape): the same registers in its layout.
+    if (auto view = dyn_cast<memref::ReinterpretCastOp>(op))
+      return layout.verifyBuffer(view.getType(), emitError);
     if (auto loop = dyn_cast<ParallelOp>(op)) {
       if (loop.getExtents() != layout.getShape())
         return op->emitError() << "iteration layout of shape [" << layout.getShape()
                                << "] does not match the loop's extents [" << loop.getExtents() << "]";
       return success();
     }
-    return op->emitError() << "'" << name << "' applies to tile.alloc and tile.parallel";
+    return op->emitError() << "'" << name << "' applies to tile.alloc, tile.parallel and views of fragments";
   }
   if (name == getGemmPlanAttrHelper().getName()) {
     if (!isa<GemmPlanAttr>(attribute.getValue()))

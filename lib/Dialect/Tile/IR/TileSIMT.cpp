@@ -91,13 +91,22 @@ bool tile::containsCollective(Operation *op) {
   return found;
 }
 
+/// The values that decide whether `op`'s regions run: its operands, and for
+/// an scf.while (a kernel-level `while`) its condition, computed inside.
+static SmallVector<Value> controlValues(Operation *op) {
+  SmallVector<Value> out(op->getOperands());
+  if (auto w = dyn_cast<scf::WhileOp>(op))
+    out.push_back(w.getConditionOp().getCondition());
+  return out;
+}
+
 DenseSet<Value> tile::threadVariantValues(Operation *root) {
   DenseSet<Value> variant;
   auto isVariant = [&](Value v) { return variant.contains(v); };
   // Whether an enclosing op (up to `root`) has a variant operand.
   auto underVariantControl = [&](Operation *op) {
     for (Operation *p = op->getParentOp(); p && p != root; p = p->getParentOp())
-      if (!isa<ParallelOp>(p) && llvm::any_of(p->getOperands(), isVariant))
+      if (!isa<ParallelOp>(p) && llvm::any_of(controlValues(p), isVariant))
         return true;
     return false;
   };
@@ -165,7 +174,7 @@ LogicalResult tile::checkUniformControl(Operation *launch) {
     bool reported = false;
     // The innermost enclosing condition or loop bound that differs.
     for (Operation *p = op->getParentOp(); p && p != launch; p = p->getParentOp()) {
-      if (isa<ParallelOp>(p) || !llvm::any_of(p->getOperands(), [&](Value v) { return variant.contains(v); }))
+      if (isa<ParallelOp>(p) || !llvm::any_of(controlValues(p), [&](Value v) { return variant.contains(v); }))
         continue;
       bool isLoop = !isa<scf::IfOp>(p);
       InFlightDiagnostic diag = op->emitError()

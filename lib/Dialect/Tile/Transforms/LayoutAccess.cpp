@@ -50,7 +50,8 @@ bool tilec::tile::layout_access::isConstantAndIncreasing(const Access &a) {
 
 /// `sub` (the layout of the induction-variable dimensions of `a`) with the
 /// constant-index dimensions of `a` added as register-only dimensions.
-FragmentLayout tilec::tile::layout_access::extendWithConstantDims(const FragmentLayout &sub, const Access &a, ArrayRef<int64_t> shape) {
+FragmentLayout tilec::tile::layout_access::extendWithConstantDims(const FragmentLayout &sub, const Access &a,
+                                                                  ArrayRef<int64_t> shape) {
   FragmentLayout l;
   l.numThreads = sub.numThreads;
   l.numRegs = sub.numRegs;
@@ -85,7 +86,23 @@ bool tilec::tile::layout_access::isDistinctSubset(const Access &a) {
 /// The iteration layout of a loop that accesses a fragment of layout `l` at
 /// a permutation `a` of all its induction variables: `l` with its
 /// dimensions put back in the loop's order.
-std::optional<FragmentLayout> tilec::tile::layout_access::unpermute(const FragmentLayout &l, const Access &a, ArrayRef<int64_t> extents) {
+std::optional<FragmentLayout> tilec::tile::layout_access::unpermute(const FragmentLayout &l, const Access &a,
+                                                                    ArrayRef<int64_t> extents) {
+  // `y[i, 0]` with dimension 1 held in registers only: the loop takes the
+  // projection on the induction variables (each thread holds all of a row).
+  if (!a.divided() && llvm::is_contained(a.dims, -1)) {
+    Access rest{a.buffer, {}, {}};
+    llvm::SmallVector<unsigned> kept;
+    for (unsigned d = 0; d < a.dims.size(); ++d) {
+      if (a.dims[d] >= 0) {
+        kept.push_back(d), rest.dims.push_back(a.dims[d]);
+        continue;
+      }
+      if (!a.constant[d] || llvm::any_of(l.threadFields(d), [](const LayoutField &f) { return f.count > 1; }))
+        return std::nullopt;
+    }
+    return kept.empty() ? std::nullopt : unpermute(l.project(kept), rest, extents);
+  }
   if (a.dims.size() != extents.size() || !isDistinctSubset(a))
     return std::nullopt;
   FragmentLayout out = l;
@@ -198,4 +215,42 @@ std::optional<FragmentLayout> tilec::tile::layout_access::liftReduced(const Frag
   l.shape.insert(l.shape.begin() + dim, extent);
   l.dims.insert(l.dims.begin() + dim, fields);
   return l;
+}
+
+/// A view and its base hold the same registers: whichever is placed first
+/// gives the other its layout reshaped.
+bool layout_access::propagateThroughViews(ArrayRef<memref::ReinterpretCastOp> views,
+                                          llvm::DenseMap<Value, FragmentLayout> &fragments) {
+  bool changed = false;
+  for (memref::ReinterpretCastOp v : views) {
+    Value base = v.getSource(), view = v.getResult();
+    auto bl = fragments.find(base), vl = fragments.find(view);
+    if ((bl == fragments.end()) == (vl == fragments.end()))
+      continue;
+    Value to = bl == fragments.end() ? base : view;
+    const FragmentLayout &known = bl == fragments.end() ? vl->second : bl->second;
+    if (std::optional<FragmentLayout> l = known.reshape(cast<MemRefType>(to.getType()).getShape()))
+      fragments[to] = *l, changed = true;
+  }
+  return changed;
+}
+
+LogicalResult layout_access::checkViews(ArrayRef<memref::ReinterpretCastOp> views,
+                                        const llvm::DenseMap<Value, FragmentLayout> &fragments) {
+  for (memref::ReinterpretCastOp v : views) {
+    auto bl = fragments.find(v.getSource()), vl = fragments.find(v.getResult());
+    if (bl == fragments.end())
+      continue;
+    std::optional<FragmentLayout> l = bl->second.reshape(v.getType().getShape());
+    if (!l)
+      return v.emitError("this view of a fragment cannot be built on the GPU: the fragment's layout ")
+             << bl->second.str() << " spreads the elements of one view dimension over another (write the "
+             << "values to a fragment of the view's shape with T.copy instead)";
+    if (vl == fragments.end() || vl->second != *l)
+      return v.emitError("this view of a fragment is used in layout ")
+             << (vl == fragments.end() ? std::string("(none)") : vl->second.str())
+             << ", but the fragment's layout seen through the view is " << l->str()
+             << " (write the values to a fragment of the view's shape with T.copy instead)";
+  }
+  return success();
 }

@@ -145,6 +145,15 @@ llvm::SmallVector<bool> registerDims(mlir::Value f, llvm::ArrayRef<ParallelInfo>
 void stageGemmOperand(LaunchOp launch, GemmOp g, mlir::OpOperand &operand,
                       llvm::DenseMap<mlir::Value, mlir::Value> &stagedCopies);
 
+/// Views of fragments (memref.reinterpret_cast: T.reshape, T.view) hold
+/// their base's registers: whichever of the two is placed first gives the
+/// other its layout reshaped (FragmentLayout::reshape). Whether any changed.
+bool propagateThroughViews(llvm::ArrayRef<mlir::memref::ReinterpretCastOp> views,
+                           llvm::DenseMap<mlir::Value, FragmentLayout> &fragments);
+/// Every placed view agrees with its base; a diagnostic at the view if not.
+mlir::LogicalResult checkViews(llvm::ArrayRef<mlir::memref::ReinterpretCastOp> views,
+                               const llvm::DenseMap<mlir::Value, FragmentLayout> &fragments);
+
 } // namespace tilec::tile::layout_access
 
 #endif // TILEC_LIB_DIALECT_TILE_TRANSFORMS_LAYOUTACCESS_H

@@ -115,6 +115,9 @@ private:
   llvm::DenseMap<Value, Value> stagedCopies;
   /// The op that pinned a fragment's layout.
   llvm::DenseMap<Value, Operation *> pinnedBy;
+  /// Views of fragments (T.reshape, T.view): the same registers under
+  /// another shape, so each takes its base's layout reshaped.
+  llvm::SmallVector<memref::ReinterpretCastOp> views;
 };
 } // namespace
 
@@ -265,6 +268,10 @@ LogicalResult LayoutSolver::checkReplicated() {
 }
 
 void LayoutSolver::noteVectors() {
+  launch.walk([&](memref::ReinterpretCastOp v) {
+    if (isFragment(v.getResult()) && isFragment(v.getSource()))
+      views.push_back(v);
+  });
   launch.walk([&](AllocOp a) {
     if (a.getScope() == Scope::Fragment) {
       frags.push_back(a.getResult());
@@ -682,6 +689,9 @@ void LayoutSolver::writeAttributes() {
   for (Value f : frags)
     if (auto it = fragments.find(f); it != fragments.end())
       layoutAttr.setAttr(f.getDefiningOp(), FragmentLayoutAttr::get(ctx, it->second));
+  for (memref::ReinterpretCastOp v : views)
+    if (auto it = fragments.find(v.getResult()); it != fragments.end())
+      layoutAttr.setAttr(v, FragmentLayoutAttr::get(ctx, it->second));
   for (ParallelInfo &p : loops)
     if (auto it = parallels.find(p.op); it != parallels.end())
       layoutAttr.setAttr(p.op, FragmentLayoutAttr::get(ctx, it->second));
@@ -707,11 +717,11 @@ LogicalResult LayoutSolver::run() {
     return failure();
   // 2. Propagate until nothing changes; 3. when stuck, place one more.
   do {
-    while (propagateThroughLoops() | propagateThroughReducesAndCopies()) {
+    while (propagateThroughLoops() | propagateThroughReducesAndCopies() | propagateThroughViews(views, fragments)) {
     }
   } while (placeNext());
   replicateUnreachedCopies();
-  if (failed(checkReplicated()))
+  if (failed(checkReplicated()) || failed(checkViews(views, fragments)))
     return failure();
   writeAttributes();
   return success();

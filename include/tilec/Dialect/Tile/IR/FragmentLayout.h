@@ -79,6 +79,12 @@ struct FragmentLayout {
   /// Nullopt unless the fields below `c` stay below it together (so that a
   /// thread's element i / c is its thread part / c + its register part / c).
   std::optional<FragmentLayout> divideDim(unsigned d, int64_t c) const;
+  /// The layout of the same registers seen as a fragment of shape `to` with
+  /// the same elements in row-major order (a view, T.reshape): every field
+  /// keeps its digit and moves to the dimension its flat contribution falls
+  /// in, a field crossing a dimension boundary split there. Nullopt unless
+  /// each view dimension's fields stay inside it.
+  std::optional<FragmentLayout> reshape(llvm::ArrayRef<int64_t> to) const;
   /// Thread fields that read dimension `d`.
   llvm::SmallVector<LayoutField> threadFields(unsigned d) const;
   /// The register field of the innermost dimension with scale 1 and stride 1
