@@ -3,11 +3,13 @@
 // 1. Check `--emit` against the target's stages.
 // 2. Create its backend (TargetOptions.cpp copies the flags into the
 //    target's options).
-// 3. lower, serialize into the output; `header` then writes the header.
+// 3. lower, serialize into the output; `header` then writes the header;
+//    `layout` draws the layouts the lowering would choose instead.
 // 4. The default stage also writes the header beside the output file.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Driver/Pipelines.h"
+#include "tilec/Driver/LayoutSVG.h"
 #include "tilec/Driver/OutputFile.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -83,6 +85,13 @@ mlir::LogicalResult tilec::runTargetPipeline(mlir::ModuleOp module, const Compil
   if (!backend)
     return mlir::failure();
   std::string source = sourceName(opts);
+  if (opts.emit == EmitStage::Layout) {
+    std::vector<KernelLayouts> kernels;
+    if (mlir::failed(backend->collectLayouts(module, kernels)))
+      return mlir::failure();
+    renderLayoutSVG(kernels, source, out);
+    return mlir::success();
+  }
   if (mlir::failed(backend->lower(module, opts.emit)) ||
       mlir::failed(backend->serialize(module, opts.emit, source, out)))
     return mlir::failure();

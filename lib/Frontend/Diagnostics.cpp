@@ -115,13 +115,17 @@ void RangeDiagnosticPrinter::print(mlir::Diagnostic &diag) {
   case DiagnosticSeverity::Error: break;
   }
   std::string msg = diag.str();
-  auto range = llvm::dyn_cast<mlir::FileLineColRange>(diag.getLocation());
+  // A named location (a buffer's allocation) is printed at the place it names.
+  mlir::Location where = diag.getLocation();
+  while (auto named = llvm::dyn_cast<mlir::NameLoc>(where))
+    where = named.getChildLoc();
+  auto range = llvm::dyn_cast<mlir::FileLineColRange>(where);
   unsigned bufferId = range ? findBuffer(srcMgr, range.getFilename().getValue()) : 0;
   if (!bufferId) {
     // Not in a source we hold: print the location as MLIR would.
     std::string locStr;
     llvm::raw_string_ostream ls(locStr);
-    diag.getLocation().print(ls);
+    where.print(ls);
     if (range)
       locStr = (range.getFilename().getValue() + ":" + llvm::Twine(range.getStartLine()) + ":" +
                 llvm::Twine(range.getStartColumn()))

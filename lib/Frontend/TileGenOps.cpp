@@ -147,7 +147,9 @@ void KernelGen::genAlloc(const BoundCall &call, const NameExpr *target) {
   }
   argFailed = false;
   BuiltinID id = call.info->id;
-  mlir::Location l = loc(call.call->getRange());
+  // The buffer's name rides on its allocation's location (`--emit=layout`
+  // titles its pictures with it; diagnostics look through it).
+  mlir::Location l = mlir::NameLoc::get(b.getStringAttr(name), loc(call.call->getRange()));
   if (id == BuiltinID::AllocBarrier)
     return genAllocBarrier(call, target);
   if (id == BuiltinID::AllocVar) {

@@ -21,7 +21,7 @@ struct StageEntry {
 };
 const StageEntry stageTable[] = {
     {EmitStage::Tokens, "tokens"},   {EmitStage::AST, "ast"},      {EmitStage::Tile, "tile"},
-    {EmitStage::TileOpt, "tile-opt"}, {EmitStage::GPU, "gpu"},     {EmitStage::LLVM, "llvm"},
+    {EmitStage::TileOpt, "tile-opt"}, {EmitStage::Layout, "layout"}, {EmitStage::GPU, "gpu"},     {EmitStage::LLVM, "llvm"},
     {EmitStage::PTX, "ptx"},         {EmitStage::Cubin, "cubin"},  {EmitStage::Fatbin, "fatbin"},
     {EmitStage::SPIRV, "spirv"},     {EmitStage::MSL, "msl"},      {EmitStage::WGSL, "wgsl"},
     {EmitStage::AscendC, "ascendc"}, {EmitStage::Asm, "asm"},      {EmitStage::Obj, "obj"},
@@ -67,6 +67,10 @@ std::string tilec::headerGuard(llvm::StringRef headerPath) {
 }
 
 TargetBackend::~TargetBackend() = default;
+
+mlir::LogicalResult TargetBackend::collectLayouts(mlir::ModuleOp module, std::vector<KernelLayouts> &) {
+  return emitToolError(module.getContext()) << "this target has no thread layouts to draw";
+}
 
 bool TargetDescription::offers(EmitStage stage) const { return llvm::is_contained(stages, stage); }
 

@@ -26,6 +26,9 @@ llvm::SmallVector<MatrixShape> TargetInfo::getSubgroupMatrixShapes(Type, Type) c
 void TargetInfo::getDependentDialects(DialectRegistry &) const {}
 
 FailureOr<bool> TargetInfo::lowerKernel(tile::KernelOp, tile::LaunchOp, gpu::GPUFuncOp) const { return false; }
+FailureOr<bool> TargetInfo::describeKernelLayouts(tile::KernelOp, tile::LaunchOp, KernelLayouts &) const {
+  return false;
+}
 
 /// A hook that only a target with the feature may be asked for.
 [[noreturn]] static void noFeature(const TargetInfo &t, llvm::StringRef what) {

@@ -22,10 +22,12 @@
 
 namespace tilec {
 
+struct KernelLayouts;
+
 /// The stage `--emit=` stops at, in pipeline order. Tokens ... TileOpt and
 /// Deps are the driver's; the others are offered by targets.
 enum class EmitStage {
-  Tokens, AST, Tile, TileOpt, GPU, LLVM, PTX, Cubin, Fatbin, SPIRV, MSL, WGSL, AscendC, Asm, Obj, Header, Deps,
+  Tokens, AST, Tile, TileOpt, Layout, GPU, LLVM, PTX, Cubin, Fatbin, SPIRV, MSL, WGSL, AscendC, Asm, Obj, Header, Deps,
 };
 
 /// The spelling of a stage, as `--emit=` takes it.
@@ -78,6 +80,11 @@ public:
 
   /// Writes the C header (C99 and C++) of the compiled kernels.
   virtual void writeHeader(const HeaderInfo &info, llvm::raw_ostream &os) = 0;
+
+  /// `--emit=layout`: appends the layouts the lowering chooses for the
+  /// module's kernels (per architecture), leaving the module as it is. Only
+  /// the targets that offer the stage are asked.
+  virtual mlir::LogicalResult collectLayouts(mlir::ModuleOp module, std::vector<KernelLayouts> &out);
 };
 
 /// What the registry knows of one target, before any option is read.

@@ -29,6 +29,7 @@ class GPUFuncOp;
 } // namespace mlir
 
 namespace tilec {
+struct KernelLayouts;
 namespace tile {
 class KernelOp;
 class LaunchOp;
@@ -119,6 +120,11 @@ public:
   /// a diagnostic.
   virtual mlir::FailureOr<bool> lowerKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                             mlir::gpu::GPUFuncOp func) const;
+  /// The layouts lowerKernel's own path gives `kernel`'s buffers, for
+  /// `--emit=layout`: true when it takes the kernel (`out` filled), false
+  /// when the generic lowering's plans apply (the default).
+  virtual mlir::FailureOr<bool> describeKernelLayouts(tile::KernelOp kernel, tile::LaunchOp launch,
+                                                      KernelLayouts &out) const;
 
   /// Warp-cooperative load (hasMatrixLoad) of `tiles` 8x8 tiles of 16-bit
   /// elements from shared memory: this lane's row starts at 32-bit shared

@@ -22,6 +22,7 @@
 #include "NVVMPipeline.h"
 #include "PtxasReport.h"
 
+#include "tilec/Conversion/TileToGPU/LayoutReport.h"
 #include "tilec/Conversion/TileToGPU/TileToGPU.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
@@ -292,6 +293,14 @@ public:
                           llvm::raw_ostream &out) override;
   void writeHeader(const HeaderInfo &info, llvm::raw_ostream &os) override {
     writeCHeader(sigs, info, HeaderFlavor::CUDA, os);
+  }
+  /// Per arch, as its lowering would choose them.
+  LogicalResult collectLayouts(ModuleOp module, std::vector<KernelLayouts> &out) override {
+    registerEverything(module.getContext());
+    for (const std::string &arch : archs)
+      if (failed(collectKernelLayouts(module, CUDATargetInfo(arch), out)))
+        return failure();
+    return success();
   }
 
 private:
@@ -618,7 +627,7 @@ static bool parseCUDA(llvm::StringRef spelling, std::vector<std::string> &archs)
   return true;
 }
 
-static const EmitStage cudaStages[] = {EmitStage::GPU,    EmitStage::LLVM, EmitStage::PTX, EmitStage::Cubin,
+static const EmitStage cudaStages[] = {EmitStage::Layout, EmitStage::GPU,    EmitStage::LLVM, EmitStage::PTX, EmitStage::Cubin,
                                        EmitStage::Fatbin, EmitStage::Asm,  EmitStage::Obj, EmitStage::Header};
 
 const TargetDescription &tilec::getCUDATargetDescription() {

@@ -47,7 +47,7 @@ private:
 
 bool parseMetal(llvm::StringRef spelling, std::vector<std::string> &) { return spelling == "metal"; }
 
-const EmitStage metalStages[] = {EmitStage::GPU, EmitStage::SPIRV, EmitStage::MSL, EmitStage::Obj,
+const EmitStage metalStages[] = {EmitStage::Layout, EmitStage::GPU, EmitStage::SPIRV, EmitStage::MSL, EmitStage::Obj,
                                  EmitStage::Header};
 } // namespace
 

@@ -9,6 +9,7 @@
 #include "tilec/Target/SPIRV/SPIRVPipeline.h"
 
 #include "tilec/Conversion/TileToGPU/Passes.h"
+#include "tilec/Conversion/TileToGPU/LayoutReport.h"
 #include "tilec/Conversion/TileToGPU/TileToGPU.h"
 #include "tilec/Target/SPIRV/Passes.h"
 
@@ -38,6 +39,10 @@ LogicalResult SPIRVPipelineBackend::lower(ModuleOp module, EmitStage) {
   if (failed(lowerTileToGPU(module, *target, lowering)) || failed(legalizeGPUForVulkan(module, getVulkanOptions())))
     return failure();
   return success();
+}
+
+LogicalResult SPIRVPipelineBackend::collectLayouts(ModuleOp module, std::vector<KernelLayouts> &out) {
+  return collectKernelLayouts(module, *target, out);
 }
 
 /// `--emit=spirv`: SPIRV-Tools' assembly of one kernel; when the linked

@@ -47,7 +47,7 @@ private:
 
 bool parseWebGPU(llvm::StringRef spelling, std::vector<std::string> &) { return spelling == "webgpu"; }
 
-const EmitStage webgpuStages[] = {EmitStage::GPU, EmitStage::SPIRV, EmitStage::WGSL, EmitStage::Obj,
+const EmitStage webgpuStages[] = {EmitStage::Layout, EmitStage::GPU, EmitStage::SPIRV, EmitStage::WGSL, EmitStage::Obj,
                                   EmitStage::Header};
 } // namespace
 

@@ -41,6 +41,9 @@ public:
   /// with warpgroup MMA: TMA + mbarrier + wgmma (Hopper/).
   mlir::FailureOr<bool> lowerKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                     mlir::gpu::GPUFuncOp func) const override;
+  /// The wgmma path's fixed layouts of the kernels it takes (Hopper/HopperLayouts.cpp).
+  mlir::FailureOr<bool> describeKernelLayouts(tile::KernelOp kernel, tile::LaunchOp launch,
+                                              KernelLayouts &out) const override;
   llvm::SmallVector<mlir::Value> emitMatrixLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value addr,
                                                 int64_t offset, int tiles, bool transpose) const override;
   void emitMatrixMultiply(mlir::OpBuilder &b, mlir::Location loc, MatrixShape shape, mlir::Type ab,

@@ -33,6 +33,7 @@ public:
   mlir::LogicalResult lower(mlir::ModuleOp module, EmitStage stage) final;
   mlir::LogicalResult serialize(mlir::ModuleOp module, EmitStage stage, llvm::StringRef sourceName,
                                 llvm::raw_ostream &out) final;
+  mlir::LogicalResult collectLayouts(mlir::ModuleOp module, std::vector<KernelLayouts> &out) final;
 
 protected:
   /// Rejects what the target cannot take, on the thread-level gpu IR.
