@@ -185,8 +185,10 @@ def candidates(dt, m, n, k):
             return ["m64n256w1s4", "m64n128w1s6", "m128n256w2s4", "m128n128w2s5"]
         return ["m128n256w2s4", "m128n256w2s4p16", "m128n128w2s5"]
     if m <= 128:
-        return ["m64n128w1s4", "m64n64w1s6", "m128n256w2s4", "m128n128w1s3"] + list(K.SPLITK16)
-    return ["m128n256w2s4", "m128n128w1s3"] + (["m64n256w1s4"] if k > 8192 else [])
+        return ["m64n128w1s4", "m64n64w1s6", "m128n256w2s4", "m128n128w1s3", "m64n128w1s4ws",
+                "m128n128w1s3ws"] + list(K.SPLITK16)
+    return ["m128n256w2s4", "m128n128w1s3", "m128n256w2s4ws", "m128n128w1s3ws"] + \
+        (["m64n256w1s4"] if k > 8192 else [])
 
 
 def rates(fns, m, n, k, rounds):

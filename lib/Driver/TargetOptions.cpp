@@ -59,6 +59,8 @@ static std::unique_ptr<TargetBackend> createCUDA(const CompileOptions &opts, llv
   options.resourceLog = opts.resourceUsage ? &errs : nullptr;
   options.debugInfo = opts.debugInfo;
   options.ptxasOptions = opts.ptxasOptions;
+  options.warpSpecialization =
+      parseHopperWarpSpecialization(opts.hopperWS).value_or(HopperWarpSpecialization::Auto);
   options.limits = opts.limits;
   return createCUDABackend(options);
 }

@@ -41,6 +41,7 @@ const char *const singleDashLongOptions[] = {
     "lineinfo",
     "resource-usage",
     "Xptxas",
+    "hopper-ws",
 };
 
 /// Rewrites `-target=x` / `-target x` / `-MD` into CLI11's `--target=x` form.
@@ -230,6 +231,12 @@ int main(int argc, char **argv) {
                  "CUDA: pass OPT to every ptxas run, after tilec's own options (also -Xptxas; repeatable; a comma "
                  "list is split, as nvcc does)")
       ->type_name("OPT");
+  app.add_option("--hopper-ws", opts.hopperWS,
+                 "CUDA sm_90a: warp-specialize the wgmma GEMM loop (a producer warpgroup issuing the TMA loads, "
+                 "consumer warpgroups with setmaxnreg): auto (the compiler's choice, default), on (wherever the "
+                 "form applies), off; --emit=gpu shows the decision as tilec.ws")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->type_name("MODE");
   app.add_flag("-w", opts.warnings.suppressAll,
                "Suppress every warning. Warnings print their name ([-Wspill], [-Wexpr-unused]); -Wno-NAME turns one "
                "off, -Werror "

@@ -211,7 +211,7 @@ static std::string groupArchs(const ArchGroup &g, llvm::ArrayRef<std::string> ar
 /// keeps one group per distinct gpu-level result.
 static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> archs,
                                   llvm::ArrayRef<CUDAKernelInfo> kernels, std::vector<ArchGroup> &groups,
-                                  const GPULimits &limits) {
+                                  const GPULimits &limits, HopperWarpSpecialization ws) {
   // fp8 values and packed 4-bit tensors: bytes with software conversions.
   GPULoweringOptions lowering;
   lowering.limits = limits;
@@ -219,6 +219,7 @@ static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> a
   lowering.launchSequences = true; // the launchers run them (CUDASequence.cpp)
   if (archs.size() == 1) {
     CUDATargetInfo info(archs.front());
+    info.setWarpSpecialization(ws);
     if (failed(lowerTileToGPU(module, info, lowering)))
       return failure();
     ArchGroup &g = groups.emplace_back();
@@ -234,6 +235,7 @@ static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> a
   for (unsigned a = 0; a < archs.size(); ++a) {
     OwningOpRef<ModuleOp> clone(module.clone());
     CUDATargetInfo info(archs[a]);
+    info.setWarpSpecialization(ws);
     if (failed(lowerTileToGPU(*clone, info, lowering)))
       return failure();
     std::string text;
@@ -354,7 +356,7 @@ LogicalResult CUDABackend::lower(ModuleOp module, EmitStage stage) {
   // MLIR's NVVM serializer finds libdevice through CUDA_ROOT (it has no
   // option for it in the prebuilt pipeline): point it at the chosen toolkit.
   ::setenv("CUDA_ROOT", cudaRoot(options).c_str(), 1);
-  if (failed(lowerPerArch(module, archs, kernels, groups, options.limits)))
+  if (failed(lowerPerArch(module, archs, kernels, groups, options.limits, options.warpSpecialization)))
     return failure();
   groupOf.assign(archs.size(), 0);
   for (unsigned gi = 0; gi < groups.size(); ++gi)

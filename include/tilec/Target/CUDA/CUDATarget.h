@@ -9,6 +9,7 @@
 #define TILEC_TARGET_CUDA_CUDATARGET_H
 
 #include "tilec/Target/Backend.h"
+#include "tilec/Target/CUDA/WarpSpecialization.h"
 #include "tilec/Target/GPULimits.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -43,6 +44,8 @@ struct CUDATargetOptions {
   std::vector<std::string> ptxasOptions;
   /// Size limits checked before the lowering (`--max-*`).
   GPULimits limits;
+  /// `--hopper-ws`: warp specialization of the sm_90a wgmma gemm loop.
+  HopperWarpSpecialization warpSpecialization = HopperWarpSpecialization::Auto;
 };
 
 /// The CUDA target in the registry: `-target=sm_80` ... `sm_90a` or a comma

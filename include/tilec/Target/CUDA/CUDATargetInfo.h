@@ -7,6 +7,7 @@
 #ifndef TILEC_TARGET_CUDA_CUDATARGETINFO_H
 #define TILEC_TARGET_CUDA_CUDATARGETINFO_H
 
+#include "tilec/Target/CUDA/WarpSpecialization.h"
 #include "tilec/Target/TargetInfo.h"
 
 namespace tilec {
@@ -72,11 +73,15 @@ public:
 
   /// The compute capability as a number (80, 86, 89, 90).
   int getComputeCapability() const { return cc; }
+  /// `--hopper-ws`: whether the wgmma path warp-specializes its loop.
+  HopperWarpSpecialization getWarpSpecialization() const { return warpSpecialization; }
+  void setWarpSpecialization(HopperWarpSpecialization mode) { warpSpecialization = mode; }
 
 private:
   std::string arch;
   int cc = 80;
   bool archSpecific = false; ///< `a` suffix (sm_90a)
+  HopperWarpSpecialization warpSpecialization = HopperWarpSpecialization::Auto;
 };
 
 /// Registers the `sm_XX` family with the TargetInfo registry.

@@ -25,6 +25,9 @@
 //    the mbarriers last. Split-K (T.atomic_add epilogue, f16/bf16 C, the
 //    16-bit and the fp8 forms alike): the 8 converted columns are added with
 //    red.global.add.noftz.f16x2 / .bf16x2 instead (atomicAddChunk).
+// Warp-specialized (--hopper-ws=on; HopperWarpSpecialized.cpp): a producer
+// warpgroup more runs 3. and 4.'s loads in a loop of its own, and the
+// consumers' loop keeps only the waits, wgmmas and releases of 4.
 // 16-bit operands in the layouts other than A M x K, B K x N (and that one
 // for warpgroup tiles nvgpu's accumulator store does not place) build their
 // wgmma descriptors themselves, the major order in the transpose immediates,
@@ -50,7 +53,7 @@
 //===----------------------------------------------------------------------===//
 #include "HopperGemm.h"
 
-#include "HopperPlan.h"
+#include "HopperEmitter.h"
 #include "HopperWgmma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -69,85 +72,8 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::hopper;
 
-namespace {
-/// Columns of B per TMA box: 128 bytes of 16-bit elements.
-constexpr int64_t kBoxN = 64;
-/// f32 padding of each row of the epilogue tile (bank conflicts).
-constexpr int64_t kEpiloguePad = 8;
 
-struct Emitter {
-  HopperGemmPlan p;
-  tile::KernelOp kernel;
-  tile::LaunchOp launch;
-  gpu::GPUFuncOp func;
-  MLIRContext *ctx;
-  Location loc;
-  OpBuilder b;
-  IRMapping map;
-  Value tid, isThread0, isWarp0, smem, alignPad, tmA, tmB, full, empty, numIters;
-  Value tiles32;        ///< i32 shared address of the 1 KB aligned tiles
-  Value tmAPtr, tmBPtr; ///< the tensor-map parameters themselves (!llvm.ptr)
-  Type elem;     ///< the operand type (f16, bf16, f8E4M3FN, f8E5M2)
-  Type storage; ///< how shared tiles hold it (i8 for fp8)
-  Type accElem;  ///< f32, or i32 for int8
-  MemRefType wgATileT, bTileT;
-  nvgpu::TensorMapDescriptorType tmAT, tmBT;
-  int64_t aStageBytes = 0, bStageBytes = 0;
-  int64_t lag = 1; ///< wgmma groups left in flight per iteration
-  int64_t threads = 128, wgRows = 64;
-
-  Emitter(HopperGemmPlan p, tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func)
-      : p(p), kernel(kernel), launch(launch), func(func), ctx(func.getContext()), loc(kernel.getLoc()), b(ctx) {}
-
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value ult(Value x, Value y) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y); }
-  Value slt(Value x, Value y) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y); }
-  Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
-  Value i32(Value index) { return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index); }
-  /// Runs `body` under `scf.if cond`.
-  template <typename F> void ifThen(Value cond, F body) {
-    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    body();
-  }
-  /// Runs `body` in the producer: one elected lane of warp 0, behind a
-  /// warp-uniform branch, so that the other warps skip it with one branch
-  /// instead of running it predicated off.
-  template <typename F> void producer(F body) {
-    ifThen(isWarp0, [&] { ifThen(NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value()), body); });
-  }
-  /// A typed view of dynamic shared memory at `byteOffset` past the 1 KB
-  /// aligned base.
-  Value view(MemRefType t, Value byteOffset) {
-    return memref::ViewOp::create(b, loc, t, smem, add(alignPad, byteOffset), ValueRange{});
-  }
-
-  void setUpTypes();
-  void blockIndices();
-  void setUpSharedMemory();
-  void issueLoads(Value iter, Value slot);
-  LogicalResult mainLoop();
-  Value kSliceDescriptor(bool isB, Value off, int64_t k);
-  Value fp8Mma(Value acc, nvgpu::WarpgroupAccumulatorType accT, Value aOff, Value bOff);
-  Value wgmmaAsyncStage(Value acc, Value aOff, Value bOff, NVVM::WGMMATypes ab, NVVM::WGMMATypes d, bool zeroFirst,
-                        int64_t wait);
-  Value int8Mma(Value acc, Value aOff, Value bOff);
-  Value promotedMma(Value aOff, Value bOff);
-  Value addAcc(Value total, Value part);
-  void storeAccStruct(Value acc, Value scratch);
-  LLVM::LLVMStructType accStructType();
-  void epilogue(Value acc);
-  void red(Value addr, Value x, bool pair);
-  void atomicAddChunk(Value v, Value out, Value gr, Value gc, Value cols, Value rowOk, Value whole);
-  void invalidateBarriers();
-  LogicalResult run(unsigned firstDescArg);
-};
-} // namespace
-
-void Emitter::setUpTypes() {
+void GemmEmitter::setUpTypes() {
   elem = cast<MemRefType>(p.gemm.getA().getType()).getElementType();
   // fp8 tiles are bytes in shared memory (the CUDA target stores fp8 as i8);
   // only the wgmma descriptors carry the fp8 type.
@@ -184,7 +110,7 @@ void Emitter::setUpTypes() {
 
 /// Block indices, rasterized in panels when the kernel asks (same order as
 /// the mma.sync path: consecutive blocks sweep a panel of `panel` rows).
-void Emitter::blockIndices() {
+void GemmEmitter::blockIndices() {
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   auto ids = launch.getBlockIndices();
@@ -215,7 +141,7 @@ void Emitter::blockIndices() {
     map.map(ids[2], gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
 }
 
-void Emitter::setUpSharedMemory() {
+void GemmEmitter::setUpSharedMemory() {
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   smem = gpu::DynamicSharedMemoryOp::create(
       b, loc, MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8), AffineMap(), wg));
@@ -244,8 +170,8 @@ void Emitter::setUpSharedMemory() {
 
 /// Thread 0 invalidates every mbarrier once no thread uses them any more: the
 /// next block on this multiprocessor may place tiles where they were.
-void Emitter::invalidateBarriers() {
-  gpu::BarrierOp::create(b, loc);
+void GemmEmitter::invalidateBarriers() {
+  syncConsumers();
   ifThen(isThread0, [&] {
     auto ptrT = LLVM::LLVMPointerType::get(ctx, 3);
     for (Value group : {full, empty})
@@ -257,7 +183,7 @@ void Emitter::invalidateBarriers() {
 }
 
 /// The producer: the TMA loads of loop iteration `iter` into stage `slot`.
-void Emitter::issueLoads(Value iter, Value slot) {
+void GemmEmitter::issueLoads(Value iter, Value slot) {
   tile::ForOp loop = p.loop;
   IRMapping m = map;
   Value iv = add(map.lookupOrDefault(loop.getLowerBound()), mul(iter, map.lookupOrDefault(loop.getStep())));
@@ -291,133 +217,30 @@ void Emitter::issueLoads(Value iter, Value slot) {
   }
 }
 
-/// The K width of the wgmma steps over byte tiles (fp8, int8): 32 elements.
-static constexpr int64_t kSliceK = 32;
-
-/// The k32 steps of one stage (fp8Mma, int8Mma, promotedMma): the wgmma
-/// descriptor of K slice `k` (32 bytes of the 128-byte swizzled rows) of this
-/// warpgroup's 64 A rows at byte `off` (`isB` false) or of the blockN B rows
-/// at `off` (`isB` true), both K-major.
-Value Emitter::kSliceDescriptor(bool isB, Value off, int64_t k) {
-  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto descT = nvgpu::WarpgroupMatrixDescriptorType::get(
-      ctx, isB ? MemRefType::get({kSliceK, p.blockN}, elem, AffineMap(), wg)
-               : MemRefType::get({wgRows, kSliceK}, elem, AffineMap(), wg));
-  auto sliceT = MemRefType::get({isB ? p.blockN : wgRows, kSliceK}, storage, AffineMap(), wg);
-  return nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descT, view(sliceT, add(off, c(k * kSliceK))),
-                                                      isB ? tmB : tmA);
-}
-
-/// fp8: one k32 wgmma per 32-byte column of the 128-byte swizzled rows of
-/// this warpgroup's 64 A rows (at byte `aOff`) and the blockN B rows (at
-/// `bOff`), both K-major; the descriptors advance 32 bytes a step inside the
-/// swizzle atom. nvgpu.warpgroup.mma's own k iteration assumes an N-major B,
-/// so each step is its own op over a 32-wide K slice (transpose_B: K-major B).
-/// The steps but the last wait for nothing; the last leaves this iteration's
-/// groups in flight (`lag` iterations' worth).
-Value Emitter::fp8Mma(Value acc, nvgpu::WarpgroupAccumulatorType accT, Value aOff, Value bOff) {
-  int64_t steps = p.blockK / kSliceK;
-  for (int64_t k = 0; k < steps; ++k) {
-    Value descA = kSliceDescriptor(/*isB=*/false, aOff, k);
-    Value descB = kSliceDescriptor(/*isB=*/true, bOff, k);
-    int64_t wait = k + 1 < steps ? 7 : lag * steps;
-    // No transpose_B attribute: B col-major (K-major), the only fp8 form.
-    acc = nvgpu::WarpgroupMmaOp::create(b, loc, accT, descA, descB, b.getI64IntegerAttr(wait), UnitAttr(),
-                                        UnitAttr(), acc);
-  }
-  return acc;
-}
-
-/// int8 and fp8 promoted: this warpgroup's accumulator, wgRows x blockN / 128
-/// registers (i32 / f32) per thread.
-LLVM::LLVMStructType Emitter::accStructType() {
-  if (p.ownDescriptors)
-    return accBlocksType(ctx, wgRows, p.blockN);
-  return LLVM::LLVMStructType::getLiteral(ctx, llvm::SmallVector<Type>(wgRows * p.blockN / 128, accElem));
-}
-
-/// int8 and fp8 promoted: the k32 steps of one stage as nvvm.wgmma.mma_async
-/// `acc` += A * B (`ab` operands, `d` accumulator), one fence before and one
-/// commit after, then a wait that leaves `wait` groups in flight; with
-/// `zeroFirst` the first step ignores acc's registers (scale-d = 0).
-Value Emitter::wgmmaAsyncStage(Value acc, Value aOff, Value bOff, NVVM::WGMMATypes ab, NVVM::WGMMATypes d,
-                               bool zeroFirst, int64_t wait) {
-  auto i64 = b.getI64Type();
-  auto toI64 = [&](Value v) { return UnrealizedConversionCastOp::create(b, loc, i64, v).getResult(0); };
-  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, p.blockN, kSliceK);
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (int64_t k = 0; k < p.blockK / kSliceK; ++k) {
-    Value descA = toI64(kSliceDescriptor(/*isB=*/false, aOff, k));
-    Value descB = toI64(kSliceDescriptor(/*isB=*/true, bOff, k));
-    acc = NVVM::WgmmaMmaAsyncOp::create(b, loc, acc.getType(), acc, descA, descB, shape, ab, ab, d,
-                                        zeroFirst && k == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
-                                        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-                                        NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
-  }
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(wait));
-  return acc;
-}
-
-/// int8: the four k32 steps of one stage (32-byte K slices of the K-major A
-/// and B, as fp8Mma) as s32 += s8 * s8; `lag` groups stay in flight.
-Value Emitter::int8Mma(Value acc, Value aOff, Value bOff) {
-  return wgmmaAsyncStage(acc, aOff, bOff, NVVM::WGMMATypes::s8, NVVM::WGMMATypes::s32, /*zeroFirst=*/false, lag);
-}
-
-/// fp8 promoted: the four k32 steps of one stage as f32 += fp8 * fp8 into
-/// fresh registers, the first with scale-d = 0 (its input registers are
-/// undefined and ignored), and a wait for the group (lag = 0): the product is
-/// read right away.
-Value Emitter::promotedMma(Value aOff, Value bOff) {
-  auto fp8T = isa<Float8E4M3FNType>(elem) ? NVVM::WGMMATypes::e4m3 : NVVM::WGMMATypes::e5m2;
-  Value acc = LLVM::UndefOp::create(b, loc, accStructType());
-  return wgmmaAsyncStage(acc, aOff, bOff, fp8T, NVVM::WGMMATypes::f32, /*zeroFirst=*/true, /*wait=*/0);
-}
-
-/// fp8 promoted: total + part, register by register (both in the wgmma
-/// accumulator layout, so element e of one is element e of the other).
-Value Emitter::addAcc(Value total, Value part) {
-  for (int64_t e = 0, n = wgRows * p.blockN / 128; e < n; ++e) {
-    Value x = LLVM::ExtractValueOp::create(b, loc, total, ArrayRef<int64_t>{e});
-    Value y = LLVM::ExtractValueOp::create(b, loc, part, ArrayRef<int64_t>{e});
-    total = LLVM::InsertValueOp::create(b, loc, total, arith::AddFOp::create(b, loc, x, y), ArrayRef<int64_t>{e});
-  }
-  return total;
-}
-
-/// int8 and fp8 promoted: the wgmma m64 accumulator layout into the scratch tile: thread
-/// t (lane l, warp t / 32 of the block) holds, for each 8-column group j,
-/// registers 4j..4j+3 at rows 16 (t / 32) + l / 4 (+ 8 for the last two) and
-/// columns 8j + 2 (l % 4) + {0, 1}; warpgroup w's rows land at 64 w.
-void Emitter::storeAccStruct(Value acc, Value scratch) {
-  Value lane = arith::RemUIOp::create(b, loc, tid, c(32));
-  Value row0 = add(mul(arith::DivUIOp::create(b, loc, tid, c(32)), c(16)), arith::DivUIOp::create(b, loc, lane, c(4)));
-  Value col0 = mul(arith::RemUIOp::create(b, loc, lane, c(4)), c(2));
-  for (int64_t j = 0; j < p.blockN / 8; ++j)
-    for (int64_t h = 0; h < 2; ++h)
-      for (int64_t e = 0; e < 2; ++e) {
-        Value x = LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{4 * j + 2 * h + e});
-        memref::StoreOp::create(b, loc, x, scratch, ValueRange{add(row0, c(8 * h)), add(col0, c(8 * j + e))});
-      }
-}
-
-LogicalResult Emitter::mainLoop() {
+/// The k loop's trip count, ceil((ub - lb) / step), which every thread computes.
+void GemmEmitter::countIterations() {
   tile::ForOp loop = p.loop;
   Value lb = map.lookupOrDefault(loop.getLowerBound()), ub = map.lookupOrDefault(loop.getUpperBound());
   Value step = map.lookupOrDefault(loop.getStep());
   Value span = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), c(0));
   numIters = arith::CeilDivUIOp::create(b, loc, span, step);
-  // Prologue: the loads of iterations [0, S - lag).
-  producer([&] {
-    for (int64_t s = 0; s < p.stages - lag; ++s)
-      ifThen(ult(c(s), numIters), [&] { issueLoads(c(s), c(s)); });
-  });
+}
+
+/// The consumers' loop (and, not warp-specialized, the producer's prologue
+/// and refills inside it), then the epilogue.
+LogicalResult GemmEmitter::mainLoop() {
+  // Prologue: the loads of iterations [0, S - lag). A warp-specialized
+  // kernel's producer warpgroup issues every load itself (producerLoop).
+  if (!p.warpSpecialized)
+    producer([&] {
+      for (int64_t s = 0; s < p.stages - lag; ++s)
+        ifThen(ult(c(s), numIters), [&] { issueLoads(c(s), c(s)); });
+    });
   auto accT = nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({wgRows, p.blockN}, b.getF32Type()));
   // This warpgroup's rows of the A stage (128-byte rows, so a multiple of 1 KB).
   Value wgAOffset = mul(arith::DivUIOp::create(b, loc, tid, c(128)), c(wgRows * p.blockK * p.elemBytes));
   Value acc0 = p.structAcc() ? (Value)LLVM::ZeroOp::create(b, loc, accStructType())
-                     : (Value)nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
+                             : (Value)nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
   // Carried besides the accumulator: the stage of iteration i (i % S) and
   // its phase parity ((i / S) & 1, i1), and with lag 1 those of iteration
   // i - 1 (the stage released and refilled; S - 1 and round -1 for i = 0).
@@ -433,31 +256,8 @@ LogicalResult Emitter::mainLoop() {
     Value slot = forOp.getRegionIterArg(1), phase = forOp.getRegionIterArg(2);
     Value doneSlot = lag ? forOp.getRegionIterArg(3) : slot, donePhase = lag ? forOp.getRegionIterArg(4) : phase;
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, phase, c(10000000), slot);
-    Value acc, part;
-    if (p.promote) {
-      part = promotedMma(add(mul(slot, c(aStageBytes)), wgAOffset),
-                         add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
-      acc = forOp.getRegionIterArgs()[0];
-    } else if (p.ownDescriptors) {
-      auto addr = [&](Value off) { return arith::AddIOp::create(b, loc, tiles32, i32(off)).getResult(); };
-      acc = wgmma16Stage(b, loc, p, forOp.getRegionIterArgs()[0], addr(add(mul(slot, c(aStageBytes)), wgAOffset)),
-                         addr(add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes)))), wgRows, lag);
-    } else if (p.int8) {
-      acc = int8Mma(forOp.getRegionIterArgs()[0], add(mul(slot, c(aStageBytes)), wgAOffset),
-                    add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
-    } else if (p.fp8) {
-      acc = fp8Mma(forOp.getRegionIterArgs()[0], accT, add(mul(slot, c(aStageBytes)), wgAOffset),
-                   add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
-    } else {
-      auto descAT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, wgATileT);
-      auto descBT = nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileT);
-      Value aTile = view(wgATileT, add(mul(slot, c(aStageBytes)), wgAOffset));
-      Value bTile = view(bTileT, add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))));
-      Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descAT, aTile, tmA);
-      Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descBT, bTile, tmB);
-      acc = nvgpu::WarpgroupMmaOp::create(b, loc, accT, descA, descB, b.getI64IntegerAttr(lag), UnitAttr(),
-                                          b.getUnitAttr(), forOp.getRegionIterArgs()[0]);
-    }
+    Value part;
+    Value acc = stageMma(forOp.getRegionIterArgs()[0], slot, wgAOffset, accT, part);
     // Iteration r = i - lag has finished reading its stage: release it, and
     // let the producer refill it (stage r % S = (r + S) % S) with iteration
     // r + S once all threads released it.
@@ -466,20 +266,19 @@ LogicalResult Emitter::mainLoop() {
     auto tokenT = nvgpu::MBarrierTokenType::get(ctx);
     ifThen(released, [&] { nvgpu::MBarrierArriveOp::create(b, loc, tokenT, empty, doneSlot); });
     Value next = add(done, c(p.stages));
-    ifThen(slt(next, numIters), [&] {
-      producer([&] {
-        ifThen(released, [&] {
-          nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, donePhase, c(10000000), doneSlot);
+    if (!p.warpSpecialized)
+      ifThen(slt(next, numIters), [&] {
+        producer([&] {
+          ifThen(released, [&] {
+            nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, donePhase, c(10000000), doneSlot);
+          });
+          issueLoads(next, doneSlot);
         });
-        issueLoads(next, doneSlot);
       });
-    });
     // Promotion, after the stage is released (the producer has refilled it).
     if (part)
       acc = addAcc(acc, part);
-    Value lastSlot = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, c(p.stages - 1));
-    Value slotAfter = arith::SelectOp::create(b, loc, lastSlot, c(0), add(slot, c(1)));
-    Value phaseAfter = arith::SelectOp::create(b, loc, lastSlot, arith::XOrIOp::create(b, loc, phase, phase1), phase);
+    auto [slotAfter, phaseAfter] = advanceStage(slot, phase, phase1);
     llvm::SmallVector<Value> yields = {acc, slotAfter, phaseAfter};
     if (lag)
       yields.append({slot, phase});
@@ -491,11 +290,20 @@ LogicalResult Emitter::mainLoop() {
   return success();
 }
 
+/// The stage and phase parity after those of iteration i: (i + 1) % S, and
+/// the parity flipped (xor `phase1`, the i1 constant 1) when the stage wraps.
+std::pair<Value, Value> GemmEmitter::advanceStage(Value slot, Value phase, Value phase1) {
+  Value lastSlot = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, c(p.stages - 1));
+  Value slotAfter = arith::SelectOp::create(b, loc, lastSlot, c(0), add(slot, c(1)));
+  Value phaseAfter = arith::SelectOp::create(b, loc, lastSlot, arith::XOrIOp::create(b, loc, phase, phase1), phase);
+  return {slotAfter, phaseAfter};
+}
+
 /// Split-K: `red.global.add.noftz` of `addr` += `x` (an f16x2/bf16x2 pair as
 /// i32, or one f16/bf16 as i16). LLVM 22's NVPTX backend expands atomicrmw
 /// fadd on <2 x half> / <2 x bfloat> into a compare-and-swap loop, so the
 /// reduction is one inline PTX instruction (relaxed, gpu scope: PTX's default).
-void Emitter::red(Value addr, Value x, bool pair) {
+void GemmEmitter::red(Value addr, Value x, bool pair) {
   bool bf16 = cast<MemRefType>(p.outTensor().getType()).getElementType().isBF16();
   std::string text = std::string("red.global.add.noftz.") + (bf16 ? "bf16" : "f16") + (pair ? "x2" : "") + " [$0], $1;";
   createInlinePTX(b, loc, text, pair ? "l,r" : "l,h", {addr, x});
@@ -505,7 +313,7 @@ void Emitter::red(Value addr, Value x, bool pair) {
 /// into C: four f16x2/bf16x2 reductions when the chunk lies inside C and
 /// starts at an even element (4-byte aligned pairs), otherwise one 16-bit
 /// reduction per column inside C (ragged N edge, odd offsets).
-void Emitter::atomicAddChunk(Value v, Value out, Value gr, Value gc, Value cols, Value rowOk, Value whole) {
+void GemmEmitter::atomicAddChunk(Value v, Value out, Value gr, Value gc, Value cols, Value rowOk, Value whole) {
   auto i64 = b.getI64Type();
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, b.getIndexType(), out);
   Value elemIdx = add(mul(gr, cols), gc);
@@ -530,14 +338,14 @@ void Emitter::atomicAddChunk(Value v, Value out, Value gr, Value gc, Value cols,
   });
 }
 
-void Emitter::epilogue(Value acc) {
+void GemmEmitter::epilogue(Value acc) {
   // Offsets of the C tile: the ops between the loop and the store.
   for (Operation *op = p.loop->getNextNode(); op && op != p.epilogueOp(); op = op->getNextNode())
     if (!isa<tile::TileDialect>(op->getDialect()))
       b.clone(*op, map);
   Value out = map.lookupOrDefault(p.outTensor());
   Value rowOff = map.lookupOrDefault(p.outOffsets()[0]), colOff = map.lookupOrDefault(p.outOffsets()[1]);
-  gpu::BarrierOp::create(b, loc);
+  syncConsumers();
   int64_t ld = p.blockN + kEpiloguePad;
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Value scratch = view(MemRefType::get({p.blockM, ld}, accElem, AffineMap(), wg), c(0));
@@ -553,7 +361,7 @@ void Emitter::epilogue(Value acc) {
                                                ArrayRef<int64_t>{wgRows, p.blockN}, ArrayRef<int64_t>{1, 1});
     nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, tileView);
   }
-  gpu::BarrierOp::create(b, loc);
+  syncConsumers();
   // 8 columns per thread and step: one 16-byte store of f16/bf16 C.
   Type outElem = cast<MemRefType>(out.getType()).getElementType();
   Value rows = memref::DimOp::create(b, loc, out, 0), cols = memref::DimOp::create(b, loc, out, 1);
@@ -590,7 +398,7 @@ void Emitter::epilogue(Value acc) {
   });
 }
 
-LogicalResult Emitter::run(unsigned firstDescArg) {
+LogicalResult GemmEmitter::run(unsigned firstDescArg) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
   setUpTypes();
@@ -621,9 +429,15 @@ LogicalResult Emitter::run(unsigned firstDescArg) {
     if (!isa<tile::TileDialect>(op.getDialect()))
       b.clone(op, map);
   }
-  if (failed(mainLoop()))
-    return failure();
-  invalidateBarriers();
+  countIterations();
+  if (p.warpSpecialized) {
+    if (failed(warpSpecializedLoop()))
+      return failure();
+  } else {
+    if (failed(mainLoop()))
+      return failure();
+    invalidateBarriers();
+  }
   gpu::ReturnOp::create(b, loc);
   int64_t pipeline = p.stages * (aStageBytes + bStageBytes);
   int64_t epilogueBytes = p.blockM * (p.blockN + kEpiloguePad) * 4;
@@ -632,9 +446,9 @@ LogicalResult Emitter::run(unsigned firstDescArg) {
 }
 
 FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
-                                               const TargetInfo &target) {
+                                               const TargetInfo &target, HopperWarpSpecialization ws) {
   llvm::StringRef whyNot;
-  std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target, &whyNot);
+  std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target, &whyNot, ws);
   if (target.hasWarpgroupMMA())
     recordWgmmaDecision(func, launch, plan ? &*plan : nullptr, whyNot);
   if (!plan) {
@@ -661,8 +475,20 @@ FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::Laun
   FailureOr<unsigned> first = appendTMADescriptorParams(func, specs);
   if (failed(first))
     return failure();
+  // A warp-specialized kernel runs one warpgroup more: the launcher reads
+  // the block size from tile.threads.
+  if (plan->warpSpecialized) {
+    auto block = static_cast<int32_t>(plan->blockThreads());
+    func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, {block, 1, 1}));
+    tile::setThreads(func, {block, 1, 1});
+    // .minnctapersm beside .maxntid: ptxas then knows the register count at
+    // entry (HopperPlan.h, entryRegs), without which it ignores setmaxnreg
+    // (C7508).
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  IntegerAttr::get(IntegerType::get(ctx, 32), plan->minBlocksPerSM()));
+  }
   // 2.-5. The body.
-  Emitter e(*plan, kernel, launch, func);
+  GemmEmitter e(*plan, kernel, launch, func);
   if (failed(e.run(*first)))
     return failure();
   return true;

@@ -9,6 +9,7 @@
 #define TILEC_LIB_TARGET_CUDA_HOPPER_HOPPERGEMM_H
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Target/CUDA/WarpSpecialization.h"
 #include "tilec/Target/TargetInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,8 +22,9 @@ namespace tilec::hopper {
 /// launch body has the supported shape. Returns true when it did (the body
 /// is complete, descriptor parameters appended), false when the kernel does
 /// not match (nothing changed), failure after a diagnostic.
+/// `ws` is --hopper-ws.
 mlir::FailureOr<bool> lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, mlir::gpu::GPUFuncOp func,
-                                      const TargetInfo &target);
+                                      const TargetInfo &target, HopperWarpSpecialization ws);
 
 /// One CUtensorMap the launcher encodes for a kernel: the tile kernel's
 /// tensor argument `arg`, a box of `boxInner` x `boxOuter` elements (inner

@@ -322,8 +322,24 @@ static Reason matchEpilogue(tile::KernelOp kernel, HopperGemmPlan &plan) {
   return nullptr;
 }
 
+/// 7. Warp specialization (HopperPlan.h, warpSpecialized) under --hopper-ws:
+///    a producer needs stages to run ahead into. `auto` keeps the one-role
+///    loop for now: the producer/consumer form has not been measured on the
+///    GPU yet (bench/README.md: the kit's `ws` configurations time both).
+static Reason decideWarpSpecialization(const HopperGemmPlan &plan, HopperWarpSpecialization ws) {
+  if (ws == HopperWarpSpecialization::Off)
+    return "--hopper-ws=off";
+  if (plan.stages < 2)
+    return "one stage (num_stages = 1): nothing for a producer to run ahead into";
+  if (ws == HopperWarpSpecialization::Auto)
+    return "--hopper-ws=auto keeps one role per thread until the producer/consumer form is measured on the "
+           "GPU (--hopper-ws=on applies it)";
+  return nullptr;
+}
+
 std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
-                                                           const TargetInfo &target, llvm::StringRef *whyNot) {
+                                                           const TargetInfo &target, llvm::StringRef *whyNot,
+                                                           HopperWarpSpecialization ws) {
   HopperGemmPlan plan;
   Reason reason = nullptr;
   // 1. Warpgroup MMA (sm_90a), one or two warpgroups.
@@ -358,6 +374,8 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   plan.stages = std::min<int64_t>(plan.stages, target.getMaxSharedMemoryBytes() / std::max<int64_t>(1, stageBytes) + 1);
   while (plan.stages > 1 && plan.stages * stageBytes + 1024 > target.getMaxSharedMemoryBytes())
     --plan.stages;
+  plan.notWarpSpecialized = decideWarpSpecialization(plan, ws);
+  plan.warpSpecialized = !plan.notWarpSpecialized;
   return plan;
 }
 
@@ -381,4 +399,15 @@ void tilec::hopper::recordWgmmaDecision(Operation *func, tile::LaunchOp launch, 
        << plan->stages;
   }
   func->setAttr(kWgmmaDecisionAttr, StringAttr::get(func->getContext(), text));
+  if (!plan)
+    return;
+  std::string ws;
+  llvm::raw_string_ostream wos(ws);
+  if (plan->warpSpecialized)
+    wos << "producer warpgroup " << plan->warpgroups << ", setmaxnreg " << HopperGemmPlan::kProducerRegs << "/"
+        << plan->consumerRegs() << ", " << plan->blockThreads() << " threads, " << plan->minBlocksPerSM()
+        << " blocks/SM";
+  else
+    wos << "off: " << plan->notWarpSpecialized;
+  func->setAttr(kWarpSpecializationAttr, StringAttr::get(func->getContext(), ws));
 }

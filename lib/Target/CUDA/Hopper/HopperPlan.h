@@ -7,6 +7,7 @@
 #define TILEC_LIB_TARGET_CUDA_HOPPER_HOPPERPLAN_H
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Target/CUDA/WarpSpecialization.h"
 #include "tilec/Target/TargetInfo.h"
 
 #include <optional>
@@ -75,6 +76,38 @@ struct HopperGemmPlan {
   /// (128; 16-bit ownDescriptors also 64 or 32). MN-major tiles, in boxes of
   /// 64 elements, take the 128-byte swizzle.
   int64_t kRowBytes() const { return blockK * elemBytes; }
+  /// Producer/consumer warp specialization (HopperWarpSpecialized.cpp): one
+  /// warpgroup more than the consumers, after them (threads 128 W ..
+  /// 128 W + 127), whose first warp's elected lane issues every TMA load
+  /// behind the empty mbarriers; the consumers only wait on the full ones,
+  /// run wgmma and release stages; setmaxnreg moves registers from the
+  /// producer (kProducerRegs) to the consumers (consumerRegs()).
+  bool warpSpecialized = false;
+  /// Why not, when not (recorded as tilec.ws).
+  const char *notWarpSpecialized = nullptr;
+  /// The registers per thread a warp-specialized kernel's producer keeps.
+  static constexpr int64_t kProducerRegs = 40;
+  /// The kernel's .minnctapersm: 2 with one consumer warpgroup of at most
+  /// 128 columns (two blocks of 256 threads fit a multiprocessor's registers,
+  /// as two of the one-role form's 128 would), otherwise 1: ptxas checks each
+  /// wgmma's operands against the entry count (an m64n256 one, 128
+  /// accumulator registers, does not compile at 128: C7602).
+  int64_t minBlocksPerSM() const { return warpgroups == 1 && blockN <= 128 ? 2 : 1; }
+  /// The registers per thread ptxas gives every thread at entry under
+  /// .maxntid and .minnctapersm: 65536 / (threads x blocks), rounded down to 8,
+  /// at most 240 (128 for one consumer warpgroup of 128 columns, 240 for one
+  /// of more, 168 for two).
+  int64_t entryRegs() const { return std::min<int64_t>(240, 65536 / (blockThreads() * minBlocksPerSM()) / 8 * 8); }
+  /// The registers the consumers raise theirs to: entry plus their share of
+  /// what the producer releases into the block's pool (setmaxnreg.inc blocks
+  /// until the pool has them), rounded down to 8, at most 240 (216 for one
+  /// consumer warpgroup of 128 columns, 240 for one of more, 232 for two).
+  int64_t consumerRegs() const {
+    int64_t entry = entryRegs();
+    return std::min<int64_t>(240, (entry + (entry - kProducerRegs) / warpgroups) / 8 * 8);
+  }
+  /// Threads per block the kernel is launched with.
+  int64_t blockThreads() const { return 128 * (warpgroups + (warpSpecialized ? 1 : 0)); }
   /// The accumulator is an LLVM struct of registers fed to nvvm.wgmma.mma_async
   /// (int8, and fp8 promoted) rather than nvgpu's accumulator type.
   bool structAcc() const { return int8 || promote || ownDescriptors; }
@@ -85,19 +118,26 @@ bool isFp8(mlir::Type t);
 
 /// The plan when `kernel`'s launch matches and `target` has warpgroup MMA;
 /// otherwise nullopt, and `*whyNot` (when given) says why.
+/// `ws` is --hopper-ws (the plan's warpSpecialized, notWarpSpecialized).
 std::optional<HopperGemmPlan> matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
-                                              const TargetInfo &target, llvm::StringRef *whyNot = nullptr);
+                                              const TargetInfo &target, llvm::StringRef *whyNot = nullptr,
+                                              HopperWarpSpecialization ws = HopperWarpSpecialization::Auto);
 
 /// Records on the lowered kernel `func` (a gpu.func) what the Hopper path
 /// made of a launch that has a T.gemm, as the string attribute
 /// `tilec.wgmma` (seen with --emit=gpu): "wgmma <layout> <type> <blockM>x
 /// <blockN>x<blockK> warpgroups <W> stages <S>" with `plan`, otherwise
-/// "mma.sync: <whyNot>". Launches without a gemm get nothing.
+/// "mma.sync: <whyNot>". Launches without a gemm get nothing. With `plan`,
+/// also the string attribute `tilec.ws`: "producer warpgroup <W>, setmaxnreg
+/// <producer>/<consumers>, <threads> threads, <B> blocks/SM" when warp-specialized,
+/// otherwise "off: <why>".
 void recordWgmmaDecision(mlir::Operation *func, tile::LaunchOp launch, const HopperGemmPlan *plan,
                          llvm::StringRef whyNot);
 
 /// The name of that attribute.
 inline constexpr llvm::StringLiteral kWgmmaDecisionAttr = "tilec.wgmma";
+/// The name of the warp-specialization decision's attribute.
+inline constexpr llvm::StringLiteral kWarpSpecializationAttr = "tilec.ws";
 
 } // namespace tilec::hopper
 

@@ -1,0 +1,37 @@
+//===- WarpSpecialization.h - --hopper-ws: the wgmma loop's roles -*- C++ -*-===//
+//
+// Whether the sm_90a wgmma gemm loop is warp-specialized (a producer
+// warpgroup issuing the TMA loads, consumer warpgroups running wgmma), as
+// `tilec --hopper-ws=` asks; hopper::matchGemmKernel decides and records why.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_TARGET_CUDA_WARPSPECIALIZATION_H
+#define TILEC_TARGET_CUDA_WARPSPECIALIZATION_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace tilec {
+
+/// `--hopper-ws=auto|on|off`.
+enum class HopperWarpSpecialization {
+  Auto, ///< the compiler's choice (HopperMatch.cpp, decideWarpSpecialization)
+  On,   ///< every loop the producer/consumer form covers
+  Off,  ///< never: one role per thread (the producer is an elected lane)
+};
+
+/// The mode spelled `text` ("auto", "on", "off"); nullopt for anything else.
+inline std::optional<HopperWarpSpecialization> parseHopperWarpSpecialization(llvm::StringRef text) {
+  if (text == "auto")
+    return HopperWarpSpecialization::Auto;
+  if (text == "on")
+    return HopperWarpSpecialization::On;
+  if (text == "off")
+    return HopperWarpSpecialization::Off;
+  return std::nullopt;
+}
+
+} // namespace tilec
+
+#endif // TILEC_TARGET_CUDA_WARPSPECIALIZATION_H
