@@ -224,3 +224,37 @@ void tilec::tile::layout_access::fuseParallelNests(LaunchOp launch) {
     outer.erase();
   }
 }
+
+bool tilec::tile::layout_access::isLoadedOnly(Value frag) {
+  auto alloc = frag.getDefiningOp<AllocOp>();
+  if (!alloc || alloc.getReducer())
+    return false;
+  return llvm::all_of(frag.getUsers(), [&](Operation *u) {
+    if (auto c = dyn_cast<CopyOp>(u))
+      return c.getSrc() == frag || !isBufferInScope(c.getSrc().getType(), Scope::Fragment);
+    return isa<memref::LoadOp, FillOp>(u);
+  });
+}
+
+void tilec::tile::layout_access::noteVectors(LaunchOp launch, llvm::SmallVectorImpl<Value> &frags,
+                                             llvm::DenseMap<Value, int64_t> &vecOf) {
+  auto isFragment = [](Value v) { return isBufferInScope(v.getType(), Scope::Fragment); };
+  launch.walk([&](AllocOp a) {
+    if (a.getScope() == Scope::Fragment) {
+      frags.push_back(a.getResult());
+      unsigned bits = a.getType().getElementType().getIntOrFloatBitWidth();
+      vecOf[a.getResult()] = std::max<int64_t>(1, std::min<int64_t>(4, 128 / std::max(8u, bits)));
+    }
+  });
+  // Fragments copied from/to global memory take that tensor's 16-byte vector.
+  launch.walk([&](CopyOp c) {
+    auto note = [&](Value frag, Value other) {
+      if (isFragment(frag) && isBufferInScope(other.getType(), Scope::Global)) {
+        unsigned bits = cast<MemRefType>(other.getType()).getElementType().getIntOrFloatBitWidth();
+        vecOf[frag] = std::max<int64_t>(vecOf[frag], 128 / std::max(8u, bits));
+      }
+    };
+    note(c.getDst(), c.getSrc());
+    note(c.getSrc(), c.getDst());
+  });
+}
