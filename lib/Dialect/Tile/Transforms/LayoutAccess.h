@@ -119,7 +119,8 @@ bool isLoadedOnly(mlir::Value frag);
 /// Collects the fragments of `launch` in `frags` and the vector width each
 /// is placed with in `vecOf` (16 bytes for those copied to or from global
 /// memory, else up to 4 elements).
-void noteVectors(LaunchOp launch, llvm::SmallVectorImpl<mlir::Value> &frags, llvm::DenseMap<mlir::Value, int64_t> &vecOf);
+void noteVectors(LaunchOp launch, llvm::SmallVectorImpl<mlir::Value> &frags,
+                 llvm::DenseMap<mlir::Value, int64_t> &vecOf);
 
 /// Merges each T.Parallel whose body is one T.Parallel (`for i in
 /// T.Parallel(n): for j in T.Parallel(m):`) into one loop over both, as

@@ -620,12 +620,12 @@ bool LayoutSolver::placeNext() {
   if (!best)
     return false;
   auto t = cast<MemRefType>(best.getType());
-  fragments[best] = placeSplit(t.getShape(), splitAligns(best, loops), registerDims(best, loops),
-                               [&](ArrayRef<int64_t> shape, ArrayRef<bool> regDims) {
-                                 bool split = shape.size() != (size_t)t.getRank();
-                                 return placeFragment(best, shape, threads, split ? 1 : vecOf[best],
-                                                      target.getWarpSize(), regDims);
-                               });
+  fragments[best] =
+      placeSplit(t.getShape(), splitAligns(best, loops), registerDims(best, loops),
+                 [&](ArrayRef<int64_t> shape, ArrayRef<bool> regDims) {
+                   bool split = shape.size() != (size_t)t.getRank();
+                   return placeFragment(best, shape, threads, split ? 1 : vecOf[best], target.getWarpSize(), regDims);
+                 });
   return true;
 }
 

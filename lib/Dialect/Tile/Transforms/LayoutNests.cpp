@@ -91,10 +91,8 @@ static bool offsetDim(FragmentLayout &f, unsigned d, int64_t extent, int64_t m) 
   return true;
 }
 
-std::optional<FragmentLayout>
-tilec::tile::layout_access::adoptSubsetLayout(const ParallelInfo &p,
-                                              llvm::function_ref<const FragmentLayout *(Value)> layoutOf,
-                                              bool offsetsOnly) {
+std::optional<FragmentLayout> tilec::tile::layout_access::adoptSubsetLayout(
+    const ParallelInfo &p, llvm::function_ref<const FragmentLayout *(Value)> layoutOf, bool offsetsOnly) {
   ArrayRef<int64_t> extents = ParallelOp(p.op).getExtents();
   for (const Access &a : p.accesses) {
     const FragmentLayout *f = layoutOf(a.buffer);
@@ -130,9 +128,9 @@ tilec::tile::layout_access::adoptSubsetLayout(const ParallelInfo &p,
   return std::nullopt;
 }
 
-FragmentLayout tilec::tile::layout_access::placeSplit(
-    ArrayRef<int64_t> shape, ArrayRef<int64_t> aligns, ArrayRef<bool> regDims,
-    llvm::function_ref<FragmentLayout(ArrayRef<int64_t>, ArrayRef<bool>)> place) {
+FragmentLayout
+tilec::tile::layout_access::placeSplit(ArrayRef<int64_t> shape, ArrayRef<int64_t> aligns, ArrayRef<bool> regDims,
+                                       llvm::function_ref<FragmentLayout(ArrayRef<int64_t>, ArrayRef<bool>)> place) {
   llvm::SmallVector<int64_t> parts;
   llvm::SmallVector<bool> regs;
   llvm::SmallVector<bool> split;
