@@ -116,9 +116,8 @@ FailureOr<Value> KernelEmitter::fragmentRegIndex(Operation *op, Value buf, Value
         // element; its register digits are computed from the index here.
         llvm::SmallVector<LayoutField> dtf = par->driver->threadFields(off->iv);
         llvm::erase_if(dtf, [](const LayoutField &f) { return f.count == 1; });
-        known = tf == dtf && llvm::all_of(tf, [&](const LayoutField &f) {
-                  return off->multiple % (f.scale * f.count) == 0;
-                });
+        known = tf == dtf &&
+                llvm::all_of(tf, [&](const LayoutField &f) { return off->multiple % (f.scale * f.count) == 0; });
         if (known)
           dyn = addRegisterDigits(dyn, frag.layout, d, map.lookup(idx[d]));
         continue;

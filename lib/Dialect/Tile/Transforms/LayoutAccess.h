@@ -113,6 +113,15 @@ FragmentLayout placeSplit(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t>
 /// whole to or from `frag`) where it divides the extent; 0 elsewhere.
 llvm::SmallVector<int64_t> splitAligns(mlir::Value frag, llvm::ArrayRef<ParallelInfo> loops);
 
+/// Whether `frag` is written only by copies from memory and fills (so that
+/// any layout of it can be loaded whole).
+bool isLoadedOnly(mlir::Value frag);
+/// Collects the fragments of `launch` in `frags` and the vector width each
+/// is placed with in `vecOf` (16 bytes for those copied to or from global
+/// memory, else up to 4 elements).
+void noteVectors(LaunchOp launch, llvm::SmallVectorImpl<mlir::Value> &frags,
+                 llvm::DenseMap<mlir::Value, int64_t> &vecOf);
+
 /// Merges each T.Parallel whose body is one T.Parallel (`for i in
 /// T.Parallel(n): for j in T.Parallel(m):`) into one loop over both, as
 /// tile-lang's loop nests are: the inner loop's fragments then see both

@@ -77,7 +77,6 @@ private:
   /// The error at `at` for a use of replicated fragment `frag` that needs it
   /// distributed, with a note at the use outside T.Parallel.
   InFlightDiagnostic replicatedConflict(Operation *at, Value frag, StringRef what);
-  void noteVectors();
   LogicalResult planGemms();
   LogicalResult planGemm(GemmOp g);
   /// Whether `v` is a fragment that is not (yet) fully replicated.
@@ -193,19 +192,6 @@ LogicalResult LayoutSolver::planReplicated() {
   return success();
 }
 
-/// Whether `frag` is written only by copies from memory and fills (so that
-/// any layout of it can be loaded whole), with no layout pinned.
-static bool isLoadedOnly(Value frag) {
-  auto alloc = frag.getDefiningOp<AllocOp>();
-  if (!alloc || alloc.getReducer())
-    return false;
-  return llvm::all_of(frag.getUsers(), [&](Operation *u) {
-    if (auto c = dyn_cast<CopyOp>(u))
-      return c.getSrc() == frag || !isFragment(c.getSrc());
-    return isa<memref::LoadOp, FillOp>(u);
-  });
-}
-
 /// A fragment that two loops read in layouts that do not agree (a row
 /// vector read by loops over the gemm accumulator and over another tile),
 /// when only copies and fills write it, is replicated instead: every thread
@@ -265,31 +251,6 @@ LogicalResult LayoutSolver::checkReplicated() {
       return replicatedConflict(cause, frag, what);
   }
   return success();
-}
-
-void LayoutSolver::noteVectors() {
-  launch.walk([&](memref::ReinterpretCastOp v) {
-    if (isFragment(v.getResult()) && isFragment(v.getSource()))
-      views.push_back(v);
-  });
-  launch.walk([&](AllocOp a) {
-    if (a.getScope() == Scope::Fragment) {
-      frags.push_back(a.getResult());
-      unsigned bits = a.getType().getElementType().getIntOrFloatBitWidth();
-      vecOf[a.getResult()] = std::max<int64_t>(1, std::min<int64_t>(4, 128 / std::max(8u, bits)));
-    }
-  });
-  // Fragments copied from/to global memory take that tensor's 16-byte vector.
-  launch.walk([&](CopyOp c) {
-    auto note = [&](Value frag, Value other) {
-      if (isFragment(frag) && isBufferInScope(other.getType(), Scope::Global)) {
-        unsigned bits = cast<MemRefType>(other.getType()).getElementType().getIntOrFloatBitWidth();
-        vecOf[frag] = std::max<int64_t>(vecOf[frag], 128 / std::max(8u, bits));
-      }
-    };
-    note(c.getDst(), c.getSrc());
-    note(c.getSrc(), c.getDst());
-  });
 }
 
 LogicalResult LayoutSolver::planGemm(GemmOp g) {
@@ -662,12 +623,12 @@ bool LayoutSolver::placeNext() {
   if (!best)
     return false;
   auto t = cast<MemRefType>(best.getType());
-  fragments[best] = placeSplit(t.getShape(), splitAligns(best, loops), registerDims(best, loops),
-                               [&](ArrayRef<int64_t> shape, ArrayRef<bool> regDims) {
-                                 bool split = shape.size() != (size_t)t.getRank();
-                                 return placeFragment(best, shape, threads, split ? 1 : vecOf[best],
-                                                      target.getWarpSize(), regDims);
-                               });
+  fragments[best] =
+      placeSplit(t.getShape(), splitAligns(best, loops), registerDims(best, loops),
+                 [&](ArrayRef<int64_t> shape, ArrayRef<bool> regDims) {
+                   bool split = shape.size() != (size_t)t.getRank();
+                   return placeFragment(best, shape, threads, split ? 1 : vecOf[best], target.getWarpSize(), regDims);
+                 });
   return true;
 }
 
@@ -708,7 +669,11 @@ LogicalResult LayoutSolver::run() {
   if (failed(pinLayouts()) || failed(planReplicated()))
     return failure();
   fuseParallelNests(launch);
-  noteVectors();
+  noteVectors(launch, frags, vecOf);
+  launch.walk([&](memref::ReinterpretCastOp v) {
+    if (isFragment(v.getResult()) && isFragment(v.getSource()))
+      views.push_back(v);
+  });
   // 1. Gemms.
   if (failed(planGemms()))
     return failure();

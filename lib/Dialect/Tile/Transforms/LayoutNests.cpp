@@ -91,10 +91,8 @@ static bool offsetDim(FragmentLayout &f, unsigned d, int64_t extent, int64_t m) 
   return true;
 }
 
-std::optional<FragmentLayout>
-tilec::tile::layout_access::adoptSubsetLayout(const ParallelInfo &p,
-                                              llvm::function_ref<const FragmentLayout *(Value)> layoutOf,
-                                              bool offsetsOnly) {
+std::optional<FragmentLayout> tilec::tile::layout_access::adoptSubsetLayout(
+    const ParallelInfo &p, llvm::function_ref<const FragmentLayout *(Value)> layoutOf, bool offsetsOnly) {
   ArrayRef<int64_t> extents = ParallelOp(p.op).getExtents();
   for (const Access &a : p.accesses) {
     const FragmentLayout *f = layoutOf(a.buffer);
@@ -130,9 +128,9 @@ tilec::tile::layout_access::adoptSubsetLayout(const ParallelInfo &p,
   return std::nullopt;
 }
 
-FragmentLayout tilec::tile::layout_access::placeSplit(
-    ArrayRef<int64_t> shape, ArrayRef<int64_t> aligns, ArrayRef<bool> regDims,
-    llvm::function_ref<FragmentLayout(ArrayRef<int64_t>, ArrayRef<bool>)> place) {
+FragmentLayout
+tilec::tile::layout_access::placeSplit(ArrayRef<int64_t> shape, ArrayRef<int64_t> aligns, ArrayRef<bool> regDims,
+                                       llvm::function_ref<FragmentLayout(ArrayRef<int64_t>, ArrayRef<bool>)> place) {
   llvm::SmallVector<int64_t> parts;
   llvm::SmallVector<bool> regs;
   llvm::SmallVector<bool> split;
@@ -223,4 +221,38 @@ void tilec::tile::layout_access::fuseParallelNests(LaunchOp launch) {
                                std::prev(from->end()));
     outer.erase();
   }
+}
+
+bool tilec::tile::layout_access::isLoadedOnly(Value frag) {
+  auto alloc = frag.getDefiningOp<AllocOp>();
+  if (!alloc || alloc.getReducer())
+    return false;
+  return llvm::all_of(frag.getUsers(), [&](Operation *u) {
+    if (auto c = dyn_cast<CopyOp>(u))
+      return c.getSrc() == frag || !isBufferInScope(c.getSrc().getType(), Scope::Fragment);
+    return isa<memref::LoadOp, FillOp>(u);
+  });
+}
+
+void tilec::tile::layout_access::noteVectors(LaunchOp launch, llvm::SmallVectorImpl<Value> &frags,
+                                             llvm::DenseMap<Value, int64_t> &vecOf) {
+  auto isFragment = [](Value v) { return isBufferInScope(v.getType(), Scope::Fragment); };
+  launch.walk([&](AllocOp a) {
+    if (a.getScope() == Scope::Fragment) {
+      frags.push_back(a.getResult());
+      unsigned bits = a.getType().getElementType().getIntOrFloatBitWidth();
+      vecOf[a.getResult()] = std::max<int64_t>(1, std::min<int64_t>(4, 128 / std::max(8u, bits)));
+    }
+  });
+  // Fragments copied from/to global memory take that tensor's 16-byte vector.
+  launch.walk([&](CopyOp c) {
+    auto note = [&](Value frag, Value other) {
+      if (isFragment(frag) && isBufferInScope(other.getType(), Scope::Global)) {
+        unsigned bits = cast<MemRefType>(other.getType()).getElementType().getIntOrFloatBitWidth();
+        vecOf[frag] = std::max<int64_t>(vecOf[frag], 128 / std::max(8u, bits));
+      }
+    };
+    note(c.getDst(), c.getSrc());
+    note(c.getSrc(), c.getDst());
+  });
 }

@@ -12,7 +12,8 @@
 //    scans of fragments.
 // 3. Past the target's limit: buffers whose live ranges (spans of the
 //    launch body's top-level ops) do not overlap share bytes, as tile-lang's
-//    storage rewrite merges them (pipeline-staged buffers excepted); still
+//    storage rewrite merges them (pipeline-staged buffers only with ones
+//    used after their loop, which waits for its copies); still
 //    past it, each scratch half holds one value per thread and the
 //    reductions go through in chunks of registers. The lowering puts a
 //    barrier between the accesses of buffers that share bytes.
@@ -130,8 +131,9 @@ static bool planTensorCopies(LaunchOp launch, const TargetInfo &target, int64_t 
 /// Step 3: offsets for `order` where buffers whose live ranges (the spans
 /// of top-level ops of the launch body that use them) do not overlap share
 /// bytes: largest first, each at the lowest 128-byte boundary clear of the
-/// placed buffers it is live with. Pipeline-staged buffers keep bytes of
-/// their own (their loops manage their barriers). Returns the end.
+/// placed buffers it is live with. Pipeline-staged buffers are live from
+/// the start of the body (their loops manage their barriers). Returns the
+/// end.
 static int64_t placeByLiveness(LaunchOp launch, ArrayRef<AllocOp> order, const llvm::DenseMap<Value, int64_t> &stagesOf,
                                llvm::DenseMap<Value, SharedBufferAttr> &placed) {
   MLIRContext *ctx = launch.getContext();
@@ -159,8 +161,13 @@ static int64_t placeByLiveness(LaunchOp launch, ArrayRef<AllocOp> order, const l
     auto range = live.lookup(v);
     if (!live.count(v))
       range = {0, -1}; // never used: live nowhere
+    // A staged buffer is live from the start (its pipeline's prologue
+    // copies are not tracked by the lowering's barriers) to its last use:
+    // the pipelined loop ends with a wait for every copy and a barrier, so
+    // buffers used only after it may take its bytes (tile-lang's C_shared
+    // epilogue over the pipeline's tiles).
     if (stagesOf.lookup(v))
-      range = {0, last};
+      range = {0, live.count(v) ? range.second : last};
     items.push_back({v, bytes, range.first, range.second});
   }
   llvm::stable_sort(items, [](const Item &a, const Item &b) { return a.bytes > b.bytes; });

@@ -16,7 +16,6 @@
 
 #include <optional>
 
-
 namespace tilec {
 
 #define GEN_PASS_DECL
