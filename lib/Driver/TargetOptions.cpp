@@ -44,6 +44,7 @@ static void checkUnusedFlags(mlir::MLIRContext *ctx, const CompileOptions &opts)
 static std::unique_ptr<TargetBackend> createHost(const CompileOptions &opts, llvm::raw_ostream &errs) {
   HostOptions options;
   options.threads = std::max(1u, opts.threads);
+  options.maxParallelOps = opts.maxParallelOps;
   options.shared = opts.shared;
   options.debugInfo = opts.debugInfo;
   options.commandLog = opts.verbose ? &errs : nullptr;

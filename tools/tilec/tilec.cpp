@@ -265,6 +265,10 @@ int main(int argc, char **argv) {
   app.add_option("--max-unrolled-ops", opts.limits.maxUnrolledOps,
                  "GPU targets: most operations one thread may run of an unrolled T.Parallel (default 65536)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--max-parallel-ops", opts.maxParallelOps,
+                 "Host target: most operations in one T.Parallel body (default 8192; LLVM's loop optimizations "
+                 "take minutes on longer ones)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--vk-preset", opts.vulkan.preset, "Vulkan target limits preset: desktop (default) or lavapipe");
   app.add_option("--vk-max-shared-memory", opts.vulkan.maxSharedMemory,
                  "Vulkan: maxComputeSharedMemorySize in bytes (default: the preset's)");

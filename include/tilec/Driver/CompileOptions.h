@@ -85,6 +85,7 @@ struct CompileOptions {
   std::string cudaPath;             ///< `--cuda-path`
   unsigned threads = 1;             ///< `-j`: host blocks run on this many threads
   GPULimits limits;                 ///< `--max-fragment-elements`, `--max-unrolled-ops`
+  int64_t maxParallelOps = 8192;    ///< `--max-parallel-ops`: host, operations in one T.Parallel body
   DebugInfoLevel debugInfo = DebugInfoLevel::None; ///< `-g` (Full) / `-lineinfo` (LineTables)
   bool resourceUsage = false;                      ///< `--resource-usage`: ptxas's figures per kernel on stderr
   std::vector<std::string> ptxasOptions;           ///< `-Xptxas OPT` (comma lists split)

@@ -16,6 +16,7 @@
 
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Conversion/TileToLoops/TileToLoops.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -39,9 +40,25 @@
 using namespace mlir;
 using namespace tilec;
 
+/// A T.Parallel body over `limit` operations: an error, before LLVM (whose
+/// loop and SLP vectorizers took minutes on 60k statements in one body).
+static LogicalResult checkParallelBodies(ModuleOp module, int64_t limit) {
+  WalkResult r = module.walk<WalkOrder::PreOrder>([&](tile::ParallelOp par) {
+    int64_t n = -1; // the tile.parallel itself is not counted
+    par->walk([&](Operation *) { ++n; });
+    if (n <= limit)
+      return WalkResult::skip(); // nested ones are smaller
+    par.emitError() << "this T.Parallel's body has " << n << " operations; the host target compiles at most " << limit
+                    << " in one T.Parallel (LLVM's loop optimizations take minutes on longer bodies): "
+                    << "split it into several T.Parallel loops, or raise the limit with --max-parallel-ops=N";
+    return WalkResult::interrupt();
+  });
+  return failure(r.wasInterrupted());
+}
+
 LogicalResult tilec::lowerTileToHostLLVM(ModuleOp module, const HostOptions &options,
                                          std::vector<KernelSignature> &kernels) {
-  if (failed(getKernelSignatures(module, kernels)))
+  if (failed(getKernelSignatures(module, kernels)) || failed(checkParallelBodies(module, options.maxParallelOps)))
     return failure();
   // Through a pass manager, so the dialects the lowering creates get loaded.
   PassManager loops(module.getContext());

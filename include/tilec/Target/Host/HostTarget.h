@@ -28,6 +28,7 @@ struct HostOptions {
   unsigned optLevel = 3;      ///< LLVM optimisation level (0-3)
   unsigned threads = 1;       ///< CPU threads the launcher runs blocks on (1: in order, deterministic)
   int64_t stackLimit = 256 * 1024; ///< bytes of block buffers on the stack; the rest on the heap
+  int64_t maxParallelOps = 8192;   ///< --max-parallel-ops: most operations in one T.Parallel body
   bool shared = false;        ///< the default stage links a shared library instead of an object
   DebugInfoLevel debugInfo = DebugInfoLevel::None; ///< `-g` / `-lineinfo`: DWARF of the .tile lines
   llvm::raw_ostream *commandLog = nullptr;         ///< `-v`: the linker's command line goes here
