@@ -316,9 +316,9 @@ std::optional<FragmentLayout> FragmentLayout::reshape(llvm::ArrayRef<int64_t> to
   FragmentLayout v = fromFlatFields(to, numThreads, numRegs, out);
   // Each element of the base in bounds must stay inside every view dimension
   // (no field sum carrying into the next one).
-  for (int64_t t = 0; t < numThreads; ++t)
-    for (int64_t r = 0; r < numRegs; ++r) {
-      llvm::SmallVector<int64_t> bi = regIndex(r), vi = v.regIndex(r);
+  for (int64_t r = 0; r < numRegs; ++r) {
+    llvm::SmallVector<int64_t> bi = regIndex(r), vi = v.regIndex(r);
+    for (int64_t t = 0; t < numThreads; ++t) {
       bool inBounds = true;
       for (unsigned d = 0; d < dims.size(); ++d)
         inBounds &= bi[d] + threadIndex(d, t) < shape[d];
@@ -326,5 +326,6 @@ std::optional<FragmentLayout> FragmentLayout::reshape(llvm::ArrayRef<int64_t> to
         if (vi[e] + v.threadIndex(e, t) >= to[e])
           return std::nullopt;
     }
+  }
   return v;
 }
