@@ -194,6 +194,7 @@ int panelHeader(Canvas &c, const KernelLayouts &k, const BufferLayout &b, llvm::
 int fragmentOverview(Canvas &c, const KernelLayouts &k, const BufferLayout &b, const Owners &o, int x, int top,
                      View v) {
   int cell = int(std::clamp<int64_t>(kOverview / std::max(v.rows, v.cols), 1, 12));
+  int cellH = v.rows < 4 ? std::max(cell, 12) : cell; // a vector stays visible
   c.text(x, top, "whole buffer, colored by warp", 11, "fill=\"#444\"");
   int gy = top + 8;
   auto warpOf = [&](int64_t e) { return o.thread[e] < 0 ? -1 : o.thread[e] / k.warpSize; };
@@ -215,14 +216,14 @@ int fragmentOverview(Canvas &c, const KernelLayouts &k, const BufferLayout &b, c
     while (end < v.rows && runs(end) == rowRuns)
       ++end;
     for (auto &run : rowRuns)
-      c.rect(x + int(run[0]) * cell, gy + int(r) * cell, int(run[1] - run[0]) * cell, int(end - r) * cell,
+      c.rect(x + int(run[0]) * cell, gy + int(r) * cellH, int(run[1] - run[0]) * cell, int(end - r) * cellH,
              run[2] < 0 ? "#ffffff" : kPalette[run[2] % kPaletteSize]);
     r = end;
   }
-  int w = int(v.cols) * cell, h = int(v.rows) * cell;
+  int w = int(v.cols) * cell, h = int(v.rows) * cellH;
   c.rect(x, gy, w, h, "none", "stroke=\"#333\" stroke-width=\"1\"");
   // Where the detail grid is.
-  c.rect(x, gy, int(std::min(v.cols, kDetail)) * cell, int(std::min(v.rows, kDetail)) * cell, "none",
+  c.rect(x, gy, int(std::min(v.cols, kDetail)) * cell, int(std::min(v.rows, kDetail)) * cellH, "none",
          "stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"3,2\"");
   // Legend: one swatch per warp (the first 16).
   int64_t warps = (k.threads + k.warpSize - 1) / k.warpSize;
