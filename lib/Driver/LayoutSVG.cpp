@@ -59,11 +59,20 @@ std::string escape(llvm::StringRef s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '&': out += "&amp;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    default:
+      out += c;
     }
   }
   return out;
@@ -77,12 +86,24 @@ std::string laneColor(int64_t tid, int64_t warpSize) {
   double r = 0, g = 0, b = 0;
   int sector = int(h / 60.0) % 6;
   switch (sector) {
-  case 0: r = c, g = x; break;
-  case 1: r = x, g = c; break;
-  case 2: g = c, b = x; break;
-  case 3: g = x, b = c; break;
-  case 4: r = x, b = c; break;
-  default: r = c, b = x; break;
+  case 0:
+    r = c, g = x;
+    break;
+  case 1:
+    r = x, g = c;
+    break;
+  case 2:
+    g = c, b = x;
+    break;
+  case 3:
+    g = x, b = c;
+    break;
+  case 4:
+    r = x, b = c;
+    break;
+  default:
+    r = c, b = x;
+    break;
   }
   auto hex = [](double v) {
     std::string h = llvm::utohexstr(unsigned(std::lround(v * 255)), /*LowerCase=*/true);
@@ -194,6 +215,7 @@ int panelHeader(Canvas &c, const KernelLayouts &k, const BufferLayout &b, llvm::
 int fragmentOverview(Canvas &c, const KernelLayouts &k, const BufferLayout &b, const Owners &o, int x, int top,
                      View v) {
   int cell = int(std::clamp<int64_t>(kOverview / std::max(v.rows, v.cols), 1, 12));
+  int cellH = v.rows < 4 ? std::max(cell, 12) : cell; // a vector stays visible
   c.text(x, top, "whole buffer, colored by warp", 11, "fill=\"#444\"");
   int gy = top + 8;
   auto warpOf = [&](int64_t e) { return o.thread[e] < 0 ? -1 : o.thread[e] / k.warpSize; };
@@ -215,14 +237,14 @@ int fragmentOverview(Canvas &c, const KernelLayouts &k, const BufferLayout &b, c
     while (end < v.rows && runs(end) == rowRuns)
       ++end;
     for (auto &run : rowRuns)
-      c.rect(x + int(run[0]) * cell, gy + int(r) * cell, int(run[1] - run[0]) * cell, int(end - r) * cell,
+      c.rect(x + int(run[0]) * cell, gy + int(r) * cellH, int(run[1] - run[0]) * cell, int(end - r) * cellH,
              run[2] < 0 ? "#ffffff" : kPalette[run[2] % kPaletteSize]);
     r = end;
   }
-  int w = int(v.cols) * cell, h = int(v.rows) * cell;
+  int w = int(v.cols) * cell, h = int(v.rows) * cellH;
   c.rect(x, gy, w, h, "none", "stroke=\"#333\" stroke-width=\"1\"");
   // Where the detail grid is.
-  c.rect(x, gy, int(std::min(v.cols, kDetail)) * cell, int(std::min(v.rows, kDetail)) * cell, "none",
+  c.rect(x, gy, int(std::min(v.cols, kDetail)) * cell, int(std::min(v.rows, kDetail)) * cellH, "none",
          "stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"3,2\"");
   // Legend: one swatch per warp (the first 16).
   int64_t warps = (k.threads + k.warpSize - 1) / k.warpSize;
@@ -256,12 +278,11 @@ void fragmentPanel(Canvas &c, const KernelLayouts &k, const BufferLayout &b) {
     lines.push_back(fieldsText(l, d));
   int top = panelHeader(c, k, b, lines);
   int64_t dr = std::min(v.rows, kDetail), dc = std::min(v.cols, kDetail);
-  c.text(kMargin, top, "elements [0:" + std::to_string(dr) + ", 0:" + std::to_string(dc) +
-                           "]: T thread, r register", 11, "fill=\"#444\"");
+  c.text(kMargin, top, "elements [0:" + std::to_string(dr) + ", 0:" + std::to_string(dc) + "]: T thread, r register",
+         11, "fill=\"#444\"");
   int gx = kMargin + 28, gy = top + 22;
   for (int64_t col = 0; col < dc; ++col)
-    c.text(gx + int(col) * kCellW + kCellW / 2, gy - 4, std::to_string(col), 9,
-           "text-anchor=\"middle\" fill=\"#666\"");
+    c.text(gx + int(col) * kCellW + kCellW / 2, gy - 4, std::to_string(col), 9, "text-anchor=\"middle\" fill=\"#666\"");
   for (int64_t r = 0; r < dr; ++r) {
     int cy = gy + int(r) * kCellH;
     c.text(gx - 4, cy + kCellH / 2 + 3, std::to_string(r), 9, "text-anchor=\"end\" fill=\"#666\"");
@@ -322,8 +343,8 @@ void sharedPanel(Canvas &c, const KernelLayouts &k, const BufferLayout &b) {
   int64_t stageBytes = elemBytes;
   for (int64_t d : b.shape)
     stageBytes *= d;
-  std::string place = std::to_string(b.stages) + (b.stages > 1 ? " stages" : " stage") + " of " +
-                      std::to_string(stageBytes) + " bytes";
+  std::string place =
+      std::to_string(b.stages) + (b.stages > 1 ? " stages" : " stage") + " of " + std::to_string(stageBytes) + " bytes";
   if (b.offset >= 0)
     place += " from byte " + std::to_string(b.offset) + " of the shared window";
   int64_t ways = sharedColumnReadWays(b);
@@ -349,8 +370,8 @@ void sharedPanel(Canvas &c, const KernelLayouts &k, const BufferLayout &b) {
       int64_t group = byte / 16 % 8;
       int cx = gx + int(col) * kChunkW;
       c.rect(cx, cy, kChunkW, kCellH, kPalette[group], "stroke=\"#fff\" stroke-width=\"1\"");
-      c.text(cx + kChunkW / 2, cy + 12, "b" + std::to_string(4 * group) + "\u2013" + std::to_string(4 * group + 3),
-             10, "text-anchor=\"middle\" font-weight=\"bold\"");
+      c.text(cx + kChunkW / 2, cy + 12, "b" + std::to_string(4 * group) + "\u2013" + std::to_string(4 * group + 3), 10,
+             "text-anchor=\"middle\" font-weight=\"bold\"");
       c.text(cx + kChunkW / 2, cy + 24, "@" + std::to_string(byte), 9, "text-anchor=\"middle\" fill=\"#333\"");
     }
   }
@@ -404,8 +425,8 @@ void tilec::renderLayoutSVG(llvm::ArrayRef<KernelLayouts> kernels, llvm::StringR
     c.y += 40;
   }
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << c.y
-     << "\" viewBox=\"0 0 " << c.width << " " << c.y << "\" font-family=\"" << kFont << "\">\n"
+     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << c.y << "\" viewBox=\"0 0 "
+     << c.width << " " << c.y << "\" font-family=\"" << kFont << "\">\n"
      << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
      << c.body << "</svg>\n";
 }

@@ -20,12 +20,12 @@ struct StageEntry {
   const char *name;
 };
 const StageEntry stageTable[] = {
-    {EmitStage::Tokens, "tokens"},   {EmitStage::AST, "ast"},      {EmitStage::Tile, "tile"},
-    {EmitStage::TileOpt, "tile-opt"}, {EmitStage::Layout, "layout"}, {EmitStage::GPU, "gpu"},     {EmitStage::LLVM, "llvm"},
-    {EmitStage::PTX, "ptx"},         {EmitStage::Cubin, "cubin"},  {EmitStage::Fatbin, "fatbin"},
-    {EmitStage::SPIRV, "spirv"},     {EmitStage::MSL, "msl"},      {EmitStage::WGSL, "wgsl"},
-    {EmitStage::AscendC, "ascendc"}, {EmitStage::Asm, "asm"},      {EmitStage::Obj, "obj"},
-    {EmitStage::Header, "header"},   {EmitStage::Deps, "deps"},
+    {EmitStage::Tokens, "tokens"},    {EmitStage::AST, "ast"},         {EmitStage::Tile, "tile"},
+    {EmitStage::TileOpt, "tile-opt"}, {EmitStage::Layout, "layout"},   {EmitStage::GPU, "gpu"},
+    {EmitStage::LLVM, "llvm"},        {EmitStage::PTX, "ptx"},         {EmitStage::Cubin, "cubin"},
+    {EmitStage::Fatbin, "fatbin"},    {EmitStage::SPIRV, "spirv"},     {EmitStage::MSL, "msl"},
+    {EmitStage::WGSL, "wgsl"},        {EmitStage::AscendC, "ascendc"}, {EmitStage::Asm, "asm"},
+    {EmitStage::Obj, "obj"},          {EmitStage::Header, "header"},   {EmitStage::Deps, "deps"},
 };
 } // namespace
 

@@ -26,4 +26,3 @@ BufferLayout tilec::describeBuffer(Operation *alloc) {
   b.elementBits = std::max<int64_t>(8, type.getElementTypeBitWidth());
   return b;
 }
-

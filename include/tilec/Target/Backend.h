@@ -27,7 +27,24 @@ struct KernelLayouts;
 /// The stage `--emit=` stops at, in pipeline order. Tokens ... TileOpt and
 /// Deps are the driver's; the others are offered by targets.
 enum class EmitStage {
-  Tokens, AST, Tile, TileOpt, Layout, GPU, LLVM, PTX, Cubin, Fatbin, SPIRV, MSL, WGSL, AscendC, Asm, Obj, Header, Deps,
+  Tokens,
+  AST,
+  Tile,
+  TileOpt,
+  Layout,
+  GPU,
+  LLVM,
+  PTX,
+  Cubin,
+  Fatbin,
+  SPIRV,
+  MSL,
+  WGSL,
+  AscendC,
+  Asm,
+  Obj,
+  Header,
+  Deps,
 };
 
 /// The spelling of a stage, as `--emit=` takes it.

@@ -27,12 +27,12 @@ namespace tilec {
 struct BufferLayout {
   enum class Kind { Fragment, Shared };
   Kind kind = Kind::Fragment;
-  std::string name;        ///< the source's name ("C_f"), or "buffer" when unknown
-  std::string where;       ///< "gemm.tile:17" (empty when unknown)
+  std::string name;  ///< the source's name ("C_f"), or "buffer" when unknown
+  std::string where; ///< "gemm.tile:17" (empty when unknown)
   llvm::SmallVector<int64_t> shape;
   std::string elementType; ///< "f16", "f32", ...
   int64_t elementBits = 32;
-  std::string origin;      ///< what chose the layout ("mma.sync m16n8 accumulator, 2 x 2 warps")
+  std::string origin; ///< what chose the layout ("mma.sync m16n8 accumulator, 2 x 2 warps")
   /// Fragment: which thread and register hold each element.
   tile::FragmentLayout fragment;
   /// Shared: 16-byte chunks XOR-swizzled over `swizzleBytes` (0: none),

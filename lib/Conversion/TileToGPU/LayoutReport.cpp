@@ -72,8 +72,7 @@ static void readPlans(tile::LaunchOp launch, const TargetInfo &target, KernelLay
   }
 }
 
-LogicalResult tilec::collectKernelLayouts(ModuleOp module, const TargetInfo &target,
-                                          std::vector<KernelLayouts> &out) {
+LogicalResult tilec::collectKernelLayouts(ModuleOp module, const TargetInfo &target, std::vector<KernelLayouts> &out) {
   OwningOpRef<ModuleOp> clone(module.clone());
   for (tile::KernelOp kernel : clone->getOps<tile::KernelOp>()) {
     tile::LaunchOp launch = kernel.isLaunchSequence() ? tile::LaunchOp() : kernel.getLaunchOp();

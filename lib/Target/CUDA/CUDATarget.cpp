@@ -629,8 +629,9 @@ static bool parseCUDA(llvm::StringRef spelling, std::vector<std::string> &archs)
   return true;
 }
 
-static const EmitStage cudaStages[] = {EmitStage::Layout, EmitStage::GPU,    EmitStage::LLVM, EmitStage::PTX, EmitStage::Cubin,
-                                       EmitStage::Fatbin, EmitStage::Asm,  EmitStage::Obj, EmitStage::Header};
+static const EmitStage cudaStages[] = {EmitStage::Layout, EmitStage::GPU,   EmitStage::LLVM,
+                                       EmitStage::PTX,    EmitStage::Cubin, EmitStage::Fatbin,
+                                       EmitStage::Asm,    EmitStage::Obj,   EmitStage::Header};
 
 const TargetDescription &tilec::getCUDATargetDescription() {
   static const TargetDescription description{TargetKind::CUDA,

@@ -47,8 +47,8 @@ private:
 
 bool parseMetal(llvm::StringRef spelling, std::vector<std::string> &) { return spelling == "metal"; }
 
-const EmitStage metalStages[] = {EmitStage::Layout, EmitStage::GPU, EmitStage::SPIRV, EmitStage::MSL, EmitStage::Obj,
-                                 EmitStage::Header};
+const EmitStage metalStages[] = {EmitStage::Layout, EmitStage::GPU, EmitStage::SPIRV,
+                                 EmitStage::MSL,    EmitStage::Obj, EmitStage::Header};
 } // namespace
 
 const TargetDescription &tilec::getMetalTargetDescription() {

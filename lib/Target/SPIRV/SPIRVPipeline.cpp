@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/SPIRV/SPIRVPipeline.h"
 
-#include "tilec/Conversion/TileToGPU/Passes.h"
 #include "tilec/Conversion/TileToGPU/LayoutReport.h"
+#include "tilec/Conversion/TileToGPU/Passes.h"
 #include "tilec/Conversion/TileToGPU/TileToGPU.h"
 #include "tilec/Target/SPIRV/Passes.h"
 

@@ -38,7 +38,8 @@ bool parseVulkan(llvm::StringRef spelling, std::vector<std::string> &archs) {
   return true;
 }
 
-const EmitStage vulkanStages[] = {EmitStage::Layout, EmitStage::GPU, EmitStage::SPIRV, EmitStage::Obj, EmitStage::Header};
+const EmitStage vulkanStages[] = {EmitStage::Layout, EmitStage::GPU, EmitStage::SPIRV, EmitStage::Obj,
+                                  EmitStage::Header};
 } // namespace
 
 const TargetDescription &tilec::getVulkanTargetDescription() {

@@ -47,8 +47,8 @@ private:
 
 bool parseWebGPU(llvm::StringRef spelling, std::vector<std::string> &) { return spelling == "webgpu"; }
 
-const EmitStage webgpuStages[] = {EmitStage::Layout, EmitStage::GPU, EmitStage::SPIRV, EmitStage::WGSL, EmitStage::Obj,
-                                  EmitStage::Header};
+const EmitStage webgpuStages[] = {EmitStage::Layout, EmitStage::GPU, EmitStage::SPIRV,
+                                  EmitStage::WGSL,   EmitStage::Obj, EmitStage::Header};
 } // namespace
 
 const TargetDescription &tilec::getWebGPUTargetDescription() {

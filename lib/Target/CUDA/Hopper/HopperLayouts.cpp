@@ -39,8 +39,8 @@ static tile::FragmentLayout wgmmaAccumulator(int64_t blockM, int64_t blockN, int
     l.dims[0].push_back({false, perBlock, mBlocks, 64});
   if (warpgroups > 1)
     l.dims[0].push_back({true, 128, warpgroups, wgRows});
-  l.dims[1].push_back({false, 1, 2, 1});  // d[1]: column + 1
-  l.dims[1].push_back({true, 1, 4, 2});   // 2 (lane % 4)
+  l.dims[1].push_back({false, 1, 2, 1}); // d[1]: column + 1
+  l.dims[1].push_back({true, 1, 4, 2});  // 2 (lane % 4)
   l.dims[1].push_back({false, 4, nBlocks, 8});
   return l;
 }
