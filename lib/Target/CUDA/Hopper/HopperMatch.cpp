@@ -337,9 +337,23 @@ static Reason decideWarpSpecialization(const HopperGemmPlan &plan, HopperWarpSpe
   return nullptr;
 }
 
+/// 8. --hopper-tma-store: a TMA store needs a copy epilogue (not split-K's
+///    atomic add) into a C whose rows are a multiple of 16 bytes, of a type
+///    the launcher encodes (f16, bf16, f32).
+static Reason decideTMAStore(HopperGemmPlan &plan, tile::KernelOp kernel) {
+  if (!plan.store)
+    return "an atomic (split-K) epilogue";
+  Type outElem = cast<MemRefType>(plan.outTensor().getType()).getElementType();
+  if (!outElem.isF16() && !outElem.isBF16() && !outElem.isF32())
+    return "an output type other than f16, bf16 and f32";
+  if (!isTMAGlobal(plan.outTensor(), kernel))
+    return "C's row is not static or not a multiple of 16 bytes (a TMA stride)";
+  return nullptr;
+}
+
 std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                                            const TargetInfo &target, llvm::StringRef *whyNot,
-                                                           HopperWarpSpecialization ws) {
+                                                           HopperWarpSpecialization ws, bool tmaStore) {
   HopperGemmPlan plan;
   Reason reason = nullptr;
   // 1. Warpgroup MMA (sm_90a), one or two warpgroups.
@@ -376,6 +390,10 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     --plan.stages;
   plan.notWarpSpecialized = decideWarpSpecialization(plan, ws);
   plan.warpSpecialized = !plan.notWarpSpecialized;
+  if (tmaStore) {
+    plan.notTMAStore = decideTMAStore(plan, kernel);
+    plan.tmaStore = !plan.notTMAStore;
+  }
   return plan;
 }
 
@@ -410,4 +428,9 @@ void tilec::hopper::recordWgmmaDecision(Operation *func, tile::LaunchOp launch, 
   else
     wos << "off: " << plan->notWarpSpecialized;
   func->setAttr(kWarpSpecializationAttr, StringAttr::get(func->getContext(), ws));
+  if (plan->tmaStore || plan->notTMAStore)
+    func->setAttr(kEpilogueDecisionAttr,
+                  StringAttr::get(func->getContext(), plan->tmaStore ? std::string("tma store")
+                                                                     : std::string("vector stores: ") +
+                                                                           plan->notTMAStore));
 }
