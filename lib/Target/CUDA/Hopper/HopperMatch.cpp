@@ -339,8 +339,10 @@ static Reason decideWarpSpecialization(const HopperGemmPlan &plan, HopperWarpSpe
 
 /// 8. --hopper-tma-store: a TMA store needs a copy epilogue (not split-K's
 ///    atomic add) into a C whose rows are a multiple of 16 bytes, of a type
-///    the launcher encodes (f16, bf16, f32).
-static Reason decideTMAStore(HopperGemmPlan &plan, tile::KernelOp kernel) {
+///    the launcher encodes (f16, bf16, f32), and room for its tile of C's
+///    type beside the f32 scratch tile (HopperGemm.cpp's layout: 1 KB of
+///    alignment slack, blockM x (blockN + 8) f32, then the tile).
+static Reason decideTMAStore(HopperGemmPlan &plan, tile::KernelOp kernel, const TargetInfo &target) {
   if (!plan.store)
     return "an atomic (split-K) epilogue";
   Type outElem = cast<MemRefType>(plan.outTensor().getType()).getElementType();
@@ -348,6 +350,9 @@ static Reason decideTMAStore(HopperGemmPlan &plan, tile::KernelOp kernel) {
     return "an output type other than f16, bf16 and f32";
   if (!isTMAGlobal(plan.outTensor(), kernel))
     return "C's row is not static or not a multiple of 16 bytes (a TMA stride)";
+  int64_t bytes = 1024 + plan.blockM * (plan.blockN + 8) * 4 + plan.blockM * plan.blockN * outElem.getIntOrFloatBitWidth() / 8;
+  if (bytes > target.getMaxSharedMemoryBytes())
+    return "the shared tile of C does not fit beside the f32 scratch tile";
   return nullptr;
 }
 
@@ -391,7 +396,7 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
   plan.notWarpSpecialized = decideWarpSpecialization(plan, ws);
   plan.warpSpecialized = !plan.notWarpSpecialized;
   if (tmaStore) {
-    plan.notTMAStore = decideTMAStore(plan, kernel);
+    plan.notTMAStore = decideTMAStore(plan, kernel, target);
     plan.tmaStore = !plan.notTMAStore;
   }
   return plan;
