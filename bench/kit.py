@@ -70,12 +70,15 @@ def _cfg(bm, bn, th, st, **extra):
 
 # `ws`: the same tile warp-specialized (tilec --hopper-ws=on: a producer warpgroup more, setmaxnreg),
 # timed beside the one-role kernel in the same rounds.
+# `tma`: C written by TMA stores (tilec --hopper-tma-store).
 WS = {"hopper_ws": "on"}
+TMA = {"hopper_tma_store": 1}
 GEMM16 = {"m128n128w1s3": _cfg(128, 128, 128, 3), "m128n256w2s4": _cfg(128, 256, 256, 4),
           "m64n128w1s4": _cfg(64, 128, 128, 4), "m64n64w1s6": _cfg(64, 64, 128, 6),
           "m64n256w1s4": _cfg(64, 256, 128, 4),
           "m128n128w1s3ws": _cfg(128, 128, 128, 3, **WS), "m128n256w2s4ws": _cfg(128, 256, 256, 4, **WS),
-          "m64n128w1s4ws": _cfg(64, 128, 128, 4, **WS)}
+          "m64n128w1s4ws": _cfg(64, 128, 128, 4, **WS), "m128n128w1s3tma": _cfg(128, 128, 128, 3, **TMA),
+          "m128n256w2s4wstma": _cfg(128, 256, 256, 4, **WS, **TMA)}
 SPLITK16 = {"sk2-m64n128w1s4": _cfg(64, 128, 128, 4, split_k=2), "sk4-m64n128w1s4": _cfg(64, 128, 128, 4, split_k=4),
             "sk2-m128n128w1s4": _cfg(128, 128, 128, 4, split_k=2),
             "sk2-m128n256w2s4": _cfg(128, 256, 256, 4, split_k=2),
@@ -102,7 +105,8 @@ DYN_M = 'M=T.dynamic("M")'
 LAYOUTS = {"NN": (False, False), "NT": (False, True), "TN": (True, False), "TT": (True, True)}
 LAYOUT16 = {"m128n128w1s3": _cfg(128, 128, 128, 3), "m128n256w2s4": _cfg(128, 256, 256, 4),
             "m256n128w2s4": _cfg(256, 128, 256, 4), "m128n128k32w1s4": _cfg(128, 128, 128, 4, block_K=32),
-            "m128n128w1s3ws": _cfg(128, 128, 128, 3, **WS), "m128n256w2s4ws": _cfg(128, 256, 256, 4, **WS)}
+            "m128n128w1s3ws": _cfg(128, 128, 128, 3, **WS), "m128n256w2s4ws": _cfg(128, 256, 256, 4, **WS),
+            "m128n256w2s4wstma": _cfg(128, 256, 256, 4, **WS, **TMA)}
 LAYOUT_SIZES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 LAYOUT_RAGGED = (1000, 200, 136)  # M, N, K: ragged against every tile, rows still 16-byte aligned
 
@@ -120,9 +124,11 @@ class Job:
 
 
 def defines(d):
-    """-D NAME=VALUE per constant; the key hopper_ws is tilec's --hopper-ws flag instead."""
-    flags = [x for k, v in d.items() if k != "hopper_ws" for x in ("-D", f"{k}={v}")]
-    return flags + ([f"--hopper-ws={d['hopper_ws']}"] if "hopper_ws" in d else [])
+    """-D NAME=VALUE per constant; the keys hopper_ws and hopper_tma_store are tilec's --hopper-ws and
+    --hopper-tma-store flags instead."""
+    flags = [x for k, v in d.items() if not k.startswith("hopper_") for x in ("-D", f"{k}={v}")]
+    return flags + ([f"--hopper-ws={d['hopper_ws']}"] if "hopper_ws" in d else []) + \
+        (["--hopper-tma-store"] if d.get("hopper_tma_store") else [])
 
 
 def gemm_name(dt, n, k, cfg):

@@ -187,7 +187,8 @@ def candidates(dt, m, n, k):
     if m <= 128:
         return ["m64n128w1s4", "m64n64w1s6", "m128n256w2s4", "m128n128w1s3", "m64n128w1s4ws",
                 "m128n128w1s3ws"] + list(K.SPLITK16)
-    return ["m128n256w2s4", "m128n128w1s3", "m128n256w2s4ws", "m128n128w1s3ws"] + \
+    return ["m128n256w2s4", "m128n128w1s3", "m128n256w2s4ws", "m128n128w1s3ws", "m128n128w1s3tma",
+            "m128n256w2s4wstma"] + \
         (["m64n256w1s4"] if k > 8192 else [])
 
 

@@ -62,6 +62,7 @@ static std::unique_ptr<TargetBackend> createCUDA(const CompileOptions &opts, llv
   options.ptxasOptions = opts.ptxasOptions;
   options.warpSpecialization =
       parseHopperWarpSpecialization(opts.hopperWS).value_or(HopperWarpSpecialization::Auto);
+  options.tmaStore = opts.hopperTMAStore;
   options.limits = opts.limits;
   return createCUDABackend(options);
 }

@@ -42,6 +42,7 @@ const char *const singleDashLongOptions[] = {
     "resource-usage",
     "Xptxas",
     "hopper-ws",
+    "hopper-tma-store",
 };
 
 /// Rewrites `-target=x` / `-target x` / `-MD` into CLI11's `--target=x` form.
@@ -237,6 +238,9 @@ int main(int argc, char **argv) {
                  "form applies), off; --emit=gpu shows the decision as tilec.ws")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->type_name("MODE");
+  app.add_flag("--hopper-tma-store", opts.hopperTMAStore,
+               "CUDA sm_90a: the wgmma GEMM writes C from a shared tile with TMA stores (cp.async.bulk.tensor; "
+               "bounds by TMA) where C's rows allow; --emit=gpu shows the decision as tilec.epilogue");
   app.add_flag("-w", opts.warnings.suppressAll,
                "Suppress every warning. Warnings print their name ([-Wspill], [-Wexpr-unused]); -Wno-NAME turns one "
                "off, -Werror "

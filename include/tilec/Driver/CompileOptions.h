@@ -90,6 +90,7 @@ struct CompileOptions {
   bool resourceUsage = false;                      ///< `--resource-usage`: ptxas's figures per kernel on stderr
   std::vector<std::string> ptxasOptions;           ///< `-Xptxas OPT` (comma lists split)
   std::string hopperWS = "auto";                   ///< `--hopper-ws=auto|on|off`: sm_90a warp specialization
+  bool hopperTMAStore = false;                     ///< `--hopper-tma-store`: sm_90a GEMM epilogue by TMA
   WarningOptions warnings;                         ///< `-w`, `-Werror`, `-Wno-NAME`, ...
 
   /// Vulkan target limits: a preset (`--vk-preset`) and overrides; -1 keeps

@@ -211,7 +211,7 @@ static std::string groupArchs(const ArchGroup &g, llvm::ArrayRef<std::string> ar
 /// keeps one group per distinct gpu-level result.
 static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> archs,
                                   llvm::ArrayRef<CUDAKernelInfo> kernels, std::vector<ArchGroup> &groups,
-                                  const GPULimits &limits, HopperWarpSpecialization ws) {
+                                  const GPULimits &limits, HopperWarpSpecialization ws, bool tmaStore) {
   // fp8 values and packed 4-bit tensors: bytes with software conversions.
   GPULoweringOptions lowering;
   lowering.limits = limits;
@@ -220,6 +220,7 @@ static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> a
   if (archs.size() == 1) {
     CUDATargetInfo info(archs.front());
     info.setWarpSpecialization(ws);
+    info.setTMAStore(tmaStore);
     if (failed(lowerTileToGPU(module, info, lowering)))
       return failure();
     ArchGroup &g = groups.emplace_back();
@@ -236,6 +237,7 @@ static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> a
     OwningOpRef<ModuleOp> clone(module.clone());
     CUDATargetInfo info(archs[a]);
     info.setWarpSpecialization(ws);
+    info.setTMAStore(tmaStore);
     if (failed(lowerTileToGPU(*clone, info, lowering)))
       return failure();
     std::string text;
@@ -356,7 +358,7 @@ LogicalResult CUDABackend::lower(ModuleOp module, EmitStage stage) {
   // MLIR's NVVM serializer finds libdevice through CUDA_ROOT (it has no
   // option for it in the prebuilt pipeline): point it at the chosen toolkit.
   ::setenv("CUDA_ROOT", cudaRoot(options).c_str(), 1);
-  if (failed(lowerPerArch(module, archs, kernels, groups, options.limits, options.warpSpecialization)))
+  if (failed(lowerPerArch(module, archs, kernels, groups, options.limits, options.warpSpecialization, options.tmaStore)))
     return failure();
   groupOf.assign(archs.size(), 0);
   for (unsigned gi = 0; gi < groups.size(); ++gi)

@@ -46,6 +46,8 @@ struct CUDATargetOptions {
   GPULimits limits;
   /// `--hopper-ws`: warp specialization of the sm_90a wgmma gemm loop.
   HopperWarpSpecialization warpSpecialization = HopperWarpSpecialization::Auto;
+  /// `--hopper-tma-store`: the sm_90a wgmma gemm's epilogue by TMA stores.
+  bool tmaStore = false;
 };
 
 /// The CUDA target in the registry: `-target=sm_80` ... `sm_90a` or a comma

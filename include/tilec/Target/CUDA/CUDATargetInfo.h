@@ -76,12 +76,16 @@ public:
   /// `--hopper-ws`: whether the wgmma path warp-specializes its loop.
   HopperWarpSpecialization getWarpSpecialization() const { return warpSpecialization; }
   void setWarpSpecialization(HopperWarpSpecialization mode) { warpSpecialization = mode; }
+  /// `--hopper-tma-store`: whether the wgmma path stores C by TMA.
+  bool getTMAStore() const { return tmaStore; }
+  void setTMAStore(bool on) { tmaStore = on; }
 
 private:
   std::string arch;
   int cc = 80;
   bool archSpecific = false; ///< `a` suffix (sm_90a)
   HopperWarpSpecialization warpSpecialization = HopperWarpSpecialization::Auto;
+  bool tmaStore = false;
 };
 
 /// Registers the `sm_XX` family with the TargetInfo registry.

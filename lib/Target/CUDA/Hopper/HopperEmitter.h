@@ -56,6 +56,7 @@ struct GemmEmitter {
   Value tid, isThread0, isWarp0, smem, alignPad, tmA, tmB, full, empty, numIters;
   Value tiles32;        ///< i32 shared address of the 1 KB aligned tiles
   Value tmAPtr, tmBPtr; ///< the tensor-map parameters themselves (!llvm.ptr)
+  Value tmCPtr;         ///< C's, with a TMA-store epilogue
   Type elem;            ///< the operand type (f16, bf16, f8E4M3FN, f8E5M2)
   Type storage;         ///< how shared tiles hold it (i8 for fp8)
   Type accElem;         ///< f32, or i32 for int8
@@ -119,6 +120,13 @@ struct GemmEmitter {
   void red(Value addr, Value x, bool pair);
   void atomicAddChunk(Value v, Value out, Value gr, Value gc, Value cols, Value rowOk, Value whole);
   void invalidateBarriers();
+  /// The TMA-store epilogue (HopperMma.cpp): the bytes of its shared tile of
+  /// C's type (after the f32 scratch tile), a view of it, and the store of
+  /// it at C[rowOff, colOff] (fence.proxy.async, a consumer barrier, then
+  /// thread 0's cp.async.bulk.tensor store, commit and wait for its reads).
+  int64_t tmaStoreTileBytes();
+  Value tmaStoreTile(Type outElem);
+  void tmaStoreOut(Value rowOff, Value colOff);
   /// A barrier of the consumer threads: the block's (gpu.barrier), or, warp
   /// specialized, named barrier 1 over the 128 W consumer threads (the
   /// producer warpgroup takes no part after its loop).

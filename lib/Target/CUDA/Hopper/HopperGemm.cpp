@@ -375,6 +375,12 @@ void GemmEmitter::epilogue(Value acc) {
   Value v = vector::LoadOp::create(b, loc, VectorType::get({8}, accElem), scratch, ValueRange{r, col});
   if (outElem != accElem)
     v = arith::TruncFOp::create(b, loc, VectorType::get({8}, outElem), v);
+  if (p.tmaStore) {
+    vector::StoreOp::create(b, loc, v, tmaStoreTile(outElem), ValueRange{r, col});
+    b.setInsertionPointAfter(loopOp);
+    tmaStoreOut(rowOff, colOff);
+    return;
+  }
   Value gr = add(rowOff, r), gc = add(colOff, col);
   Value rowOk = ult(gr, rows);
   Value whole = andi(rowOk, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, add(gc, c(8)), cols));
@@ -418,6 +424,8 @@ LogicalResult GemmEmitter::run(unsigned firstDescArg) {
   };
   tmAPtr = entry.getArgument(firstDescArg);
   tmBPtr = entry.getArgument(firstDescArg + 1);
+  if (p.tmaStore)
+    tmCPtr = entry.getArgument(firstDescArg + 2);
   tmA = cast(firstDescArg, tmAT);
   tmB = cast(firstDescArg + 1, tmBT);
   blockIndices();
@@ -440,15 +448,16 @@ LogicalResult GemmEmitter::run(unsigned firstDescArg) {
   }
   gpu::ReturnOp::create(b, loc);
   int64_t pipeline = p.stages * (aStageBytes + bStageBytes);
-  int64_t epilogueBytes = p.blockM * (p.blockN + kEpiloguePad) * 4;
+  int64_t epilogueBytes = p.blockM * (p.blockN + kEpiloguePad) * 4 + (p.tmaStore ? tmaStoreTileBytes() : 0);
   tile::setSharedBytes(func, 1024 + std::max(pipeline, epilogueBytes));
   return success();
 }
 
 FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
-                                               const TargetInfo &target, HopperWarpSpecialization ws) {
+                                               const TargetInfo &target, HopperWarpSpecialization ws,
+                                               bool tmaStore) {
   llvm::StringRef whyNot;
-  std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target, &whyNot, ws);
+  std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target, &whyNot, ws, tmaStore);
   if (target.hasWarpgroupMMA())
     recordWgmmaDecision(func, launch, plan ? &*plan : nullptr, whyNot);
   if (!plan) {
@@ -472,6 +481,10 @@ FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::Laun
     specs.push_back({argOf(plan->loadB), plan->blockK, plan->blockN, elem, plan->kRowBytes()});
   else
     specs.push_back({argOf(plan->loadB), kBoxN, plan->blockK, elem});
+  // The TMA store's: C in one box of the tile, not swizzled.
+  if (plan->tmaStore)
+    specs.push_back({cast<BlockArgument>(plan->outTensor()).getArgNumber(), plan->blockN, plan->blockM,
+                     cast<MemRefType>(plan->outTensor().getType()).getElementType(), /*swizzle=*/0});
   FailureOr<unsigned> first = appendTMADescriptorParams(func, specs);
   if (failed(first))
     return failure();

@@ -337,9 +337,28 @@ static Reason decideWarpSpecialization(const HopperGemmPlan &plan, HopperWarpSpe
   return nullptr;
 }
 
+/// 8. --hopper-tma-store: a TMA store needs a copy epilogue (not split-K's
+///    atomic add) into a C whose rows are a multiple of 16 bytes, of a type
+///    the launcher encodes (f16, bf16, f32), and room for its tile of C's
+///    type beside the f32 scratch tile (HopperGemm.cpp's layout: 1 KB of
+///    alignment slack, blockM x (blockN + 8) f32, then the tile).
+static Reason decideTMAStore(HopperGemmPlan &plan, tile::KernelOp kernel, const TargetInfo &target) {
+  if (!plan.store)
+    return "an atomic (split-K) epilogue";
+  Type outElem = cast<MemRefType>(plan.outTensor().getType()).getElementType();
+  if (!outElem.isF16() && !outElem.isBF16() && !outElem.isF32())
+    return "an output type other than f16, bf16 and f32";
+  if (!isTMAGlobal(plan.outTensor(), kernel))
+    return "C's row is not static or not a multiple of 16 bytes (a TMA stride)";
+  int64_t bytes = 1024 + plan.blockM * (plan.blockN + 8) * 4 + plan.blockM * plan.blockN * outElem.getIntOrFloatBitWidth() / 8;
+  if (bytes > target.getMaxSharedMemoryBytes())
+    return "the shared tile of C does not fit beside the f32 scratch tile";
+  return nullptr;
+}
+
 std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                                            const TargetInfo &target, llvm::StringRef *whyNot,
-                                                           HopperWarpSpecialization ws) {
+                                                           HopperWarpSpecialization ws, bool tmaStore) {
   HopperGemmPlan plan;
   Reason reason = nullptr;
   // 1. Warpgroup MMA (sm_90a), one or two warpgroups.
@@ -376,6 +395,10 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     --plan.stages;
   plan.notWarpSpecialized = decideWarpSpecialization(plan, ws);
   plan.warpSpecialized = !plan.notWarpSpecialized;
+  if (tmaStore) {
+    plan.notTMAStore = decideTMAStore(plan, kernel, target);
+    plan.tmaStore = !plan.notTMAStore;
+  }
   return plan;
 }
 
@@ -410,4 +433,9 @@ void tilec::hopper::recordWgmmaDecision(Operation *func, tile::LaunchOp launch, 
   else
     wos << "off: " << plan->notWarpSpecialized;
   func->setAttr(kWarpSpecializationAttr, StringAttr::get(func->getContext(), ws));
+  if (plan->tmaStore || plan->notTMAStore)
+    func->setAttr(kEpilogueDecisionAttr,
+                  StringAttr::get(func->getContext(), plan->tmaStore ? std::string("tma store")
+                                                                     : std::string("vector stores: ") +
+                                                                           plan->notTMAStore));
 }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "HopperEmitter.h"
+#include "HopperGemm.h"
 #include "HopperWgmma.h"
 
 using namespace mlir;
@@ -150,4 +151,32 @@ Value GemmEmitter::stageMma(Value accIn, Value slot, Value wgAOffset, nvgpu::War
   Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descBT, bTile, tmB);
   return nvgpu::WarpgroupMmaOp::create(b, loc, accT, descA, descB, b.getI64IntegerAttr(lag), UnitAttr(),
                                        b.getUnitAttr(), accIn);
+}
+
+int64_t GemmEmitter::tmaStoreTileBytes() {
+  Type outElem = cast<MemRefType>(p.outTensor().getType()).getElementType();
+  return p.blockM * p.blockN * outElem.getIntOrFloatBitWidth() / 8;
+}
+
+/// After the f32 scratch tile (blockM x (blockN + pad) x 4 bytes: a multiple
+/// of 256, so 128-byte aligned as the TMA wants).
+static int64_t tmaStoreTileOffset(const HopperGemmPlan &p) { return p.blockM * (p.blockN + kEpiloguePad) * 4; }
+
+Value GemmEmitter::tmaStoreTile(Type outElem) {
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  return view(MemRefType::get({p.blockM, p.blockN}, outElem, AffineMap(), wg), c(tmaStoreTileOffset(p)));
+}
+
+void GemmEmitter::tmaStoreOut(Value rowOff, Value colOff) {
+  // Each thread's shared-memory writes, visible to the async proxy, then all of them.
+  createInlinePTX(b, loc, "fence.proxy.async.shared::cta;", "", {});
+  syncConsumers();
+  ifThen(isThread0, [&] {
+    Value src = arith::AddIOp::create(b, loc, tiles32, i32(c(tmaStoreTileOffset(p))));
+    createInlinePTX(b, loc, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$0, {$1, $2}], [$3];", "l,r,r,r",
+                    {tmCPtr, i32(colOff), i32(rowOff), src});
+    createInlinePTX(b, loc, "cp.async.bulk.commit_group;", "", {});
+    // The tile must stay until the TMA has read it (the block's exit frees it).
+    createInlinePTX(b, loc, "cp.async.bulk.wait_group.read 0;", "", {});
+  });
 }

@@ -85,6 +85,13 @@ struct HopperGemmPlan {
   bool warpSpecialized = false;
   /// Why not, when not (recorded as tilec.ws).
   const char *notWarpSpecialized = nullptr;
+  /// The epilogue by TMA (--hopper-tma-store; HopperGemm.cpp, tmaStoreEpilogue):
+  /// the converted tile into an unpadded shared tile of C's type, fenced for
+  /// the async proxy, then one cp.async.bulk.tensor store of the box
+  /// blockN x blockM (TMA drops what lies outside C: ragged M and N).
+  bool tmaStore = false;
+  /// Why not, when asked and not taken (recorded as tilec.epilogue).
+  const char *notTMAStore = nullptr;
   /// The registers per thread a warp-specialized kernel's producer keeps.
   static constexpr int64_t kProducerRegs = 40;
   /// The kernel's .minnctapersm: 2 with one consumer warpgroup of at most
@@ -121,7 +128,8 @@ bool isFp8(mlir::Type t);
 /// `ws` is --hopper-ws (the plan's warpSpecialized, notWarpSpecialized).
 std::optional<HopperGemmPlan> matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                               const TargetInfo &target, llvm::StringRef *whyNot = nullptr,
-                                              HopperWarpSpecialization ws = HopperWarpSpecialization::Auto);
+                                              HopperWarpSpecialization ws = HopperWarpSpecialization::Auto,
+                                              bool tmaStore = false);
 
 /// Records on the lowered kernel `func` (a gpu.func) what the Hopper path
 /// made of a launch that has a T.gemm, as the string attribute
@@ -136,6 +144,8 @@ void recordWgmmaDecision(mlir::Operation *func, tile::LaunchOp launch, const Hop
 
 /// The name of that attribute.
 inline constexpr llvm::StringLiteral kWgmmaDecisionAttr = "tilec.wgmma";
+/// The name of the TMA-store decision's attribute (only with --hopper-tma-store).
+inline constexpr llvm::StringLiteral kEpilogueDecisionAttr = "tilec.epilogue";
 /// The name of the warp-specialization decision's attribute.
 inline constexpr llvm::StringLiteral kWarpSpecializationAttr = "tilec.ws";
 
