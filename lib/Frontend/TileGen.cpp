@@ -40,22 +40,30 @@ std::string BufferInfo::shapeStr() const {
 
 static llvm::StringRef scopeName(tile::Scope s) {
   switch (s) {
-  case tile::Scope::Global: return "global";
-  case tile::Scope::Shared: return "shared";
-  case tile::Scope::Fragment: return "fragment";
-  case tile::Scope::Local: return "local";
+  case tile::Scope::Global:
+    return "global";
+  case tile::Scope::Shared:
+    return "shared";
+  case tile::Scope::Fragment:
+    return "fragment";
+  case tile::Scope::Local:
+    return "local";
   }
   return "?";
 }
 
 std::string TValue::describe() const {
   switch (kind) {
-  case Kind::Invalid: return "an invalid value";
-  case Kind::Const: return cst.describe();
-  case Kind::Scalar: return ("a " + dtypeName(dtype) + " scalar").str();
-  case Kind::Buffer: return ((buffer->isVar ? "variable '" : scopeName(buffer->scope) + " buffer '") +
-                             buffer->name + "'").str();
-  case Kind::Layout: return "a layout";
+  case Kind::Invalid:
+    return "an invalid value";
+  case Kind::Const:
+    return cst.describe();
+  case Kind::Scalar:
+    return ("a " + dtypeName(dtype) + " scalar").str();
+  case Kind::Buffer:
+    return ((buffer->isVar ? "variable '" : scopeName(buffer->scope) + " buffer '") + buffer->name + "'").str();
+  case Kind::Layout:
+    return "a layout";
   }
   return "a value";
 }
@@ -67,19 +75,37 @@ std::string TValue::describe() const {
 mlir::Type KernelGen::elementType(DType t) {
   mlir::MLIRContext *ctx = b.getContext();
   switch (t) {
-  case DType::Float16: return b.getF16Type();
-  case DType::BFloat16: return b.getBF16Type();
-  case DType::Float32: return b.getF32Type();
-  case DType::Float64: return b.getF64Type();
-  case DType::Float8E4M3: return mlir::Float8E4M3FNType::get(ctx);
-  case DType::Float8E5M2: return mlir::Float8E5M2Type::get(ctx);
-  case DType::Int8: case DType::UInt8: return b.getI8Type();
-  case DType::Int16: case DType::UInt16: return b.getI16Type();
-  case DType::Int32: case DType::UInt32: return b.getI32Type();
-  case DType::Int64: case DType::UInt64: return b.getI64Type();
-  case DType::Bool: return b.getI1Type();
-  case DType::Int4: case DType::UInt4: return b.getIntegerType(4);
-  case DType::Index: return b.getIndexType();
+  case DType::Float16:
+    return b.getF16Type();
+  case DType::BFloat16:
+    return b.getBF16Type();
+  case DType::Float32:
+    return b.getF32Type();
+  case DType::Float64:
+    return b.getF64Type();
+  case DType::Float8E4M3:
+    return mlir::Float8E4M3FNType::get(ctx);
+  case DType::Float8E5M2:
+    return mlir::Float8E5M2Type::get(ctx);
+  case DType::Int8:
+  case DType::UInt8:
+    return b.getI8Type();
+  case DType::Int16:
+  case DType::UInt16:
+    return b.getI16Type();
+  case DType::Int32:
+  case DType::UInt32:
+    return b.getI32Type();
+  case DType::Int64:
+  case DType::UInt64:
+    return b.getI64Type();
+  case DType::Bool:
+    return b.getI1Type();
+  case DType::Int4:
+  case DType::UInt4:
+    return b.getIntegerType(4);
+  case DType::Index:
+    return b.getIndexType();
   }
   return b.getI32Type();
 }
@@ -89,7 +115,8 @@ mlir::Value KernelGen::createAlloc(mlir::Location l, llvm::ArrayRef<int64_t> sha
   // in tile-lang: the allocation moves to the start of the launch body (it has
   // no operands); its uses, and T.alloc_var's initial store, stay in place.
   mlir::OpBuilder::InsertionGuard guard(b);
-  if (launch && b.getInsertionBlock() != launch.getBodyBlock() && launch->isAncestor(b.getInsertionBlock()->getParentOp())) {
+  if (launch && b.getInsertionBlock() != launch.getBodyBlock() &&
+      launch->isAncestor(b.getInsertionBlock()->getParentOp())) {
     mlir::Block *body = launch.getBodyBlock();
     auto it = body->begin(); // after the allocations that open the body, in source order
     while (it != body->end() && mlir::isa<tile::AllocOp>(*it))
@@ -173,8 +200,8 @@ bool KernelGen::build(mlir::ModuleOp module) {
   }
 
   b.setInsertionPointToEnd(module.getBody());
-  auto kernel = tile::KernelOp::create(b, loc(fn->getNameRange()), info.exportName,
-                                       b.getFunctionType(types, {}), {}, argAttrs);
+  auto kernel =
+      tile::KernelOp::create(b, loc(fn->getNameRange()), info.exportName, b.getFunctionType(types, {}), {}, argAttrs);
   mlir::Block *entry = kernel.addEntryBlock();
   b.setInsertionPointToStart(entry);
 
@@ -220,9 +247,10 @@ bool KernelGen::build(mlir::ModuleOp module) {
   if (diags.getNumErrors() != errorsAtStart)
     return false;
   // Spec §6: every thread reaches each tile operation.
-  for (tile::LaunchOp l : launches)
-    if (mlir::failed(tile::checkUniformControl(l)))
+  for (tile::LaunchOp l : launches) {
+    if (mlir::failed(tile::structureThreadRangeIfs(l)) || mlir::failed(tile::checkUniformControl(l)))
       return false;
+  }
   return true;
 }
 
@@ -588,10 +616,9 @@ void KernelGen::genIf(const IfStmt *s) {
 
 mlir::OwningOpRef<mlir::ModuleOp> tilec::generateTileModule(const Module &module, llvm::SourceMgr &srcMgr,
                                                             ASTContext &ctx, DiagnosticEmitter &diags,
-                                                            mlir::MLIRContext &mlirCtx,
-                                                            const FrontendOptions &opts) {
-  mlirCtx.loadDialect<tile::TileDialect, mlir::func::FuncDialect, mlir::arith::ArithDialect,
-                      mlir::math::MathDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
+                                                            mlir::MLIRContext &mlirCtx, const FrontendOptions &opts) {
+  mlirCtx.loadDialect<tile::TileDialect, mlir::func::FuncDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
+                      mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
   unsigned errorsBefore = diags.getNumErrors();
   Sema sema(diags, srcMgr, ctx);
   SemaModule sm;

@@ -29,6 +29,8 @@
 //===----------------------------------------------------------------------===//
 #include "AscendEmitter.h"
 
+#include "tilec/Dialect/Tile/IR/TileSIMT.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -59,6 +61,9 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitReduce(reduce);
   if (auto par = dyn_cast<tile::ParallelOp>(op))
     return emitParallel(par);
+  if (isa<tile::WarpGroupOp>(op) && op->hasAttr(tile::kThreadRangeAttr))
+    return error(op, "does not support tile operations under a condition on the thread index (tile-lang runs "
+                     "them on the threads the condition leaves)");
   if (isa<tile::WarpGroupOp, tile::AllocBarrierOp>(op))
     return error(op, "does not support explicit warp specialization (T.ws regions, T.alloc_barrier mbarriers)");
   if (isa<tile::UseSwizzleOp, tile::AnnotateLayoutOp, tile::YieldOp>(op))
@@ -321,4 +326,3 @@ LogicalResult tilec::emitAscendC(ModuleOp module, const AscendTargetOptions &opt
   }
   return success();
 }
-

@@ -50,6 +50,8 @@ static LogicalResult checkSupport(LaunchOp launch, const TargetInfo *target) {
   bool ok = true;
   if (!target->hasWarpSpecialization()) {
     launch.walk([&](WarpGroupOp ws) {
+      if (ws->hasAttr(kThreadRangeAttr))
+        return WalkResult::advance(); // a thread-range `if`: runs in program order on every target
       ws.emitError() << "T.ws (explicit warp specialization) is not available on target '" << target->getName()
                      << "' (tile-lang writes such kernels for Hopper, sm_90a); T.Pipelined overlaps copies and "
                         "compute on every target";
@@ -95,12 +97,13 @@ namespace {
 /// Guards the per-thread writers of one warp group's body.
 class GroupGuard {
 public:
-  explicit GroupGuard(Value cond) : cond(cond) {}
+  GroupGuard(Value cond, StringRef where) : cond(cond), where(where) {}
   LogicalResult guardBlock(Block &block);
 
 private:
   LogicalResult flush(llvm::SmallVectorImpl<Operation *> &run);
   Value cond;
+  StringRef where;
 };
 } // namespace
 
@@ -115,9 +118,9 @@ LogicalResult GroupGuard::flush(llvm::SmallVectorImpl<Operation *> &run) {
         while (top && !inRun.contains(top) && top->getBlock() != op->getBlock())
           top = top->getParentOp();
         if (!top || !inRun.contains(top))
-          return op->emitError("a value computed by per-thread code inside T.ws is used outside the "
-                               "statements that compute it; tilec runs T.ws regions in program order and "
-                               "cannot give it to the other threads (compute it outside the T.ws region)");
+          return op->emitError() << "a value computed by per-thread code " << where
+                                 << " is used outside the statements that compute it; tilec runs such regions in "
+                                    "program order and cannot give it to the other threads (compute it outside)";
       }
   OpBuilder b(run.front());
   auto ifOp = scf::IfOp::create(b, run.front()->getLoc(), cond, /*withElseRegion=*/false);
@@ -137,7 +140,11 @@ LogicalResult GroupGuard::guardBlock(Block &block) {
       if (failed(flush(run)))
         return failure();
       // Loops and branches around tile operations stay at block level; what
-      // they hold is guarded the same way.
+      // they hold is guarded the same way. A tile operation itself (a
+      // T.Parallel spread over the threads included) is block work: its
+      // body's stores are its own, not per-thread statements.
+      if (isCollectiveLeaf(&op))
+        continue;
       for (Region &r : op.getRegions())
         for (Block &inner : r)
           if (failed(guardBlock(inner)))
@@ -176,7 +183,8 @@ static LogicalResult inlineWarpGroup(WarpGroupOp ws, LaunchOp launch) {
                                      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, hi));
     cond = cond ? arith::OrIOp::create(b, loc, cond, in).getResult() : in;
   }
-  if (failed(GroupGuard(cond).guardBlock(*ws.getBodyBlock())))
+  StringRef where = ws->hasAttr(kThreadRangeAttr) ? "under a thread-range condition" : "inside T.ws";
+  if (failed(GroupGuard(cond, where).guardBlock(*ws.getBodyBlock())))
     return failure();
   Block *body = ws.getBodyBlock();
   body->getTerminator()->erase();

@@ -10,6 +10,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace tilec::tile {
 
@@ -41,6 +42,20 @@ llvm::DenseSet<mlir::Value> threadVariantValues(mlir::Operation *root);
 /// every thread must reach it), with a note at the condition. Fails when
 /// it reported one.
 mlir::LogicalResult checkUniformControl(mlir::Operation *launch);
+
+/// Marks a tile.warp_group made from a branch of a thread-range `if`.
+inline constexpr llvm::StringLiteral kThreadRangeAttr = "tilec.thread_range";
+
+/// tile-lang runs tile operations under `if tx < 128:` (a condition that
+/// leaves one range of thread ids) on that range of threads: each scf.if in
+/// `launch` that holds a block-collective op and whose condition, computed
+/// from T.get_thread_binding and constants alone, holds on one range of
+/// linear thread ids becomes a tile.warp_group of those threads (its else
+/// branch one of the others), marked kThreadRangeAttr, which
+/// tile-lower-warp-groups runs in program order (TileThreadRanges.cpp).
+/// Fails, with a diagnostic, when the then branch waits for a barrier that
+/// the else branch arrives at (program order cannot keep that).
+mlir::LogicalResult structureThreadRangeIfs(mlir::Operation *launch);
 
 } // namespace tilec::tile
 
