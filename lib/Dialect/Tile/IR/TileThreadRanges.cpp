@@ -23,6 +23,7 @@
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -248,6 +249,21 @@ static LogicalResult checkOrder(scf::IfOp i) {
   return failure(r.wasInterrupted());
 }
 
+/// A store into a replicated fragment outside T.Parallel under the if: every
+/// thread holds a copy, so running it on a range of threads would leave the
+/// copies disagreeing; the if stays as it is and the SIMT check reports it.
+static bool storesReplicatedFragment(scf::IfOp i) {
+  WalkResult r = i->walk<WalkOrder::PreOrder>([](Operation *op) {
+    if (isa<ParallelOp>(op))
+      return WalkResult::skip();
+    if (auto st = dyn_cast<memref::StoreOp>(op))
+      if (isBufferInScope(st.getMemRef().getType(), Scope::Fragment))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
 LogicalResult tile::structureThreadRangeIfs(Operation *launchOp) {
   auto launch = dyn_cast<LaunchOp>(launchOp);
   if (!launch)
@@ -259,7 +275,7 @@ LogicalResult tile::structureThreadRangeIfs(Operation *launchOp) {
   llvm::SmallVector<scf::IfOp> ifs;
   launch.walk([&](scf::IfOp i) { ifs.push_back(i); });
   for (scf::IfOp i : ifs) {
-    if (i->getNumResults() || !containsCollective(i))
+    if (i->getNumResults() || !containsCollective(i) || storesReplicatedFragment(i))
       continue;
     std::optional<std::pair<int64_t, int64_t>> r = threadRange(i.getCondition(), launch);
     if (!r)
