@@ -289,16 +289,8 @@ LogicalResult KernelEmitter::emitWhile(scf::WhileOp op) {
   if (divergent)
     exitDivergent();
   if (divergentDepth == 0) {
-    op.walk([&](Operation *inner) {
-      if (auto c = dyn_cast<tile::CopyOp>(inner))
-        bodyWrites.insert(c.getDst());
-      else if (auto f = dyn_cast<tile::FillOp>(inner))
-        bodyWrites.insert(f.getBuffer());
-      else if (auto s = dyn_cast<memref::StoreOp>(inner))
-        bodyWrites.insert(s.getMemRef());
-      else if (auto a = dyn_cast<tile::AtomicAddOp>(inner))
-        bodyWrites.insert(a.getDst());
-    });
+    for (Value w : buffersWritten(op))
+      bodyWrites.insert(w);
     bool needed = !pendingWrites.empty();
     for (Value r : pendingReads)
       needed |= bodyWrites.count(r) > 0;

@@ -616,6 +616,23 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
 /// A value `v` is known to be at least: constants, sums, and induction
 /// variables of serial loops (their lower bound), e.g. `i1 + 1` in
 /// `for i1 in T.serial(n): for i2 in T.serial(i1 + 1)`.
+llvm::DenseSet<Value> gpu_lowering::buffersWritten(Operation *op) {
+  llvm::DenseSet<Value> out;
+  op->walk([&](Operation *inner) {
+    if (auto c = dyn_cast<tile::CopyOp>(inner))
+      out.insert(c.getDst());
+    else if (auto f = dyn_cast<tile::FillOp>(inner))
+      out.insert(f.getBuffer());
+    else if (auto s = dyn_cast<memref::StoreOp>(inner))
+      out.insert(s.getMemRef());
+    else if (auto c = dyn_cast<tile::CumsumOp>(inner))
+      out.insert(c.getDst());
+    else if (auto a = dyn_cast<tile::AtomicAddOp>(inner))
+      out.insert(a.getDst());
+  });
+  return out;
+}
+
 static std::optional<int64_t> lowerBoundOf(Value v, int depth = 0) {
   if (std::optional<int64_t> c = getConstantIntValue(v))
     return c;
@@ -659,19 +676,7 @@ LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   // Accesses left pending at the end of an iteration meet the next one.
-  llvm::DenseSet<Value> bodyWrites;
-  op.walk([&](Operation *inner) {
-    if (auto c = dyn_cast<tile::CopyOp>(inner))
-      bodyWrites.insert(c.getDst());
-    else if (auto f = dyn_cast<tile::FillOp>(inner))
-      bodyWrites.insert(f.getBuffer());
-    else if (auto s = dyn_cast<memref::StoreOp>(inner))
-      bodyWrites.insert(s.getMemRef());
-    else if (auto c = dyn_cast<tile::CumsumOp>(inner))
-      bodyWrites.insert(c.getDst());
-    else if (auto a = dyn_cast<tile::AtomicAddOp>(inner))
-      bodyWrites.insert(a.getDst());
-  });
+  llvm::DenseSet<Value> bodyWrites = gpu_lowering::buffersWritten(op);
   bool needed = !pendingWrites.empty();
   for (Value r : pendingReads)
     needed |= bodyWrites.count(r) > 0;

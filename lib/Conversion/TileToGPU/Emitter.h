@@ -285,6 +285,10 @@ llvm::SmallVector<mlir::Value> layoutIndex(KernelEmitter &e, const FragmentLayou
 /// Element indices for a register number known only at run time.
 llvm::SmallVector<mlir::Value> layoutIndexDyn(KernelEmitter &e, const FragmentLayout &layout, mlir::Value reg);
 
+/// The buffers that tile operations and stores inside `op` write (for the barrier a loop's next
+/// iteration needs).
+llvm::DenseSet<mlir::Value> buffersWritten(mlir::Operation *op);
+
 } // namespace tilec::gpu_lowering
 
 #endif // TILEC_LIB_CONVERSION_TILETOGPU_EMITTER_H
