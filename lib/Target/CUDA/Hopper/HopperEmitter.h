@@ -69,6 +69,18 @@ struct GemmEmitter {
   GemmEmitter(HopperGemmPlan p, tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func)
       : p(p), kernel(kernel), launch(launch), func(func), ctx(func.getContext()), loc(kernel.getLoc()), b(ctx) {}
 
+  /// Sets `loc` to the location of `op` (the .tile statement the code being
+  /// emitted implements: -g's .loc lines) until the scope ends.
+  struct AtOp {
+    GemmEmitter &e;
+    Location saved;
+    AtOp(GemmEmitter &e, mlir::Operation *op) : e(e), saved(e.loc) {
+      if (op)
+        e.loc = op->getLoc();
+    }
+    ~AtOp() { e.loc = saved; }
+  };
+
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }

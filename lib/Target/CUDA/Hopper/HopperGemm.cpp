@@ -72,7 +72,6 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::hopper;
 
-
 void GemmEmitter::setUpTypes() {
   elem = cast<MemRefType>(p.gemm.getA().getType()).getElementType();
   // fp8 tiles are bytes in shared memory (the CUDA target stores fp8 as i8);
@@ -111,6 +110,7 @@ void GemmEmitter::setUpTypes() {
 /// Block indices, rasterized in panels when the kernel asks (same order as
 /// the mma.sync path: consecutive blocks sweep a panel of `panel` rows).
 void GemmEmitter::blockIndices() {
+  AtOp at(*this, launch);
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   auto ids = launch.getBlockIndices();
@@ -184,6 +184,7 @@ void GemmEmitter::invalidateBarriers() {
 
 /// The producer: the TMA loads of loop iteration `iter` into stage `slot`.
 void GemmEmitter::issueLoads(Value iter, Value slot) {
+  AtOp atLoad(*this, p.loadA);
   tile::ForOp loop = p.loop;
   IRMapping m = map;
   Value iv = add(map.lookupOrDefault(loop.getLowerBound()), mul(iter, map.lookupOrDefault(loop.getStep())));
@@ -205,6 +206,7 @@ void GemmEmitter::issueLoads(Value iter, Value slot) {
   } else {
     createTMALoad2D(b, loc, at(mul(slot, c(aStageBytes))), tmAPtr, i32(aCol), i32(aRow), bar);
   }
+  loc = p.loadB->getLoc();
   Value bBase = add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes)));
   if (p.bKMajor()) {
     // B is N x K: (bRow, bCol) = (n, k), one box of blockN rows.
@@ -229,6 +231,7 @@ void GemmEmitter::countIterations() {
 /// The consumers' loop (and, not warp-specialized, the producer's prologue
 /// and refills inside it), then the epilogue.
 LogicalResult GemmEmitter::mainLoop() {
+  AtOp at(*this, p.loop);
   // Prologue: the loads of iterations [0, S - lag). A warp-specialized
   // kernel's producer warpgroup issues every load itself (producerLoop).
   if (!p.warpSpecialized)
@@ -239,8 +242,12 @@ LogicalResult GemmEmitter::mainLoop() {
   auto accT = nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({wgRows, p.blockN}, b.getF32Type()));
   // This warpgroup's rows of the A stage (128-byte rows, so a multiple of 1 KB).
   Value wgAOffset = mul(arith::DivUIOp::create(b, loc, tid, c(128)), c(wgRows * p.blockK * p.elemBytes));
-  Value acc0 = p.structAcc() ? (Value)LLVM::ZeroOp::create(b, loc, accStructType())
-                             : (Value)nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
+  Value acc0;
+  {
+    AtOp atFill(*this, p.fill); // T.clear of the accumulator
+    acc0 = p.structAcc() ? (Value)LLVM::ZeroOp::create(b, loc, accStructType())
+                         : (Value)nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
+  }
   // Carried besides the accumulator: the stage of iteration i (i % S) and
   // its phase parity ((i / S) & 1, i1), and with lag 1 those of iteration
   // i - 1 (the stage released and refilled; S - 1 and round -1 for i = 0).
@@ -269,9 +276,8 @@ LogicalResult GemmEmitter::mainLoop() {
     if (!p.warpSpecialized)
       ifThen(slt(next, numIters), [&] {
         producer([&] {
-          ifThen(released, [&] {
-            nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, donePhase, c(10000000), doneSlot);
-          });
+          ifThen(released,
+                 [&] { nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, donePhase, c(10000000), doneSlot); });
           issueLoads(next, doneSlot);
         });
       });
@@ -339,6 +345,7 @@ void GemmEmitter::atomicAddChunk(Value v, Value out, Value gr, Value gc, Value c
 }
 
 void GemmEmitter::epilogue(Value acc) {
+  AtOp at(*this, p.epilogueOp());
   // Offsets of the C tile: the ops between the loop and the store.
   for (Operation *op = p.loop->getNextNode(); op && op != p.epilogueOp(); op = op->getNextNode())
     if (!isa<tile::TileDialect>(op->getDialect()))
@@ -454,8 +461,7 @@ LogicalResult GemmEmitter::run(unsigned firstDescArg) {
 }
 
 FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
-                                               const TargetInfo &target, HopperWarpSpecialization ws,
-                                               bool tmaStore) {
+                                               const TargetInfo &target, HopperWarpSpecialization ws, bool tmaStore) {
   llvm::StringRef whyNot;
   std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target, &whyNot, ws, tmaStore);
   if (target.hasWarpgroupMMA())

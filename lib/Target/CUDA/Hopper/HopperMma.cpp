@@ -102,6 +102,7 @@ Value GemmEmitter::promotedMma(Value aOff, Value bOff) {
 /// fp8 promoted: total + part, register by register (both in the wgmma
 /// accumulator layout, so element e of one is element e of the other).
 Value GemmEmitter::addAcc(Value total, Value part) {
+  AtOp at(*this, p.promote);
   for (int64_t e = 0, n = wgRows * p.blockN / 128; e < n; ++e) {
     Value x = LLVM::ExtractValueOp::create(b, loc, total, ArrayRef<int64_t>{e});
     Value y = LLVM::ExtractValueOp::create(b, loc, part, ArrayRef<int64_t>{e});
@@ -128,6 +129,7 @@ void GemmEmitter::storeAccStruct(Value acc, Value scratch) {
 
 Value GemmEmitter::stageMma(Value accIn, Value slot, Value wgAOffset, nvgpu::WarpgroupAccumulatorType accT,
                             Value &part) {
+  AtOp at(*this, p.gemm);
   Value aOff = add(mul(slot, c(aStageBytes)), wgAOffset);
   auto bOff = [&] { return add(c(p.stages * aStageBytes), mul(slot, c(bStageBytes))); };
   if (p.promote) {

@@ -40,6 +40,7 @@ void GemmEmitter::syncConsumers() {
 }
 
 void GemmEmitter::producerLoop() {
+  AtOp at(*this, p.loop);
   // The first producer warp (warp-uniform, as createIsWarp0 makes it), then
   // its elected lane.
   Value producerTid = arith::SubIOp::create(b, loc, tid, c(threads));
