@@ -28,7 +28,9 @@ static const char *kUsage =
     "  --describe            print the reflection and exit\n"
     "  --device SUBSTRING    pick the first device whose name contains SUBSTRING\n"
     "  --no-validation       do not enable the Khronos validation layer\n"
-    "  --require-validation  fail when the validation layer is not installed\n";
+    "  --require-validation  fail when the validation layer is not installed\n"
+    "  --print-capacity N    T.print records the print buffer holds (default 65536; more are counted as dropped)\n"
+    "T.print lines go to stdout after the run, in the CUDA target's printf format.\n";
 
 static int fail(const std::string &message) {
   std::fprintf(stderr, "tilec-vk-run: error: %s\n", message.c_str());
@@ -137,6 +139,9 @@ static void describe(const Reflection &r) {
     }
   }
   std::printf("push constants %u bytes\n", r.pushConstantSize);
+  if (r.printBinding != kNoParam)
+    std::printf("print buffer set 0 binding %u, %u words per record, %zu formats\n", r.printBinding, r.printRecordWords,
+                r.prints.size());
 }
 
 int main(int argc, char **argv) {
@@ -188,6 +193,10 @@ int main(int argc, char **argv) {
     } else if (a == "--device") {
       if (!value(options.deviceFilter))
         return fail("--device needs a name");
+    } else if (a == "--print-capacity") {
+      if (!value(v) || v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9)
+        return fail("--print-capacity needs a number of records");
+      options.printCapacity = static_cast<uint32_t>(std::stoul(v));
     } else if (a == "--no-validation") {
       options.validation = false;
     } else if (a == "--require-validation") {

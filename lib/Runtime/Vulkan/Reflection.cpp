@@ -131,6 +131,15 @@ std::vector<uint32_t> tilec::vk::encodeReflection(const Reflection &r) {
         w.word(static_cast<uint32_t>(inst.value));
     }
   }
+  w.word(r.printBinding);
+  w.word(r.printRecordWords);
+  w.word(static_cast<uint32_t>(r.prints.size()));
+  for (const PrintFormat &f : r.prints) {
+    w.str(f.format);
+    w.word(static_cast<uint32_t>(f.args.size()));
+    for (PrintArg a : f.args)
+      w.word(static_cast<uint32_t>(a));
+  }
   w.words[2] = static_cast<uint32_t>(w.words.size());
   return std::move(w.words);
 }
@@ -145,7 +154,7 @@ bool tilec::vk::decodeReflection(const uint32_t *words, size_t count, Reflection
   uint32_t magic, version, total, n;
   if (!in.word(magic) || magic != kReflectionMagic)
     return done(in.fail("not a tilec Vulkan reflection (bad magic)"));
-  if (!in.word(version) || version != kReflectionVersion)
+  if (!in.word(version) || version < 1 || version > kReflectionVersion)
     return done(in.fail("unsupported reflection version " + std::to_string(version)));
   if (!in.word(total) || total != count)
     return done(in.fail("reflection size mismatch"));
@@ -218,6 +227,25 @@ bool tilec::vk::decodeReflection(const uint32_t *words, size_t count, Reflection
         inst.value = param;
       }
       program.push_back(inst);
+    }
+  }
+  if (version >= 2) {
+    if (!in.word(r.printBinding) || !in.word(r.printRecordWords) || !in.word(n))
+      return done(false);
+    for (uint32_t i = 0; i < n; ++i) {
+      PrintFormat f;
+      uint32_t args;
+      if (!in.str(f.format) || !in.word(args))
+        return done(false);
+      for (uint32_t a = 0; a < args; ++a) {
+        uint32_t kind;
+        if (!in.word(kind) || kind > static_cast<uint32_t>(PrintArg::Float64))
+          return done(in.fail("malformed print format"));
+        f.args.push_back(static_cast<PrintArg>(kind));
+      }
+      if (1 + 2 * f.args.size() > r.printRecordWords)
+        return done(in.fail("a print format has more values than a record holds"));
+      r.prints.push_back(std::move(f));
     }
   }
   for (const Param &p : r.params) {

@@ -38,6 +38,7 @@ struct Runner::Impl {
   VkPhysicalDeviceLimits limits{};
   std::string name;
   bool validation = false;
+  RunnerOptions options;
   std::vector<std::string> messages;
   size_t errorCount = 0;
 
@@ -274,6 +275,7 @@ bool createDevice(Runner::Impl &impl, uint32_t apiVersion, std::string &error) {
 
 std::unique_ptr<Runner> Runner::create(const RunnerOptions &options, std::string &error) {
   auto impl = std::make_unique<Impl>();
+  impl->options = options;
   uint32_t apiVersion = 0;
   if (!createInstance(*impl, options, apiVersion, error) || !choosePhysicalDevice(*impl, options, error) ||
       !chooseComputeQueue(*impl, error) || !createDevice(*impl, apiVersion, error))
@@ -423,50 +425,68 @@ public:
     return true;
   }
 
+  /// One host-visible storage buffer of `size` bytes (a multiple of 4), zero
+  /// but for its first `bytes` bytes copied from `init`.
+  bool createBuffer(VkDeviceSize size, const void *init, size_t bytes, const std::string &what) {
+    sizes.push_back(size);
+    VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bufferInfo.size = size;
+    bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VkBuffer buffer;
+    if (!check(vkCreateBuffer(vk.device, &bufferInfo, nullptr, &buffer), "vkCreateBuffer"))
+      return false;
+    objs.buffers.push_back(buffer);
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(vk.device, buffer, &req);
+    int32_t type = vk.findMemoryType(req.memoryTypeBits,
+                                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    if (type < 0)
+      return failWith("no host-visible coherent memory for " + what);
+    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    alloc.allocationSize = req.size;
+    alloc.memoryTypeIndex = static_cast<uint32_t>(type);
+    VkDeviceMemory memory;
+    if (!check(vkAllocateMemory(vk.device, &alloc, nullptr, &memory), "vkAllocateMemory"))
+      return false;
+    objs.memories.push_back(memory);
+    if (!check(vkBindBufferMemory(vk.device, buffer, memory, 0), "vkBindBufferMemory"))
+      return false;
+    void *mapped;
+    if (!check(vkMapMemory(vk.device, memory, 0, size, 0, &mapped), "vkMapMemory"))
+      return false;
+    std::memset(mapped, 0, size);
+    std::memcpy(mapped, init, bytes);
+    vkUnmapMemory(vk.device, memory);
+    return true;
+  }
+
+  /// One buffer per tensor binding, then the T.print buffer (its header:
+  /// count 0, the capacity, the record size).
   bool createBuffers() {
     for (const Binding &b : r.bindings) {
       const Param &p = r.params[b.param];
       VkDeviceSize bytes = (static_cast<uint64_t>(elementCount(p, values)) * p.elementBits + 7) / 8;
       VkDeviceSize size = std::max<VkDeviceSize>(4, (bytes + 3) & ~VkDeviceSize(3));
-      sizes.push_back(size);
-      VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-      bufferInfo.size = size;
-      bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-      bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-      VkBuffer buffer;
-      if (!check(vkCreateBuffer(vk.device, &bufferInfo, nullptr, &buffer), "vkCreateBuffer"))
+      if (!createBuffer(size, args[b.param].data, bytes, "tensor '" + p.name + "'"))
         return false;
-      objs.buffers.push_back(buffer);
-      VkMemoryRequirements req;
-      vkGetBufferMemoryRequirements(vk.device, buffer, &req);
-      int32_t type = vk.findMemoryType(req.memoryTypeBits,
-                                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-      if (type < 0)
-        return failWith("no host-visible coherent memory for tensor '" + p.name + "'");
-      VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-      alloc.allocationSize = req.size;
-      alloc.memoryTypeIndex = static_cast<uint32_t>(type);
-      VkDeviceMemory memory;
-      if (!check(vkAllocateMemory(vk.device, &alloc, nullptr, &memory), "vkAllocateMemory"))
-        return false;
-      objs.memories.push_back(memory);
-      if (!check(vkBindBufferMemory(vk.device, buffer, memory, 0), "vkBindBufferMemory"))
-        return false;
-      void *mapped;
-      if (!check(vkMapMemory(vk.device, memory, 0, size, 0, &mapped), "vkMapMemory"))
-        return false;
-      std::memset(mapped, 0, size);
-      std::memcpy(mapped, args[b.param].data, bytes);
-      vkUnmapMemory(vk.device, memory);
     }
-    return true;
+    if (r.printBinding == kNoParam)
+      return true;
+    uint32_t header[kPrintHeaderWords] = {0, vk.options.printCapacity, r.printRecordWords, 0};
+    VkDeviceSize words = kPrintHeaderWords + static_cast<VkDeviceSize>(vk.options.printCapacity) * r.printRecordWords;
+    return createBuffer(words * 4, header, sizeof header, "the T.print buffer");
   }
 
   bool createDescriptorSets() {
-    for (const Binding &b : r.bindings)
+    // The T.print buffer is one more binding of set 0, after the tensors' buffers.
+    std::vector<Binding> all = r.bindings;
+    if (r.printBinding != kNoParam)
+      all.push_back({0, r.printBinding, 0, false});
+    for (const Binding &b : all)
       numSets = std::max(numSets, b.set + 1);
     std::map<uint32_t, std::vector<VkDescriptorSetLayoutBinding>> perSet;
-    for (const Binding &b : r.bindings) {
+    for (const Binding &b : all) {
       VkDescriptorSetLayoutBinding lb{};
       lb.binding = b.binding;
       lb.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -485,7 +505,7 @@ public:
     }
     sets.assign(numSets, VK_NULL_HANDLE);
     if (numSets) {
-      VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, static_cast<uint32_t>(r.bindings.size())};
+      VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, static_cast<uint32_t>(all.size())};
       VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
       poolInfo.maxSets = numSets;
       poolInfo.poolSizeCount = 1;
@@ -498,13 +518,13 @@ public:
       setInfo.pSetLayouts = objs.setLayouts.data();
       if (!check(vkAllocateDescriptorSets(vk.device, &setInfo, sets.data()), "vkAllocateDescriptorSets"))
         return false;
-      std::vector<VkDescriptorBufferInfo> bufferInfos(r.bindings.size());
-      std::vector<VkWriteDescriptorSet> writes(r.bindings.size());
-      for (size_t i = 0; i < r.bindings.size(); ++i) {
+      std::vector<VkDescriptorBufferInfo> bufferInfos(all.size());
+      std::vector<VkWriteDescriptorSet> writes(all.size());
+      for (size_t i = 0; i < all.size(); ++i) {
         bufferInfos[i] = {objs.buffers[i], 0, VK_WHOLE_SIZE};
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[i].dstSet = sets[r.bindings[i].set];
-        writes[i].dstBinding = r.bindings[i].binding;
+        writes[i].dstSet = sets[all[i].set];
+        writes[i].dstBinding = all[i].binding;
         writes[i].descriptorCount = 1;
         writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writes[i].pBufferInfo = &bufferInfos[i];
@@ -599,7 +619,8 @@ public:
     return true;
   }
 
-  bool readBack() {
+  bool readBack(RunInfo *runInfo) {
+    info = runInfo;
     for (size_t i = 0; i < r.bindings.size(); ++i) {
       const Binding &b = r.bindings[i];
       if (b.readOnly)
@@ -612,6 +633,27 @@ public:
       std::memcpy(args[b.param].data, mapped, bytes);
       vkUnmapMemory(vk.device, objs.memories[i]);
     }
+    return r.printBinding == kNoParam || readPrints();
+  }
+
+  /// The T.print lines: into `info`, and onto the runner's print stream.
+  bool readPrints() {
+    size_t i = r.bindings.size();
+    void *mapped;
+    if (!check(vkMapMemory(vk.device, objs.memories[i], 0, sizes[i], 0, &mapped), "vkMapMemory"))
+      return false;
+    std::vector<std::string> lines;
+    bool ok = formatPrints(r, static_cast<const uint32_t *>(mapped), sizes[i] / 4, lines, error);
+    vkUnmapMemory(vk.device, objs.memories[i]);
+    if (!ok)
+      return failWith(error);
+    if (std::FILE *out = vk.options.printStream) {
+      for (const std::string &line : lines)
+        std::fprintf(out, "%s\n", line.c_str());
+      std::fflush(out);
+    }
+    if (info)
+      info->prints = std::move(lines);
     return true;
   }
 
@@ -640,6 +682,7 @@ private:
   std::vector<VkDeviceSize> sizes; ///< each binding's buffer size
   uint32_t numSets = 0;
   std::vector<VkDescriptorSet> sets;
+  RunInfo *info = nullptr;
 };
 } // namespace
 
@@ -648,5 +691,5 @@ bool Runner::run(const uint32_t *spirv, size_t spirvWords, const Reflection &r, 
   RunState state(*impl, r, args, error);
   return state.checkArguments(info) && state.packPushConstants() && state.createBuffers() &&
          state.createDescriptorSets() && state.createPipeline(spirv, spirvWords) && state.submitAndWait(info) &&
-         state.readBack();
+         state.readBack(info);
 }

@@ -23,6 +23,9 @@ public:
   }
 
 protected:
+  llvm::StringRef whyPrintsDropped() const override {
+    return "the metal target has no print buffer yet (T.print works on CUDA, Vulkan and the host target)";
+  }
   LogicalResult checkKernels(ModuleOp module) override { return checkMetalKernels(module, options); }
   LogicalResult translateKernels(MLIRContext *ctx) override {
     for (const VulkanKernel &k : vkKernels) {

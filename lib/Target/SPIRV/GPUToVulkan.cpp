@@ -21,6 +21,7 @@
 
 #include "ConvertToSPIRV.h"
 #include "VulkanLimits.h"
+#include "VulkanPrints.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -470,7 +471,7 @@ static LogicalResult compileKernel(gpu::GPUModuleOp gpuModule, gpu::GPUFuncOp ke
       fn.erase();
   auto copied = copy.lookupSymbol<gpu::GPUFuncOp>(kernel.getName());
   copy->setAttr(spirv::getTargetEnvAttrName(), targetEnv(ctx, o));
-  if (failed(rewriteABI(copied, out.reflection)))
+  if (failed(rewriteABI(copied, out.reflection)) || failed(lowerPrints(copied, out.reflection)))
     return failure();
 
   PassManager pm(ctx);
@@ -554,6 +555,7 @@ LogicalResult tilec::compileGPUToVulkan(ModuleOp module, const VulkanTargetOptio
       if (!kernel.isKernel())
         continue;
       VulkanKernel out;
+      narrowPrints(kernel);
       auto it = signatures.find(kernel.getName());
       if (it != signatures.end())
         out.signature = it->second;

@@ -72,6 +72,8 @@ LogicalResult SPIRVPipelineBackend::serialize(ModuleOp module, EmitStage stage, 
   }
   // 3. What the target cannot take, then SPIR-V (the Vulkan limit checks run
   //    there) and the target's translation of each kernel.
+  if (!whyPrintsDropped().empty())
+    dropPrints(module, whyPrintsDropped());
   if (failed(checkKernels(module)))
     return failure();
   bool assembly = stage == EmitStage::SPIRV;

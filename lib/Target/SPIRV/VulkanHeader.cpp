@@ -31,6 +31,34 @@ static void writeWords(CWriter &w, llvm::StringRef name, llvm::ArrayRef<uint32_t
   w.line("};");
 }
 
+/// T.print: the buffer's binding, record size and each record format's
+/// printf format (the value kinds are in the reflection).
+static void writePrintInfo(CWriter &w, const vk::Reflection &r, llvm::StringRef K) {
+  w.line("/* T.print buffer: word 0 counts the records written, word 1 is the capacity in records (set it");
+  w.line(" * before the dispatch), record i is at word 4 + i * RECORD_WORDS: the format index, then two");
+  w.line(" * words per value (tilec::vk::formatPrints turns the buffer into lines). */");
+  w.line("#define " + K + "PRINT_BINDING " + llvm::Twine(r.printBinding));
+  w.line("#define " + K + "PRINT_RECORD_WORDS " + llvm::Twine(r.printRecordWords));
+  w.line("static const char *const " + r.kernelName + "_vk_print_formats[" + llvm::Twine(r.prints.size()) + "] = {");
+  w.push();
+  for (const vk::PrintFormat &f : r.prints) {
+    std::string escaped;
+    for (char ch : f.format) {
+      if (ch == '\n')
+        escaped += "\\n";
+      else if (ch == '"' || ch == '\\' || ch == '?') // '?': no trigraphs
+        escaped += std::string("\\") + ch;
+      else if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f)
+        escaped += "\\" + std::to_string((ch >> 6) & 3) + std::to_string((ch >> 3) & 7) + std::to_string(ch & 7);
+      else
+        escaped += ch;
+    }
+    w.line("\"" + escaped + "\",");
+  }
+  w.pop();
+  w.line("};").line();
+}
+
 void tilec::writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, const HeaderInfo &info,
                               const VulkanTargetOptions &options, llvm::raw_ostream &os) {
   CWriter w(os);
@@ -52,6 +80,9 @@ void tilec::writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, const Header
     w.line(" * Storage buffers (descriptor set, binding):");
     for (const vk::Binding &b : r.bindings)
       w.line(" *   (" + llvm::Twine(b.set) + ", " + llvm::Twine(b.binding) + ") " + tensorText(r, b));
+    if (r.printBinding != vk::kNoParam)
+      w.line(" *   (0, " + llvm::Twine(r.printBinding) +
+             ") the T.print buffer (uint32 words; docs/vulkan.md, T.print)");
     w.line(" * Push constants (" + llvm::Twine(r.pushConstantSize) + " bytes, struct " + r.kernelName +
            "_vk_push_constants):");
     for (const vk::PushField &f : r.pushFields)
@@ -60,6 +91,8 @@ void tilec::writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, const Header
     w.line(" * Dispatch " + r.kernelName + "_vk_grid(...) workgroups. */");
     writeDispatchMacros(w, r, K, r.entryPoint, "NUM_BINDINGS");
     w.line("#define " + K + "PUSH_CONSTANT_SIZE " + llvm::Twine(r.pushConstantSize)).line();
+    if (r.printBinding != vk::kNoParam)
+      writePrintInfo(w, r, K);
 
     w.line("/* {set, binding, parameter index, read-only} per storage buffer. */");
     if (r.bindings.empty()) {

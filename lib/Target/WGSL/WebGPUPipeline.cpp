@@ -24,6 +24,10 @@ public:
   }
 
 protected:
+  llvm::StringRef whyPrintsDropped() const override {
+    return "WGSL has no printf and the webgpu target no print buffer yet (T.print works on CUDA, Vulkan and the host "
+           "target)";
+  }
   LogicalResult checkKernels(ModuleOp module) override { return checkWebGPUKernels(module, signatures, options); }
   LogicalResult translateModule(Operation *spirvModule, VulkanKernel &vk) override {
     WebGPUKernel k;

@@ -20,7 +20,7 @@ namespace tilec::vk {
 
 /// First word of every reflection stream ('TVKR' little-endian) and its version.
 constexpr uint32_t kReflectionMagic = 0x524B5654u;
-constexpr uint32_t kReflectionVersion = 1;
+constexpr uint32_t kReflectionVersion = 2; ///< 2 adds the T.print buffer (1 still decodes)
 /// Marks a tensor dimension that is a constant rather than a parameter.
 constexpr uint32_t kNoParam = 0xFFFFFFFFu;
 
@@ -79,6 +79,25 @@ struct GridInst {
   int64_t value = 0;         ///< Const: the constant; Param: the parameter index
 };
 
+/// How one value of a T.print record is stored: two words (low, high) each,
+/// 32-bit kinds in the low word.
+enum class PrintArg : uint32_t { Int32 = 0, UInt32 = 1, Int64 = 2, Float32 = 3, Float64 = 4 };
+
+/// One T.print statement's line: a printf format (the CUDA path's, with
+/// `%lld` for integers and `%f` for floats) and what each value is.
+struct PrintFormat {
+  std::string format;
+  std::vector<PrintArg> args;
+};
+
+/// The T.print buffer (a storage buffer of uint32 words at set 0,
+/// `printBinding`): word 0 counts the records the kernel tried to write
+/// (atomically), word 1 is the capacity in records (the host writes it),
+/// words 2-3 are zero; record i starts at word 4 + i * printRecordWords:
+/// the format index, then two words per value. Records past the capacity are
+/// counted but not written.
+constexpr uint32_t kPrintHeaderWords = 4;
+
 /// Everything a runner needs besides the SPIR-V words.
 struct Reflection {
   std::string kernelName;
@@ -89,7 +108,18 @@ struct Reflection {
   uint32_t pushConstantSize = 0; ///< bytes, a multiple of 4
   std::vector<PushField> pushFields;
   std::array<std::vector<GridInst>, 3> grid; ///< one program per dimension (x, y, z)
+  uint32_t printBinding = kNoParam;          ///< binding (set 0) of the T.print buffer; kNoParam: no T.print
+  uint32_t printRecordWords = 0;             ///< words per record
+  std::vector<PrintFormat> prints;           ///< indexed by a record's first word
 };
+
+/// The lines of the records in a T.print buffer (`words`, `count` words as
+/// the kernel left them), formatted as the CUDA target's printf prints them,
+/// in the order the records were written; when the kernel tried to write
+/// more records than the buffer holds, a last line says how many were
+/// dropped. False (and `error`) on a malformed buffer.
+bool formatPrints(const Reflection &r, const uint32_t *words, size_t count, std::vector<std::string> &lines,
+                  std::string &error);
 
 /// Encodes `r` as the word stream the header carries.
 std::vector<uint32_t> encodeReflection(const Reflection &r);

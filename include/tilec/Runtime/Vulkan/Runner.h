@@ -14,6 +14,7 @@
 #include "tilec/Runtime/Vulkan/Reflection.h"
 
 #include <array>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,11 @@ struct RunnerOptions {
   bool validation = true;         ///< enable VK_LAYER_KHRONOS_validation when installed
   bool requireValidation = false; ///< fail when the layer is missing instead of going on without it
   std::string deviceFilter;       ///< a substring of the device name; empty: prefer a CPU device, else the first
+  /// T.print: records the print buffer holds per run (more are counted and
+  /// reported as dropped), and where the lines go after each run (nullptr:
+  /// only into RunInfo::prints).
+  uint32_t printCapacity = 65536;
+  std::FILE *printStream = stdout;
 };
 
 /// One launcher argument, in the kernel's parameter order.
@@ -37,7 +43,8 @@ struct Arg {
 /// What one run did.
 struct RunInfo {
   std::array<uint32_t, 3> grid{0, 0, 0};
-  double milliseconds = 0; ///< wall time of the submit and wait
+  double milliseconds = 0;         ///< wall time of the submit and wait
+  std::vector<std::string> prints; ///< the T.print lines of the run (formatPrints), in record order
 };
 
 class Runner {

@@ -38,6 +38,9 @@ public:
 protected:
   /// Rejects what the target cannot take, on the thread-level gpu IR.
   virtual mlir::LogicalResult checkKernels(mlir::ModuleOp module) { return mlir::success(); }
+  /// Empty when the target keeps T.print (Vulkan: a print buffer); else why
+  /// it drops them, for the warning at each print (Metal, WebGPU).
+  virtual llvm::StringRef whyPrintsDropped() const { return {}; }
   /// Sees each kernel's validated spirv.module (not for `--emit=spirv`).
   virtual mlir::LogicalResult translateModule(mlir::Operation *spirvModule, VulkanKernel &kernel) {
     return mlir::success();

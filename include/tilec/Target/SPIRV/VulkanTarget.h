@@ -85,13 +85,18 @@ using SPIRVModuleCallback = std::function<mlir::LogicalResult(mlir::Operation *s
 /// Lowers every gpu.func kernel in `module` (thread-level IR as TileToGPU
 /// writes it) to Vulkan SPIR-V. `signatures` gives each kernel's C ABI (from
 /// its tile.kernel); kernels missing from it take theirs from the gpu.func's
-/// `tile.*` argument attributes. Limits violations and unsupported
-/// constructs are diagnostics on the ops; every module passes spirv-val.
+/// `tile.*` argument attributes. T.print (gpu.printf) becomes appends to a
+/// print buffer the reflection describes (printBinding). Limits violations
+/// and unsupported constructs are diagnostics on the ops; every module passes spirv-val.
 /// `onModule`, when set, sees each kernel's spirv.module after validation.
 mlir::LogicalResult compileGPUToVulkan(mlir::ModuleOp module, const VulkanTargetOptions &options,
                                        const llvm::StringMap<KernelSignature> &signatures,
                                        std::vector<VulkanKernel> &kernels,
                                        const SPIRVModuleCallback &onModule = {});
+
+/// Removes every gpu.printf (T.print) of `module` with a warning at each
+/// print saying it is dropped and `why` (Metal, WebGPU).
+void dropPrints(mlir::ModuleOp module, llvm::StringRef why);
 
 /// Writes the C header (C99 and C++) for `kernels`.
 void writeVulkanHeader(llvm::ArrayRef<VulkanKernel> kernels, const HeaderInfo &info,
