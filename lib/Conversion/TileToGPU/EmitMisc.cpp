@@ -201,8 +201,9 @@ LogicalResult KernelEmitter::emitAtomicAdd(tile::AtomicAddOp op) {
   return success();
 }
 
-/// printf one value with a prefix naming the block, thread and element.
-static void printOne(KernelEmitter &e, StringRef msg, Value v, ArrayRef<Value> idx) {
+/// printf one value with a prefix naming the block, thread and element;
+/// an unsigned integer (`isUnsigned`) is zero-extended.
+static void printOne(KernelEmitter &e, StringRef msg, Value v, ArrayRef<Value> idx, bool isUnsigned) {
   OpBuilder &b = e.b;
   std::string fmt = msg.str() + (msg.empty() ? "" : " ") + "block (%lld, %lld, %lld) thread %lld";
   llvm::SmallVector<Value> args;
@@ -227,7 +228,7 @@ static void printOne(KernelEmitter &e, StringRef msg, Value v, ArrayRef<Value> i
   } else {
     fmt += ": %lld\n";
     args.push_back(t.getIntOrFloatBitWidth() == 1 ? (Value)arith::ExtUIOp::create(b, e.loc, b.getI64Type(), v)
-                                                  : e.convert(v, b.getI64Type()));
+                                                  : e.convert(v, b.getI64Type(), isUnsigned));
   }
   gpu::PrintfOp::create(b, e.loc, b.getStringAttr(fmt), args);
 }
@@ -236,9 +237,12 @@ LogicalResult KernelEmitter::emitPrint(tile::PrintOp op) {
   Value v = op.getValue();
   auto type = dyn_cast<MemRefType>(v.getType());
   if (!type) {
-    printOne(*this, op.getMsg(), map.lookup(v), {});
+    // A scalar read from a buffer of unsigned elements (T.print(u[0])) is unsigned.
+    auto load = v.getDefiningOp<memref::LoadOp>();
+    printOne(*this, op.getMsg(), map.lookup(v), {}, load && isUnsignedBuffer(load.getMemref()));
     return success();
   }
+  bool isUnsigned = isUnsignedBuffer(v);
   tile::Scope s = scopeOf(v);
   if (s == tile::Scope::Fragment) {
     Fragment &f = fragments[v];
@@ -247,7 +251,7 @@ LogicalResult KernelEmitter::emitPrint(tile::PrintOp op) {
       llvm::SmallVector<Value> idx;
       for (unsigned d = 0; d < ri.size(); ++d)
         idx.push_back(addc(threadPart(f.layout, d), ri[d]));
-      printOne(*this, op.getMsg(), memref::LoadOp::create(b, loc, f.regs, ValueRange{cIdx(r)}), idx);
+      printOne(*this, op.getMsg(), memref::LoadOp::create(b, loc, f.regs, ValueRange{cIdx(r)}), idx, isUnsigned);
     }
     return success();
   }
@@ -264,7 +268,7 @@ LogicalResult KernelEmitter::emitPrint(tile::PrintOp op) {
   Value x = s == tile::Scope::Shared
                 ? (Value)memref::LoadOp::create(b, loc, shared[v].flat, ValueRange{sharedIndex(v, idx)})
                 : (Value)memref::LoadOp::create(b, loc, locals.lookup(v), idx);
-  printOne(*this, op.getMsg(), x, idx);
+  printOne(*this, op.getMsg(), x, idx, isUnsigned);
   return success();
 }
 
