@@ -31,12 +31,13 @@ static void writeWords(CWriter &w, llvm::StringRef name, llvm::ArrayRef<uint32_t
   w.line("};");
 }
 
-/// T.print: the buffer's binding, record size and each record format's
-/// printf format (the value kinds are in the reflection).
+/// T.print: the buffer's binding, record size, each record format's printf
+/// format and its values' kinds.
 static void writePrintInfo(CWriter &w, const vk::Reflection &r, llvm::StringRef K) {
   w.line("/* T.print buffer: word 0 counts the records written, word 1 is the capacity in records (set it");
   w.line(" * before the dispatch), record i is at word 4 + i * RECORD_WORDS: the format index, then two");
-  w.line(" * words per value (tilec::vk::formatPrints turns the buffer into lines). */");
+  w.line(" * words per value, low first, of the kinds " + r.kernelName + "_vk_print_kinds names: i int32,");
+  w.line(" * u uint32, I int64, f float32, d float64 (tilec::vk::formatPrints turns the buffer into lines). */");
   w.line("#define " + K + "PRINT_BINDING " + llvm::Twine(r.printBinding));
   w.line("#define " + K + "PRINT_RECORD_WORDS " + llvm::Twine(r.printRecordWords));
   w.line("static const char *const " + r.kernelName + "_vk_print_formats[" + llvm::Twine(r.prints.size()) + "] = {");
@@ -54,6 +55,17 @@ static void writePrintInfo(CWriter &w, const vk::Reflection &r, llvm::StringRef 
         escaped += ch;
     }
     w.line("\"" + escaped + "\",");
+  }
+  w.pop();
+  w.line("};");
+  // One letter per value: i int32, u uint32, I int64, f float32, d float64.
+  w.line("static const char *const " + r.kernelName + "_vk_print_kinds[" + llvm::Twine(r.prints.size()) + "] = {");
+  w.push();
+  for (const vk::PrintFormat &f : r.prints) {
+    std::string kinds;
+    for (vk::PrintArg a : f.args)
+      kinds += "iuIfd"[static_cast<unsigned>(a)];
+    w.line("\"" + kinds + "\",");
   }
   w.pop();
   w.line("};").line();
