@@ -169,10 +169,13 @@ LogicalResult PipelinedLoop::issue(Value kv, Value slot) {
     if (&inner == sl.lastCopy->getNextNode())
       break;
     if (auto c = dyn_cast<tile::CopyOp>(inner); c && llvm::is_contained(sl.copies, c)) {
+      Location loopLoc = e.loc;
+      e.loc = c.getLoc(); // the copy's statement (-g's .loc), not the loop's
       e.stageBase[c.getDst()] = arith::MulIOp::create(e.b, e.loc, slot, e.cIdx(e.shared[c.getDst()].numel));
       e.asyncBounds = mode;
       LogicalResult r = e.emitCopy(c, /*async=*/true);
       e.asyncBounds = KernelEmitter::AsyncBounds::PerCopy;
+      e.loc = loopLoc;
       if (failed(r))
         return failure();
       continue;
@@ -203,6 +206,7 @@ void PipelinedLoop::issueTMA(Value kv, Value slot) {
   }
   Value bar = target().emitTensorCopyArrive(b, loc, tmaGroup, slot, tmaBytes);
   for (auto [c, m] : llvm::zip(sl.copies, tmaMaps)) {
+    Location loc = c.getLoc(); // the copy's statement (-g's .loc)
     SharedBuffer &sb = e.shared[c.getDst()];
     int64_t bytes = sb.elementType.getIntOrFloatBitWidth() / 8;
     int64_t boxCols = sb.boxCols ? sb.boxCols : sb.shape[1];
