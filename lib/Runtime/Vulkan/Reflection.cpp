@@ -88,7 +88,10 @@ public:
 std::vector<uint32_t> tilec::vk::encodeReflection(const Reflection &r) {
   Writer w;
   w.word(kReflectionMagic);
-  w.word(kReflectionVersion);
+  // Version 1 when there is nothing of version 2 (no T.print): headers of
+  // kernels without prints stay readable by version-1 runners.
+  bool prints = r.printBinding != kNoParam;
+  w.word(prints ? kReflectionVersion : 1);
   w.word(0); // total size, patched below
   w.str(r.kernelName);
   w.str(r.entryPoint);
@@ -131,14 +134,16 @@ std::vector<uint32_t> tilec::vk::encodeReflection(const Reflection &r) {
         w.word(static_cast<uint32_t>(inst.value));
     }
   }
-  w.word(r.printBinding);
-  w.word(r.printRecordWords);
-  w.word(static_cast<uint32_t>(r.prints.size()));
-  for (const PrintFormat &f : r.prints) {
-    w.str(f.format);
-    w.word(static_cast<uint32_t>(f.args.size()));
-    for (PrintArg a : f.args)
-      w.word(static_cast<uint32_t>(a));
+  if (prints) {
+    w.word(r.printBinding);
+    w.word(r.printRecordWords);
+    w.word(static_cast<uint32_t>(r.prints.size()));
+    for (const PrintFormat &f : r.prints) {
+      w.str(f.format);
+      w.word(static_cast<uint32_t>(f.args.size()));
+      for (PrintArg a : f.args)
+        w.word(static_cast<uint32_t>(a));
+    }
   }
   w.words[2] = static_cast<uint32_t>(w.words.size());
   return std::move(w.words);

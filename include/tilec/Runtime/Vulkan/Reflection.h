@@ -20,7 +20,7 @@ namespace tilec::vk {
 
 /// First word of every reflection stream ('TVKR' little-endian) and its version.
 constexpr uint32_t kReflectionMagic = 0x524B5654u;
-constexpr uint32_t kReflectionVersion = 2; ///< 2 adds the T.print buffer (1 still decodes)
+constexpr uint32_t kReflectionVersion = 2; ///< 2 adds the T.print buffer; kernels without T.print get 1
 /// Marks a tensor dimension that is a constant rather than a parameter.
 constexpr uint32_t kNoParam = 0xFFFFFFFFu;
 
