@@ -291,9 +291,12 @@ private:
       return mlir::success();
     }
     // The symbols the target's outputs export (before launch sequences add
-    // their private kernels): `main` or `exp` on host, CUDA, Ascend.
+    // their private kernels): `main` or `exp` on host, CUDA, Ascend, in the
+    // stages that write them (an object, its assembly, a header, Ascend C).
     TargetKind kind = opts.target.description ? opts.target.description->kind : TargetKind::Host;
-    if (opts.emit > EmitStage::TileOpt &&
+    bool exportsSymbols = opts.emit == EmitStage::Obj || opts.emit == EmitStage::Asm ||
+                          opts.emit == EmitStage::Header || opts.emit == EmitStage::AscendC;
+    if (exportsSymbols &&
         mlir::failed(checkExportedNames(*tileModule, kind, !opts.kernelName.empty(), !opts.kernelPrefix.empty())))
       return mlir::failure();
 
