@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Driver/Driver.h"
+#include "tilec/Driver/ExportNames.h"
 #include "tilec/Driver/OutputFile.h"
 #include "tilec/Driver/Pipelines.h"
 
@@ -289,6 +290,15 @@ private:
       tileModule->print(out);
       return mlir::success();
     }
+    // The symbols the target's outputs export (before launch sequences add
+    // their private kernels): `main` or `exp` on host, CUDA, Ascend, in the
+    // stages that write them (an object, its assembly, a header, Ascend C).
+    TargetKind kind = opts.target.description ? opts.target.description->kind : TargetKind::Host;
+    bool exportsSymbols = opts.emit == EmitStage::Obj || opts.emit == EmitStage::Asm ||
+                          opts.emit == EmitStage::Header || opts.emit == EmitStage::AscendC;
+    if (exportsSymbols &&
+        mlir::failed(checkExportedNames(*tileModule, kind, !opts.kernelName.empty(), !opts.kernelPrefix.empty())))
+      return mlir::failure();
 
     if (mlir::failed(runTileOptimizations(*tileModule)))
       return mlir::failure();
@@ -347,8 +357,7 @@ std::string tilec::quoteForMake(llvm::StringRef path) {
 }
 
 /// Writes the `-MD` dependency file beside the output (or at `-MF`).
-static bool writeDepFile(const CompileOptions &opts, llvm::ArrayRef<std::string> imports,
-                         llvm::raw_ostream &errs) {
+static bool writeDepFile(const CompileOptions &opts, llvm::ArrayRef<std::string> imports, llvm::raw_ostream &errs) {
   std::string depPath = opts.depFile;
   if (depPath.empty()) {
     llvm::SmallString<128> p(outputPath(opts));

@@ -71,6 +71,10 @@ def tilec_caps(tilec):
 def compile_one(tilec, src, kernel, defines, target, outdir, caps, with_kernel_flag):
     flags, out = TARGET_FLAGS[target]
     cmd = [tilec, src] + (["--kernel", kernel] if with_kernel_flag else [])
+    # tile-lang's usual top-level `def main` cannot be the C symbol (tilec rejects it on
+    # host/CUDA/Ascend); it is exported as main_kernel, tile-lang's name for its device kernel.
+    if kernel == "main":
+        cmd += ["--kernel-name", "main_kernel"]
     for d in defines:
         cmd += ["-D", d]
     cmd += flags + ["-o", os.path.join(outdir, out)]
@@ -91,6 +95,8 @@ def run_entry(e, args, caps, workroot):
     """Compiles and checks one manifest entry; returns its result record."""
     r = {"name": e["name"], "file": e["file"], "kernel": e["kernel"], "targets": {}, "numerics": "-",
          "diag": "", "mode": None}
+    if e["kernel"] == "main":
+        e = dict(e, export=e.get("export", "main_kernel"))  # compile_one's --kernel-name
     path = os.path.join(args.tilelang, e["file"])
     work = os.path.join(workroot, re.sub(r"[^\w.-]", "_", e["name"]))
     os.makedirs(work, exist_ok=True)

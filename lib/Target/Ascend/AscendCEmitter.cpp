@@ -196,9 +196,8 @@ LogicalResult KernelEmitter::run() {
   if (entry.getNumArguments() != sig.args.size())
     return kernel.emitError("kernel arguments and signature disagree");
 
-  if (sig.name == "main")
-    return kernel.emitError("the ascend target cannot name a kernel 'main' (reserved in C++; the kernel's name is "
-                            "its exported symbol): rename the T.prim_func");
+  // A kernel named `main` or like a C library function is rejected before
+  // (lib/Driver/ExportNames.cpp).
   // C++ names of the parameters: a keyword or a name the emitter declares
   // itself gets a '_' suffix (the ABI is positional).
   llvm::StringMap<std::string> cName;

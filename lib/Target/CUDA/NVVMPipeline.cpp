@@ -6,6 +6,8 @@
 //   gpu.module: convert-gpu-to-nvvm, canonicalize, cse, reconcile casts
 //   -- debug scopes of the device functions (-g, -lineinfo) --
 //   host: gpu-to-llvm, gpu-module-to-binary, math, cleanups.
+// gpu-module-to-binary is called as a function, with a callback that keeps
+// LLVM's straight-line strength reduction off huge device functions (below).
 // test/Target/CUDA/debug-info.test checks that PTX without its `.loc` and
 // `.file` lines is the PTX of a build without -g.
 //
@@ -15,11 +17,19 @@
 #include "tilec/Target/Host/DebugInfo.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/OptBisect.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -53,16 +63,82 @@ static void addDeviceHalf(OpPassManager &pm, const NVVMPipelineOptions &o) {
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
 }
 
-/// The host code and the serialization of the gpu.modules.
-static void addHostHalf(OpPassManager &pm, const NVVMPipelineOptions &o) {
-  pm.addPass(createGpuToLLVMConversionPass());
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = o.format;
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+namespace {
+/// Keeps NVPTX's straight-line strength reduction (`slsr`) off device
+/// functions with more than kMaxCandidates of its candidates (GEPs, adds,
+/// muls, shifts, ors). Its time grows about as the 2.6th power of them: a
+/// fragment of 1,024 elements per thread (threads=33, a 32x32 tile every
+/// thread holds) has 3,202 and took 4.2 s of the 5.2 s of LLVM's PTX
+/// codegen; 1,650 take 0.75 s, 874 0.12 s; the examples have at most 730
+/// (the gemm), so they keep it. ptxas reassociates addresses on its own.
+class SkipSLSRGate : public llvm::OptPassGate {
+public:
+  static constexpr unsigned kMaxCandidates = 2048;
+
+  bool isEnabled() const override { return !big.empty(); }
+  bool shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) const override {
+    // `ir` is "function (NAME)" for a function pass.
+    return (pass != "slsr" && pass != "Straight line strength reduction") ||
+           !(ir.consume_front("function (") && ir.consume_back(")") && big.contains(ir));
+  }
+  /// Notes the functions of `m` over the limit; installs the gate on its context.
+  void install(llvm::Module &m) {
+    for (llvm::Function &f : m) {
+      unsigned n = 0;
+      for (llvm::Instruction &i : llvm::instructions(f))
+        n +=
+            llvm::isa<llvm::GetElementPtrInst>(i) || llvm::is_contained({llvm::Instruction::Add, llvm::Instruction::Mul,
+                                                                         llvm::Instruction::Shl, llvm::Instruction::Or},
+                                                                        i.getOpcode());
+      if (n > kMaxCandidates)
+        big.insert(f.getName());
+    }
+    if (!big.empty())
+      m.getContext().setOptPassGate(*this);
+  }
+
+private:
+  llvm::StringSet<> big;
+};
+} // namespace
+
+/// gpu-module-to-binary with `format`, the SLSR gate installed on each
+/// module's LLVM context after its optimization (before codegen).
+static LogicalResult serializeGpuModules(ModuleOp module, llvm::StringRef format) {
+  std::optional<gpu::CompilationTarget> target = llvm::StringSwitch<std::optional<gpu::CompilationTarget>>(format)
+                                                     .Cases({"offloading", "llvm"}, gpu::CompilationTarget::Offload)
+                                                     .Cases({"assembly", "isa"}, gpu::CompilationTarget::Assembly)
+                                                     .Cases({"binary", "bin"}, gpu::CompilationTarget::Binary)
+                                                     .Cases({"fatbinary", "fatbin"}, gpu::CompilationTarget::Fatbin)
+                                                     .Default(std::nullopt);
+  if (!target)
+    return module.emitError() << "unknown gpu-module-to-binary format '" << format << "'";
+  std::optional<SymbolTable> table;
+  auto lazyTable = [&]() -> SymbolTable * {
+    if (!table)
+      table.emplace(module);
+    return &*table;
+  };
+  SkipSLSRGate gate;
+  auto optimized = [&](llvm::Module &m) { gate.install(m); };
+  gpu::TargetOptions options({}, {}, {}, {}, *target, lazyTable, {}, {}, optimized);
+  return gpu::transformGpuModulesToBinaries(module, nullptr, options);
+}
+
+/// The host code, the serialization of the gpu.modules, cleanups.
+static LogicalResult runHostHalf(ModuleOp module, const NVVMPipelineOptions &o) {
+  PassManager toLLVM(module.getContext());
+  toLLVM.enableVerifier(true);
+  toLLVM.addPass(createGpuToLLVMConversionPass());
+  if (failed(toLLVM.run(module)) || failed(serializeGpuModules(module, o.format)))
+    return failure();
+  PassManager pm(module.getContext());
+  pm.enableVerifier(true);
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  return pm.run(module);
 }
 
 LogicalResult tilec::runNVVMPipeline(ModuleOp module, const NVVMPipelineOptions &options) {
@@ -74,8 +150,5 @@ LogicalResult tilec::runNVVMPipeline(ModuleOp module, const NVVMPipelineOptions 
   if (options.debugInfo != DebugInfoLevel::None)
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
       attachDebugInfo(gpuModule, LLVM::DIEmissionKind::DebugDirectivesOnly);
-  PassManager host(module.getContext());
-  host.enableVerifier(true);
-  addHostHalf(host, options);
-  return host.run(module);
+  return runHostHalf(module, options);
 }

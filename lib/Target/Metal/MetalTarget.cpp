@@ -90,6 +90,106 @@ LogicalResult tilec::checkMetalKernels(ModuleOp module, const MetalTargetOptions
 // SPIR-V -> MSL
 //===----------------------------------------------------------------------===//
 
+/// Whether an MSL kernel function cannot be named `name`: an MSL keyword or
+/// attribute word (`kernel`, `device`, `threadgroup`), a namespace or type
+/// the source sees through `using namespace metal` (`fast`, `simd`,
+/// `float4`, `half2x2`, `atomic_int`, `texture2d`). SPIRV-Cross 2021.01.15
+/// renames `main` and some others (`half`, `exp`) itself, not these.
+static bool isReservedMSLName(llvm::StringRef name) {
+  static const char *const words[] = {"kernel",
+                                      "vertex",
+                                      "fragment",
+                                      "device",
+                                      "constant",
+                                      "threadgroup",
+                                      "threadgroup_imageblock",
+                                      "thread",
+                                      "ray_data",
+                                      "object_data",
+                                      "visible",
+                                      "stitchable",
+                                      "patch",
+                                      "mesh",
+                                      "object",
+                                      "intersection",
+                                      "metal",
+                                      "fast",
+                                      "precise",
+                                      "simd",
+                                      "raytracing",
+                                      "half",
+                                      "bfloat",
+                                      "uchar",
+                                      "ushort",
+                                      "uint",
+                                      "ulong",
+                                      "ptrdiff_t",
+                                      "max_align_t",
+                                      "nullptr_t",
+                                      "atomic",
+                                      "atomic_int",
+                                      "atomic_uint",
+                                      "atomic_bool",
+                                      "atomic_float",
+                                      "atomic_ulong",
+                                      "memory_order",
+                                      "mem_flags",
+                                      "thread_scope",
+                                      "access",
+                                      "sampler",
+                                      "texture1d",
+                                      "texture1d_array",
+                                      "texture2d",
+                                      "texture2d_array",
+                                      "texture2d_ms",
+                                      "texture2d_ms_array",
+                                      "texture3d",
+                                      "texturecube",
+                                      "texturecube_array",
+                                      "texture_buffer",
+                                      "depth2d",
+                                      "depth2d_array",
+                                      "depth2d_ms",
+                                      "depth2d_ms_array",
+                                      "depthcube",
+                                      "depthcube_array",
+                                      "array",
+                                      "array_ref",
+                                      "vec",
+                                      "matrix",
+                                      "packed_vec",
+                                      "simdgroup_matrix",
+                                      "imageblock",
+                                      "coord",
+                                      "filter",
+                                      "address",
+                                      "compare_func",
+                                      "mip_filter",
+                                      "command_buffer",
+                                      "compute_pipeline_state",
+                                      "render_command",
+                                      "indirect_command_buffer",
+                                      "visible_function_table",
+                                      "intersection_function_table",
+                                      "acceleration_structure",
+                                      "override",
+                                      "final",
+                                      "alignas",
+                                      "noexcept"};
+  if (llvm::is_contained(words, name))
+    return true;
+  // Vector and matrix types: float4, packed_half3, uint2, half3x4.
+  llvm::StringRef rest = name;
+  rest.consume_front("packed_");
+  for (llvm::StringRef scalar :
+       {"bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "bfloat"})
+    if (rest.consume_front(scalar)) {
+      auto dim = [](char c) { return c >= '2' && c <= '4'; };
+      return (rest.size() == 1 && dim(rest[0])) || (rest.size() == 3 && dim(rest[0]) && rest[1] == 'x' && dim(rest[2]));
+    }
+  return false;
+}
+
 namespace {
 /// Owns one spvc_context; SPIRV-Cross frees everything with it.
 struct SpvcContext {
@@ -155,6 +255,16 @@ bool tilec::translateToMSL(const VulkanKernel &kernel, const MetalTargetOptions 
       !addBinding(SPVC_MSL_PUSH_CONSTANT_DESC_SET, SPVC_MSL_PUSH_CONSTANT_BINDING, pushBuffer))
     return failed("SPIRV-Cross rejects the push-constant binding");
 
+  // A reserved word as the kernel's name: the MSL function gets a '_' (the
+  // header's NAME_MTL_ENTRY_POINT says which; the C-side names keep it).
+  std::string entryPoint = r.entryPoint;
+  if (isReservedMSLName(entryPoint)) {
+    entryPoint += "_";
+    if (spvc_compiler_rename_entry_point(compiler, r.entryPoint.c_str(), entryPoint.c_str(),
+                                         SpvExecutionModelGLCompute) != SPVC_SUCCESS)
+      return failed("SPIRV-Cross cannot rename the entry point");
+  }
+
   // SPIRV-Cross recurses once per nested construct: the 8 MB main-thread stack overflowed (SIGSEGV)
   // on a big unrolled kernel (a ragged 16x64 store with threads=1: test/Target/Metal/deep-spirv.tile).
   // It runs on a thread with a 1 GB stack (address space reserved, pages touched only as used).
@@ -165,9 +275,9 @@ bool tilec::translateToMSL(const VulkanKernel &kernel, const MetalTargetOptions 
   if (compiled != SPVC_SUCCESS || !source)
     return failed("SPIRV-Cross cannot translate the SPIR-V to MSL");
   out.msl = source;
-  const char *entry = spvc_compiler_get_cleansed_entry_point_name(compiler, r.entryPoint.c_str(),
-                                                                    SpvExecutionModelGLCompute);
-  out.entryPoint = entry ? entry : r.entryPoint;
+  const char *entry =
+      spvc_compiler_get_cleansed_entry_point_name(compiler, entryPoint.c_str(), SpvExecutionModelGLCompute);
+  out.entryPoint = entry ? entry : entryPoint;
   out.bufferUsed.clear();
   for (const vk::Binding &b : r.bindings)
     out.bufferUsed.push_back(
