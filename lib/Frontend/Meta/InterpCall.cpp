@@ -465,7 +465,27 @@ Value detail::defineFunction(Interpreter &in, const FunctionDefStmt *def, Env *e
   Value v = Value::ofObject(K::Function, fn);
   llvm::ArrayRef<Expr *> decorators = def->getDecorators();
   for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) {
+    // `@autotune(configs=get_configs())` whose configs need harness code (a
+    // config class): the kernel compiles from its parameters (-D, defaults)
+    // and its configs are a harness value, an error only where used.
+    bool autotune = false;
+    if (auto *c = llvm::dyn_cast<CallExpr>(*it)) {
+      Value callee = evalDeferred(c->getCallee());
+      autotune = callee.is(K::Builtin) && callee.as<BuiltinObj>()->name == "tilelang.autotune";
+    }
+    Interpreter::HarnessTrap trap;
+    Interpreter::HarnessTrap *outer = in.activeHarnessTrap();
+    if (autotune)
+      in.activeHarnessTrap() = &trap;
     Value d = evalDeferred(*it);
+    in.activeHarnessTrap() = outer;
+    if (trap.hit) {
+      Value configs = makeHarness("autotune configs", (*it)->getRange());
+      configs.as<HarnessObj>()->needText = trap.text;
+      configs.as<HarnessObj>()->need = trap.use;
+      v = withDecoratorArgs(v, nullptr, &configs);
+      continue;
+    }
     if (!d.isValid())
       return Value();
     // A harness decorator (`@torch.no_grad()`, tilelang's Python-side

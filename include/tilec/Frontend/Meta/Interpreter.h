@@ -246,6 +246,9 @@ public:
   /// unknown `T.X` there is a deferred value, an error only where it is used
   /// (a test's `@pytest.mark.parametrize(..., [T.float32x2])`).
   bool deferUnknownPrimitives = false;
+  /// The active harness trap (null outside module-level statements), for a
+  /// nested one that catches what a part of a statement needs.
+  HarnessTrap *&activeHarnessTrap() { return harnessTrap; }
 };
 
 /// Whether `fn` is a factory: it defines a @T.prim_func in its body, or is
