@@ -80,7 +80,9 @@ Value Sema::instantiate(const Value &fnValue, SemaModule &out) {
     if (meta::MetaOptions::Define *d = out.metaOptions.findDefine(p.name)) {
       d->used = true;
       Value v = d->value ? in.eval(d->value, in.mainEnv) : Value();
-      if (!v.isValid()) {
+      if (v.is(K::Harness)) // `-D in_dtype=T.int8` where the file's T is another package's
+        in.reportHarnessUse(v, d->value->getRange());
+      if (!v.isValid() || v.is(K::Harness)) {
         ok = false;
         continue;
       }

@@ -265,8 +265,16 @@ void KernelGen::genBody(const Body &body) {
 
 void KernelGen::genStmt(const Stmt *s) {
   switch (s->getKind()) {
-  case Stmt::Kind::Assign:
-    return genAssign(llvm::cast<AssignStmt>(s));
+  case Stmt::Kind::Assign: {
+    // One mistake, one diagnostic: the names a failed assignment binds are
+    // silent where they are used (bindFailed).
+    unsigned errors = diags.getNumErrors();
+    genAssign(llvm::cast<AssignStmt>(s));
+    if (diags.getNumErrors() > errors && scopes.size())
+      for (const Expr *t : llvm::cast<AssignStmt>(s)->getTargets())
+        bindFailed(t);
+    return;
+  }
   case Stmt::Kind::AugAssign:
     return genAugAssign(llvm::cast<AugAssignStmt>(s));
   case Stmt::Kind::Expr:
@@ -387,8 +395,10 @@ void KernelGen::genExprStmt(const ExprStmt *s) {
 
 void KernelGen::bindName(const NameExpr *target, TValue value, llvm::SMRange valueRange) {
   llvm::StringRef name = target->getName();
-  if (!value.isValid())
+  if (!value.isValid()) {
+    bindFailed(target); // the value's error is reported; its uses stay silent
     return;
+  }
   if (auto it = params.find(name); it != params.end()) {
     diags.emit(DiagID::sema_store_global_scalar, target->getRange(), name);
     return;

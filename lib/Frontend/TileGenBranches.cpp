@@ -18,6 +18,8 @@ using namespace tilec;
 using namespace tilec::detail;
 
 void KernelGen::reportUnusable(const LocalVar &var, llvm::StringRef name, llvm::SMRange use) {
+  if (var.state == LocalVar::State::Failed)
+    return; // its assignment has reported the error
   if (var.state == LocalVar::State::MaybeUnbound) {
     auto diag = diags.emit(DiagID::sema_maybe_unbound, use, name);
     diags.note(diag, DiagID::sema_note_assigned_here, var.declRange, name);
@@ -27,6 +29,22 @@ void KernelGen::reportUnusable(const LocalVar &var, llvm::StringRef name, llvm::
   diags.note(diag, DiagID::sema_note_assigned_here, var.declRange, name);
   if (var.otherRange.Start != var.declRange.Start)
     diags.note(diag, DiagID::sema_note_assigned_here, var.otherRange, name);
+}
+
+void KernelGen::bindFailed(const ast::Expr *target) {
+  if (auto *t = llvm::dyn_cast<ast::TupleExpr>(target)) {
+    for (const ast::Expr *e : t->getElts())
+      bindFailed(e);
+    return;
+  }
+  auto *n = llvm::dyn_cast<ast::NameExpr>(target);
+  if (!n || lookupLocal(n->getName()) || params.count(n->getName()))
+    return;
+  LocalVar failed;
+  failed.state = LocalVar::State::Failed;
+  failed.declRange = n->getRange();
+  failed.depth = depth();
+  scopes.back().names[n->getName()] = failed;
 }
 
 namespace {
@@ -96,10 +114,10 @@ void KernelGen::mergeBranches(mlir::scf::IfOp ifOp, const ast::IfStmt *s, const 
       before = nullptr;
     const LocalVar *t = pathBinding(thenScope, name, before);
     const LocalVar *e = pathBinding(elseScope, name, before);
-    // A path that leaves the name unusable (a nested `if`'s conflict) passes
-    // that on; one that leaves it unbound makes it maybe-unbound.
+    // A path that leaves the name unusable (a nested `if`'s conflict, a
+    // failed assignment) passes that on; one that leaves it unbound makes it maybe-unbound.
     for (const LocalVar *v : {t, e})
-      if (v && v->state == LocalVar::State::Conflict) {
+      if (v && (v->state == LocalVar::State::Conflict || v->state == LocalVar::State::Failed)) {
         bindAfter(name, *v);
         t = e = nullptr;
         break;

@@ -256,8 +256,13 @@ TValue KernelGen::evalName(const NameExpr *e) {
       return TValue::ofScalar(loadElement(var->value.buffer, {}, e->getRange()), var->value.buffer->dtype);
     return var->value;
   }
-  if (auto it = params.find(name); it != params.end())
+  if (auto it = params.find(name); it != params.end()) {
+    if (it->second.isConst() && meta::deferredHarness(it->second.cst)) { // a macro's unknown `T.X` default
+      info.interp->reportHarnessUse(it->second.cst, e->getRange());
+      return TValue();
+    }
     return it->second;
+  }
   if (const meta::Binding *c = metaEnv->lookup(name)) {
     if (!c->value.isValid())
       return TValue();

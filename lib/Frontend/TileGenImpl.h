@@ -134,8 +134,10 @@ struct LocalVar {
   unsigned depth = 0; // the region depth where it was bound
   /// After a runtime `if`, a name that cannot be read: bound on only one path
   /// (MaybeUnbound) or to values of the two branches that cannot be merged into
-  /// one scalar (Conflict). Reading it reports why; assigning it rebinds it.
-  enum class State { Bound, MaybeUnbound, Conflict } state = State::Bound;
+  /// one scalar (Conflict), or bound by an assignment that failed with an
+  /// error (Failed: reading it is silent, one mistake gives one diagnostic).
+  /// Reading it reports why; assigning it rebinds it.
+  enum class State { Bound, MaybeUnbound, Conflict, Failed } state = State::Bound;
   llvm::SMRange otherRange = {};            // Conflict: the other path's assignment
   std::string thenDesc = {}, elseDesc = {}; // Conflict: what each path gives
   bool isBound() const { return state == State::Bound; }
@@ -176,6 +178,9 @@ public:
                      const LocalScope &elseScope);
   /// Reports a read of a name that a runtime `if` left unusable.
   void reportUnusable(const LocalVar &var, llvm::StringRef name, llvm::SMRange use);
+  /// After an assignment that reported an error: its target names that have
+  /// no binding become Failed, so that their uses add no diagnostics.
+  void bindFailed(const ast::Expr *target);
   void genExprStmt(const ast::ExprStmt *s);
   void bindName(const ast::NameExpr *target, TValue value, llvm::SMRange valueRange);
   void storeElement(const ast::SubscriptExpr *target, TValue value);

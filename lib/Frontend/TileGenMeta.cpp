@@ -123,6 +123,10 @@ std::optional<TValue> KernelGen::callMetaFunction(const CallExpr *e) {
   ConstValue r = info.interp->call(callee, args);
   if (!r.isValid())
     return TValue();
+  if (meta::deferredHarness(r)) { // an unknown `T.X` default, reported at the `T.X`
+    info.interp->reportHarnessUse(r, e->getRange());
+    return TValue();
+  }
   if (const meta::SizeExpr *size = r.getSize())
     return lowerSize(*size, e->getRange());
   return TValue::ofConst(r);

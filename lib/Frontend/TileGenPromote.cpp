@@ -1,8 +1,9 @@
 //===- TileGenPromote.cpp - Dtype promotion of mixed operands ------------===//
 //
 // Spec §5: operands of different dtypes promote as tile-lang's do
-// (promoteDTypes); a literal takes the other operand's dtype when its value
-// fits there; a promotion or implicit store conversion that can change a
+// (promoteDTypes); an integer literal takes the other operand's dtype when
+// its value fits there, a float literal is tile-lang's float32 (float64 next
+// to a float64); a promotion or implicit store conversion that can change a
 // value silently in tile-lang is a warning here.
 //
 //===----------------------------------------------------------------------===//
@@ -40,9 +41,13 @@ static bool fitsInteger(int64_t v, DType t) {
 }
 
 DType KernelGen::literalDType(const ConstValue &c, DType other) {
-  // A float literal next to an integer is a float32 (tile-lang's FloatImm).
+  // tile-lang makes every Python float a float32 FloatImm (TVM's FFI), and
+  // BinaryOpMatchTypes then takes the wider float: with a float16, bfloat16
+  // or float8 operand, or an integer, the operation is float32 (also for a
+  // value exact in the narrow dtype, `x_f16 + 1.0`); float32 and float64
+  // operands keep theirs (float64 takes the literal's full double value).
   if (c.getKind() == ConstValue::Kind::Float)
-    return isFloatDType(other) ? other : DType::Float32;
+    return other == DType::Float64 ? DType::Float64 : DType::Float32;
   if (isFloatDType(other))
     return other;
   // An integer literal takes the integer's dtype when it fits there, else it

@@ -83,10 +83,18 @@ TValue KernelGen::genViewBuiltin(const BoundCall &call) {
 
 TValue KernelGen::makeView(BufferInfo *base, llvm::ArrayRef<int64_t> shape, DType t, llvm::SMRange range) {
   if (t != base->dtype) {
-    diags.emit(
-        DiagID::not_supported_yet, range,
-        ("a view with another dtype (" + dtypeName(t) + " over " + dtypeName(base->dtype) + " '" + base->name + "')")
-            .str());
+    // tile-lang reuses the bytes (a float32 accumulator staged in a bfloat16
+    // shared tile); tilec's buffers keep one dtype, so say what to write.
+    std::string what = (dtypeName(base->dtype) + " " + base->shapeStr()).str();
+    std::string where =
+        base->scope == tile::Scope::Global ? "tensor" : (tile::stringifyScope(base->scope) + " buffer").str();
+    std::string instead =
+        base->scope == tile::Scope::Global
+            ? "a tensor parameter or T.alloc_global"
+            : ("T.alloc_" + tile::stringifyScope(base->scope) + "(" + shapeText(shape) + ", T." + dtypeName(t) + ")")
+                  .str();
+    diags.emit(DiagID::sema_view_dtype, range, dtypeName(t), where + " '" + base->name + "' (" + what + ")",
+               shapeText(shape), instead);
     return TValue();
   }
   int64_t viewElems = 1, baseElems = 1;

@@ -20,6 +20,8 @@ Value detail::getAttribute(Interpreter &in, const Value &base, llvm::StringRef a
                            llvm::SMRange range) {
   switch (base.getKind()) {
   case K::Harness:
+    if (deferredHarness(base))
+      return base;
     return makeHarness(base.str() + "." + attr.str(), base.as<HarnessObj>()->origin);
   case K::Module: {
     auto *m = base.as<ModuleObj>();
@@ -49,7 +51,12 @@ Value detail::getAttribute(Interpreter &in, const Value &base, llvm::StringRef a
       in.error(DiagID::sema_bad_policy, attrRange, attr, didYouMean(attr, names));
     else if ((m->name == "T" || m->name == "tilelang.language") && !unsupportedTPrimitive(attr).empty())
       in.error(DiagID::sema_unsupported_primitive, attrRange, attr, unsupportedTPrimitive(attr));
-    else if (m->name == "T" || m->name == "tilelang.language")
+    else if ((m->name == "T" || m->name == "tilelang.language") && in.deferUnknownPrimitives) {
+      Value h = makeHarness("T." + attr.str(), attrRange);
+      h.as<HarnessObj>()->unknownPrimitive = attr.str();
+      h.as<HarnessObj>()->unknownHint = didYouMean(attr, names);
+      return h;
+    } else if (m->name == "T" || m->name == "tilelang.language")
       in.error(DiagID::sema_unknown_primitive, attrRange, attr, didYouMean(attr, names));
     else
       in.error(DiagID::meta_import_name, attrRange, m->name, attr, didYouMean(attr, names));

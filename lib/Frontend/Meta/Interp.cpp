@@ -135,12 +135,21 @@ std::string Interpreter::unboundNameHint(llvm::StringRef name) const {
 
 void Interpreter::reportHarnessUse(const Value &v, llvm::SMRange use) {
   auto *h = v.as<HarnessObj>();
+  bool unknown = h && !h->unknownPrimitive.empty();
   if (harnessTrap) {
     if (!harnessTrap->hit) {
       harnessTrap->hit = true;
-      harnessTrap->text = "harness value '" + (h ? h->text : v.str()) + "'";
+      harnessTrap->text = unknown ? "'" + h->text + "', which is not a tilec primitive"
+                                  : "harness value '" + (h ? h->text : v.str()) + "'";
       harnessTrap->use = use;
     }
+    return;
+  }
+  if (unknown) {
+    // A deferred unknown `T.X` (a default value or decorator argument): the
+    // error its evaluation would have given, at the `T.X`.
+    auto d = error(DiagID::sema_unknown_primitive, h->origin, h->unknownPrimitive, h->unknownHint);
+    diags.note(d, DiagID::meta_note_value_needed, use, h->text);
     return;
   }
   auto d = error(DiagID::meta_harness_used, use, h ? h->text : v.str());

@@ -301,12 +301,13 @@ Value Interpreter::callFunction(const Value &fnValue, CallArgs &args) {
   }
   // A function called with harness values (torch tensors, ...) is harness
   // code itself: its result is a harness value, an error only where used.
+  // A deferred unknown `T.X` stays itself, so that its use reports it.
   for (const Value &a : args.args)
     if (a.is(K::Harness))
-      return makeHarness(fn->name + "(...)", a.as<HarnessObj>()->origin);
+      return deferredHarness(a) ? a : makeHarness(fn->name + "(...)", a.as<HarnessObj>()->origin);
   for (auto &[k, a] : args.kwargs)
     if (a.is(K::Harness))
-      return makeHarness(fn->name + "(...)", a.as<HarnessObj>()->origin);
+      return deferredHarness(a) ? a : makeHarness(fn->name + "(...)", a.as<HarnessObj>()->origin);
   Env *frame = newEnv(fn->closure);
   bool factory = isFactoryLike(*fn);
   if (fn->def && isEager(*fn)) {
@@ -446,15 +447,45 @@ Value detail::defineFunction(Interpreter &in, const FunctionDefStmt *def, Env *e
   fn->range = def->getNameRange();
   fn->jit = Value::none();
   fn->autotune = Value::none();
+  // Defaults and decorators are evaluated now, as in Python; an unknown `T.X`
+  // in them is an error only where its value is used (a never-called test's
+  // parameters name dtypes tilec lacks).
+  auto evalDeferred = [&](const Expr *e) {
+    bool outer = in.deferUnknownPrimitives;
+    in.deferUnknownPrimitives = true;
+    Value r = in.eval(e, env);
+    in.deferUnknownPrimitives = outer;
+    return r;
+  };
   for (const Param &p : def->getParams()) {
-    fn->defaults.push_back(p.defaultValue ? in.eval(p.defaultValue, env) : Value());
+    fn->defaults.push_back(p.defaultValue ? evalDeferred(p.defaultValue) : Value());
     if (p.defaultValue && !fn->defaults.back().isValid())
       return Value();
   }
   Value v = Value::ofObject(K::Function, fn);
   llvm::ArrayRef<Expr *> decorators = def->getDecorators();
   for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) {
-    Value d = in.eval(*it, env);
+    // `@autotune(configs=get_configs())` whose configs need harness code (a
+    // config class): the kernel compiles from its parameters (-D, defaults)
+    // and its configs are a harness value, an error only where used.
+    bool autotune = false;
+    if (auto *c = llvm::dyn_cast<CallExpr>(*it)) {
+      Value callee = evalDeferred(c->getCallee());
+      autotune = callee.is(K::Builtin) && callee.as<BuiltinObj>()->name == "tilelang.autotune";
+    }
+    Interpreter::HarnessTrap trap;
+    Interpreter::HarnessTrap *outer = in.activeHarnessTrap();
+    if (autotune)
+      in.activeHarnessTrap() = &trap;
+    Value d = evalDeferred(*it);
+    in.activeHarnessTrap() = outer;
+    if (trap.hit) {
+      Value configs = makeHarness("autotune configs", (*it)->getRange());
+      configs.as<HarnessObj>()->needText = trap.text;
+      configs.as<HarnessObj>()->need = trap.use;
+      v = withDecoratorArgs(v, nullptr, &configs);
+      continue;
+    }
     if (!d.isValid())
       return Value();
     // A harness decorator (`@torch.no_grad()`, tilelang's Python-side
@@ -497,6 +528,8 @@ Value Interpreter::call(const Value &callee, CallArgs &args) {
     error(DiagID::meta_kernel_level_only, args.calleeRange, "macro '" + callee.as<FunctionObj>()->name + "'");
     return Value();
   case K::Harness:
+    if (deferredHarness(callee))
+      return callee;
     return makeHarness(callee.str() + "(...)", callee.as<HarnessObj>()->origin);
   case K::Kernel:
     for (const Value &a : args.args)

@@ -405,3 +405,7 @@ Value tilec::meta::makeHarness(std::string text, llvm::SMRange origin) {
   o->origin = origin;
   return Value::ofObject(Value::Kind::Harness, o);
 }
+
+bool tilec::meta::deferredHarness(const Value &v) {
+  return v.is(Value::Kind::Harness) && !v.as<HarnessObj>()->unknownPrimitive.empty();
+}

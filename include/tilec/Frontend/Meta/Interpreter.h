@@ -242,6 +242,13 @@ public:
   llvm::StringMap<Value> &getBuiltinTable() { return builtins; }
   llvm::StringMap<Value> &getModuleTable() { return modules; }
   std::deque<std::unique_ptr<ast::Module>> &getUserModules() { return userModules; }
+  /// Set while a def's default values and decorators are evaluated: an
+  /// unknown `T.X` there is a deferred value, an error only where it is used
+  /// (a test's `@pytest.mark.parametrize(..., [T.float32x2])`).
+  bool deferUnknownPrimitives = false;
+  /// The active harness trap (null outside module-level statements), for a
+  /// nested one that catches what a part of a statement needs.
+  HarnessTrap *&activeHarnessTrap() { return harnessTrap; }
 };
 
 /// Whether `fn` is a factory: it defines a @T.prim_func in its body, or is

@@ -234,6 +234,10 @@ struct HarnessObj : Object {
   /// that value's text and where the statement needed it.
   std::string needText;
   llvm::SMRange need;
+  /// An unknown `T.X` whose error was deferred (Interpreter::
+  /// deferUnknownPrimitives): X and the did-you-mean text, reported at
+  /// `origin` where the value is used.
+  std::string unknownPrimitive, unknownHint;
 };
 
 /// Another object: `typeName` plus named fields (e.g. a tensor type with
@@ -249,6 +253,8 @@ Value makeObject(std::string typeName, std::vector<std::pair<std::string, Value>
 /// The NamedObj of `v` when its type is `typeName`, else nullptr.
 NamedObj *asObject(const Value &v, llvm::StringRef typeName);
 Value makeHarness(std::string text, llvm::SMRange origin);
+/// Whether `v` is a deferred unknown `T.X` (HarnessObj::unknownPrimitive).
+bool deferredHarness(const Value &v);
 
 //===----------------------------------------------------------------------===//
 // Formatting (f-strings, str.format, `%`); the operators are in ConstEval.h
