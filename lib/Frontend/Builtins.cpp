@@ -176,6 +176,9 @@ const BuiltinParam pIm2Col[] = {
     {"dilation", AK::ConstInt, req()}, {"pad", AK::ConstInt, req()},    {"eviction_policy", AK::ConstStr, none()},
     {"annotations", AK::Any, none()}};
 const BuiltinParam pL2HitRatio[] = {{"l2_hit_ratio_map", AK::Dict, req()}};
+const BuiltinParam pIketEvent[] = {{"name", AK::ConstStr, req()}, {"payload", AK::Any, none()}};
+const BuiltinParam pIketPop[] = {{"name", AK::ConstStr, none()}};
+const BuiltinParam pIketPayload[] = {{"expr", AK::Scalar, req()}, {"dtype", AK::Any, none()}};
 
 struct Row {
   BuiltinInfo info;
@@ -321,6 +324,15 @@ const Row rows[] = {
     ROW(RngInit, "T.rng_init", Stmt, pRngInit, true),
     ROW(RngRand, "T.rng_rand", Expr, {}, true),
     ROW(MakeMmaSwizzleLayout, "T.make_mma_swizzle_layout", Expr, pMakeMmaSwizzle, true),
+    // tilelang.tools.cuda.iket's profiling events (reached through that module,
+    // never as T.*): accepted and dropped.
+    ROW(IketRange, "iket.range", With, pIketEvent, false),
+    ROW(IketMark, "iket.mark", Stmt, pIketEvent, false),
+    ROW(IketMark, "iket.range_push", Stmt, pIketEvent, false),
+    ROW(IketMark, "iket.range_start", Stmt, pIketEvent, false),
+    ROW(IketMark, "iket.range_pop", Stmt, pIketPop, false),
+    ROW(IketMark, "iket.range_end", Stmt, pIketPop, false),
+    ROW(IketPayload, "iket.payload", Expr, pIketPayload, false),
 };
 #undef ROW
 #undef VROW

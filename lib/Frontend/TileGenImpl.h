@@ -177,6 +177,7 @@ public:
   /// Reports a read of a name that a runtime `if` left unusable.
   void reportUnusable(const LocalVar &var, llvm::StringRef name, llvm::SMRange use);
   void genExprStmt(const ast::ExprStmt *s);
+  const BuiltinInfo *modulePrimitive(const ast::Expr *callee);
   void bindName(const ast::NameExpr *target, TValue value, llvm::SMRange valueRange);
   void storeElement(const ast::SubscriptExpr *target, TValue value);
 
@@ -356,6 +357,13 @@ public:
   void genSyncStmt(const BoundCall &call);
   void genIm2Col(const BoundCall &call);
   void genGemmSp(const BoundCall &call);
+  // Device primitives tile-lang kernels call directly (TileGenDevicePrims.cpp).
+  /// A statement primitive of that file; false when `call` is none of them.
+  bool genDevicePrimStmt(const BoundCall &call);
+  /// An expression primitive of that file; nullopt when `call` is none of them.
+  std::optional<TValue> evalDevicePrim(const BoundCall &call);
+  /// `with iket.range("name"):` runs its body in place (the event is dropped).
+  void genProfileRange(const BoundCall &call, const ast::WithStmt *s);
   // T.rng_init / T.rng_rand (TileGenRandom.cpp).
   void genRngInit(const BoundCall &call);
   TValue evalRngRand(const BoundCall &call);

@@ -151,6 +151,10 @@ enum class BuiltinID {
   RngInit,
   RngRand,
   GemmSp,
+  // device primitives tile-lang kernels call directly (TileGenDevicePrims.cpp)
+  IketRange,
+  IketMark,
+  IketPayload,
 };
 
 /// What an argument must be; checked where the argument is evaluated.
