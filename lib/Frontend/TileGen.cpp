@@ -14,6 +14,7 @@
 #include "tilec/Dialect/Tile/IR/TileSIMT.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -519,10 +520,13 @@ void KernelGen::genAssign(const AssignStmt *s) {
         llvm::SmallVector<TValue, 4> values;
         for (const Expr *e : vt->getElts())
           values.push_back(eval(e));
+        // Every value is read before any target is written (`a[0], a[1] = a[1], a[0]` swaps).
         for (size_t k = 0; k < names.size(); ++k) {
           if (auto *n = llvm::dyn_cast<NameExpr>(names[k]))
             bindName(n, values[k], vt->getElts()[k]->getRange());
-          else
+          else if (auto *sub = llvm::dyn_cast<SubscriptExpr>(names[k]); sub && values[k].isValid())
+            storeElement(sub, values[k]);
+          else if (!sub)
             diags.emit(DiagID::sema_bad_target, names[k]->getRange(), "this tuple element");
         }
         continue;
@@ -639,7 +643,7 @@ mlir::OwningOpRef<mlir::ModuleOp> tilec::generateTileModule(const Module &module
                                                             ASTContext &ctx, DiagnosticEmitter &diags,
                                                             mlir::MLIRContext &mlirCtx, const FrontendOptions &opts) {
   mlirCtx.loadDialect<tile::TileDialect, mlir::func::FuncDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
-                      mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
+                      mlir::memref::MemRefDialect, mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect>();
   unsigned errorsBefore = diags.getNumErrors();
   Sema sema(diags, srcMgr, ctx);
   SemaModule sm;

@@ -364,6 +364,7 @@ public:
   std::optional<TValue> evalDevicePrim(const BoundCall &call);
   /// `with iket.range("name"):` runs its body in place (the event is dropped).
   void genProfileRange(const BoundCall &call, const ast::WithStmt *s);
+  TValue evalWarpShuffle(const BoundCall &call);
   // T.rng_init / T.rng_rand (TileGenRandom.cpp).
   void genRngInit(const BoundCall &call);
   TValue evalRngRand(const BoundCall &call);

@@ -155,6 +155,12 @@ enum class BuiltinID {
   IketRange,
   IketMark,
   IketPayload,
+  DeviceAssert,
+  AsyncCommitGroup,
+  AsyncWaitGroup,
+  WarpShuffle,
+  WarpShuffleDown,
+  WarpShuffleUp,
 };
 
 /// What an argument must be; checked where the argument is evaluated.

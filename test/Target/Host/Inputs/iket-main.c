@@ -1,6 +1,6 @@
 // Calls add_scale (../iket-markers.tile): C[i] = (A[i] + B[i]) * Scale[0] for i < 10; C[10] is never written.
-#include <stdio.h>
 #include "iket.h"
+#include <stdio.h>
 
 int main(void) {
   float a[10], b[10], scale[1] = {0.5f}, c[11];
