@@ -176,6 +176,17 @@ const BuiltinParam pIm2Col[] = {
     {"dilation", AK::ConstInt, req()}, {"pad", AK::ConstInt, req()},    {"eviction_policy", AK::ConstStr, none()},
     {"annotations", AK::Any, none()}};
 const BuiltinParam pL2HitRatio[] = {{"l2_hit_ratio_map", AK::Dict, req()}};
+const BuiltinParam pIketEvent[] = {{"name", AK::ConstStr, req()}, {"payload", AK::Any, none()}};
+const BuiltinParam pIketPop[] = {{"name", AK::ConstStr, none()}};
+const BuiltinParam pDeviceAssert[] = {
+    {"condition", AK::Scalar, req()}, {"msg", AK::ConstStr, dStr("")}, {"no_stack_info", AK::Any, none()}};
+const BuiltinParam pWaitGroup[] = {{"num", AK::Scalar, req()}};
+const BuiltinParam pWarpShuffle[] = {{"mask", AK::Scalar, req()},
+                                     {"value", AK::Scalar, req()},
+                                     {"lane", AK::Scalar, req()},
+                                     {"width", AK::Scalar, dInt(32)},
+                                     {"warp_size", AK::Scalar, dInt(32)}};
+const BuiltinParam pIketPayload[] = {{"expr", AK::Scalar, req()}, {"dtype", AK::Any, none()}};
 
 struct Row {
   BuiltinInfo info;
@@ -321,6 +332,22 @@ const Row rows[] = {
     ROW(RngInit, "T.rng_init", Stmt, pRngInit, true),
     ROW(RngRand, "T.rng_rand", Expr, {}, true),
     ROW(MakeMmaSwizzleLayout, "T.make_mma_swizzle_layout", Expr, pMakeMmaSwizzle, true),
+    // tilelang.tools.cuda.iket's profiling events (reached through that module,
+    // never as T.*): accepted and dropped.
+    ROW(IketRange, "iket.range", With, pIketEvent, false),
+    ROW(IketMark, "iket.mark", Stmt, pIketEvent, false),
+    ROW(IketMark, "iket.range_push", Stmt, pIketEvent, false),
+    ROW(IketMark, "iket.range_start", Stmt, pIketEvent, false),
+    ROW(IketMark, "iket.range_pop", Stmt, pIketPop, false),
+    ROW(IketMark, "iket.range_end", Stmt, pIketPop, false),
+    ROW(IketPayload, "iket.payload", Expr, pIketPayload, false),
+    ROW(DeviceAssert, "T.device_assert", Stmt, pDeviceAssert, true),
+    // tilec's copies complete before the next statement: commit and wait have nothing to order.
+    ROW(AsyncCommitGroup, "T.ptx_commit_group", Stmt, {}, true),
+    ROW(AsyncWaitGroup, "T.ptx_wait_group", Stmt, pWaitGroup, true),
+    ROW(WarpShuffle, "T.tvm_warp_shuffle", Expr, pWarpShuffle, true),
+    ROW(WarpShuffleDown, "T.tvm_warp_shuffle_down", Expr, pWarpShuffle, true),
+    ROW(WarpShuffleUp, "T.tvm_warp_shuffle_up", Expr, pWarpShuffle, true),
 };
 #undef ROW
 #undef VROW
@@ -372,8 +399,6 @@ llvm::StringRef tilec::unsupportedTPrimitive(llvm::StringRef attr) {
       "one concatenated tensor with offsets)";
   static const std::pair<const char *, const char *> table[] = {
       {"ptx_cp_async", cpAsync},
-      {"ptx_commit_group", cpAsync},
-      {"ptx_wait_group", cpAsync},
       {"cp_async_barrier_noinc", cpAsync},
       {"access_ptr",
        "tilec has no addresses of buffers; name the buffer or region itself (T.copy(A[i, 0:n], s), buf[i])"},
@@ -383,9 +408,6 @@ llvm::StringRef tilec::unsupportedTPrimitive(llvm::StringRef attr) {
        "which run one after another (spec §6), and keep what crosses the barrier in a T.alloc_global buffer"},
       {"sync_global", "a grid-wide barrier; split the kernel function into two T.Kernel blocks, which run one "
                       "after another (spec §6)"},
-      {"tvm_warp_shuffle", shuffle},
-      {"tvm_warp_shuffle_down", shuffle},
-      {"tvm_warp_shuffle_up", shuffle},
       {"shfl_sync", shuffle},
       {"shfl_xor", shuffle},
       {"shfl_down", shuffle},

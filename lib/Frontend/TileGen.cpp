@@ -14,6 +14,7 @@
 #include "tilec/Dialect/Tile/IR/TileSIMT.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -339,10 +340,10 @@ void KernelGen::genWith(const WithStmt *s) {
   if (call && calleeName(call->getCallee()) == "T.attr")
     return genAllReduce(call, s);
   const BuiltinInfo *info = call ? resolveCallee(call, true) : nullptr;
-  if (info && info->id == BuiltinID::WarpSpecialize) {
+  if (info && (info->id == BuiltinID::WarpSpecialize || info->id == BuiltinID::IketRange)) {
     BoundCall bound;
     if (bindCall(*info, call, diags, bound))
-      genWarpGroup(bound, s);
+      info->id == BuiltinID::IketRange ? genProfileRange(bound, s) : genWarpGroup(bound, s);
     return;
   }
   if (!call || (info && info->id != BuiltinID::Kernel)) {
@@ -367,15 +368,36 @@ void KernelGen::genWith(const WithStmt *s) {
   genLaunch(bound, s);
 }
 
+/// The primitive `mod.name` names when `mod` is a module bound at the meta
+/// level (`iket.mark`); nullptr otherwise (nothing is evaluated or reported).
+const BuiltinInfo *KernelGen::modulePrimitive(const Expr *callee) {
+  auto *a = llvm::dyn_cast<AttributeExpr>(callee);
+  auto *n = a ? llvm::dyn_cast<NameExpr>(a->getValue()) : nullptr;
+  if (!n || lookupLocal(n->getName()) || params.count(n->getName()))
+    return nullptr;
+  const meta::Binding *bnd = metaEnv->lookup(n->getName());
+  if (!bnd || !bnd->value.is(meta::Value::Kind::Module))
+    return nullptr;
+  const auto &attrs = bnd->value.as<meta::ModuleObj>()->attrs;
+  auto it = attrs.find(a->getAttr());
+  if (it == attrs.end() || !it->second.is(meta::Value::Kind::Builtin))
+    return nullptr;
+  return it->second.as<meta::BuiltinObj>()->prim;
+}
+
 void KernelGen::genExprStmt(const ExprStmt *s) {
   const Expr *e = s->getExpr();
   if (llvm::isa<StrLitExpr>(e) || llvm::isa<ErrorExpr>(e))
     return; // docstring, or already reported
   auto *call = llvm::dyn_cast<CallExpr>(e);
+  const BuiltinInfo *info = nullptr;
   if (call && llvm::StringRef(calleeName(call->getCallee())).starts_with("T.")) {
-    const BuiltinInfo *info = resolveCallee(call, true);
-    if (!info)
+    if (!(info = resolveCallee(call, true)))
       return;
+  } else if (call) {
+    info = modulePrimitive(call->getCallee());
+  }
+  if (info) {
     if (info->context == BuiltinContext::Stmt) {
       if (!launch) {
         diags.emit(DiagID::sema_outside_launch, call->getCallee()->getRange(), info->name);
@@ -508,10 +530,13 @@ void KernelGen::genAssign(const AssignStmt *s) {
         llvm::SmallVector<TValue, 4> values;
         for (const Expr *e : vt->getElts())
           values.push_back(eval(e));
+        // Every value is read before any target is written (`a[0], a[1] = a[1], a[0]` swaps).
         for (size_t k = 0; k < names.size(); ++k) {
           if (auto *n = llvm::dyn_cast<NameExpr>(names[k]))
             bindName(n, values[k], vt->getElts()[k]->getRange());
-          else
+          else if (auto *sub = llvm::dyn_cast<SubscriptExpr>(names[k]); sub && values[k].isValid())
+            storeElement(sub, values[k]);
+          else if (!sub)
             diags.emit(DiagID::sema_bad_target, names[k]->getRange(), "this tuple element");
         }
         continue;
@@ -628,7 +653,7 @@ mlir::OwningOpRef<mlir::ModuleOp> tilec::generateTileModule(const Module &module
                                                             ASTContext &ctx, DiagnosticEmitter &diags,
                                                             mlir::MLIRContext &mlirCtx, const FrontendOptions &opts) {
   mlirCtx.loadDialect<tile::TileDialect, mlir::func::FuncDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
-                      mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
+                      mlir::memref::MemRefDialect, mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect>();
   unsigned errorsBefore = diags.getNumErrors();
   Sema sema(diags, srcMgr, ctx);
   SemaModule sm;

@@ -182,6 +182,7 @@ public:
   /// no binding become Failed, so that their uses add no diagnostics.
   void bindFailed(const ast::Expr *target);
   void genExprStmt(const ast::ExprStmt *s);
+  const BuiltinInfo *modulePrimitive(const ast::Expr *callee);
   void bindName(const ast::NameExpr *target, TValue value, llvm::SMRange valueRange);
   void storeElement(const ast::SubscriptExpr *target, TValue value);
 
@@ -361,6 +362,14 @@ public:
   void genSyncStmt(const BoundCall &call);
   void genIm2Col(const BoundCall &call);
   void genGemmSp(const BoundCall &call);
+  // Device primitives tile-lang kernels call directly (TileGenDevicePrims.cpp).
+  /// A statement primitive of that file; false when `call` is none of them.
+  bool genDevicePrimStmt(const BoundCall &call);
+  /// An expression primitive of that file; nullopt when `call` is none of them.
+  std::optional<TValue> evalDevicePrim(const BoundCall &call);
+  /// `with iket.range("name"):` runs its body in place (the event is dropped).
+  void genProfileRange(const BoundCall &call, const ast::WithStmt *s);
+  TValue evalWarpShuffle(const BoundCall &call);
   // T.rng_init / T.rng_rand (TileGenRandom.cpp).
   void genRngInit(const BoundCall &call);
   TValue evalRngRand(const BoundCall &call);

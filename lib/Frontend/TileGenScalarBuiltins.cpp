@@ -322,6 +322,8 @@ TValue KernelGen::evalExprBuiltin(const BoundCall &call) {
   default:
     if (std::optional<TValue> v = evalMathBuiltin(call))
       return *v;
+    if (std::optional<TValue> v = evalDevicePrim(call))
+      return *v;
     diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name, "as a value");
     return TValue();
   }

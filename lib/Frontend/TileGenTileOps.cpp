@@ -653,6 +653,8 @@ void KernelGen::genTileStmt(const BoundCall &call) {
   case BuiltinID::RngInit:
     return genRngInit(call);
   default:
+    if (genDevicePrimStmt(call))
+      return;
     diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name, "as a statement");
     return;
   }

@@ -151,6 +151,16 @@ enum class BuiltinID {
   RngInit,
   RngRand,
   GemmSp,
+  // device primitives tile-lang kernels call directly (TileGenDevicePrims.cpp)
+  IketRange,
+  IketMark,
+  IketPayload,
+  DeviceAssert,
+  AsyncCommitGroup,
+  AsyncWaitGroup,
+  WarpShuffle,
+  WarpShuffleDown,
+  WarpShuffleUp,
 };
 
 /// What an argument must be; checked where the argument is evaluated.

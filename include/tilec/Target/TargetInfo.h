@@ -101,6 +101,9 @@ public:
   /// Whether warpgroup-wide asynchronous matrix multiplies from shared
   /// memory exist (CUDA's wgmma); lowerKernel may then take gemm kernels.
   virtual bool hasWarpgroupMMA() const { return false; }
+  /// A failed cf.assert (T.device_assert) can trap the kernel with its
+  /// message; without it the lowering drops the asserts.
+  virtual bool hasDeviceAssert() const { return false; }
   /// Whether hand-written warp-specialized kernels (T.ws regions,
   /// T.alloc_barrier mbarriers) are taken; tile-lang writes them for Hopper.
   virtual bool hasWarpSpecialization() const { return false; }

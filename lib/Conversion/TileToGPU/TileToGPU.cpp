@@ -21,6 +21,7 @@
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
 
@@ -177,6 +178,8 @@ LogicalResult tilec::lowerTileToGPU(ModuleOp module, const TargetInfo &target, c
     ok &= succeeded(lowerKernel(kernel, gpuModule, target, options));
   if (!ok)
     return failure();
+  if (!target.hasDeviceAssert())
+    gpuModule.walk([](cf::AssertOp a) { a.erase(); });
   return verify(module);
 }
 

@@ -16,6 +16,7 @@
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -208,8 +209,52 @@ struct PrintLowering : OpRewritePattern<tile::PrintOp> {
   }
 };
 
+/// A declaration of the C function `name` in `module` (created once).
+LLVM::LLVMFuncOp getOrInsertFunction(OpBuilder &b, ModuleOp module, llvm::StringRef name, LLVM::LLVMFunctionType type) {
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+}
+
+/// T.device_assert (cf.assert) on the host: a failed condition writes the
+/// message with the block index to stderr (unbuffered: dprintf on fd 2, so it
+/// survives the abort) and aborts the process.
+struct AssertLowering : OpRewritePattern<cf::AssertOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(cf::AssertOp op, PatternRewriter &rewriter) const override {
+    auto fn = op->getParentOfType<func::FuncOp>();
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!fn || fn.getNumArguments() < 3)
+      return rewriter.notifyMatchFailure(op, "not inside a body function");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto i32 = rewriter.getI32Type();
+    LLVM::LLVMFuncOp dprintf = getOrInsertFunction(rewriter, module, "dprintf",
+                                                   LLVM::LLVMFunctionType::get(i32, {i32, ptr}, /*isVarArg=*/true));
+    LLVM::LLVMFuncOp abortFn =
+        getOrInsertFunction(rewriter, module, "abort", LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {}));
+    Value t = arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
+    Value failed = arith::XOrIOp::create(rewriter, loc, op.getArg(), t);
+    auto ifOp = scf::IfOp::create(rewriter, loc, failed, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    llvm::SmallVector<Value> args{arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(2))};
+    args.push_back(
+        globalString(rewriter, loc, module, "block (%lld, %lld, %lld): " + escapePercent(op.getMsg()) + "\n"));
+    for (unsigned i = fn.getNumArguments() - 3; i < fn.getNumArguments(); ++i)
+      args.push_back(arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), fn.getArgument(i)));
+    LLVM::CallOp::create(rewriter, loc, dprintf, args);
+    LLVM::CallOp::create(rewriter, loc, abortFn, ValueRange{});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void loops::populateAtomicPrintPatterns(RewritePatternSet &patterns) {
-  patterns.add<AtomicAddLowering, PrintLowering>(patterns.getContext());
+  patterns.add<AtomicAddLowering, PrintLowering, AssertLowering>(patterns.getContext());
 }

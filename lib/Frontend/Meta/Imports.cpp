@@ -46,7 +46,9 @@ Value Interpreter::importModule(llvm::StringRef dotted, llvm::SMRange range, boo
   if (it != modules.end())
     return it->second;
   Value m;
-  if (dotted == "tilelang" || dotted.starts_with("tilelang."))
+  if (dotted == "tilelang.tools" || dotted.starts_with("tilelang.tools."))
+    m = makeToolsModule(*this, dotted);
+  else if (dotted == "tilelang" || dotted.starts_with("tilelang."))
     m = makeTilelangModule(*this, dotted);
   else
     m = makeStdModule(*this, dotted);

@@ -52,6 +52,8 @@ Value methodOf(Interpreter &in, const Value &self, llvm::StringRef name);
 void registerPyBuiltins(Interpreter &in, llvm::StringMap<Value> &table);
 Value makeTModule(Interpreter &in);
 Value makeTilelangModule(Interpreter &in, llvm::StringRef dotted);
+/// tilelang.tools and its submodules (Tools.cpp): IKET's profiling events.
+Value makeToolsModule(Interpreter &in, llvm::StringRef dotted);
 Value makeStdModule(Interpreter &in, llvm::StringRef name);
 /// `torch` and its submodules (Torch.cpp): dtypes and device queries, the
 /// rest harness values.

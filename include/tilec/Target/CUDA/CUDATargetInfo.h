@@ -33,6 +33,7 @@ public:
   }
   /// wgmma needs the arch-specific sm_90a.
   bool hasWarpgroupMMA() const override { return cc == 90 && archSpecific; }
+  bool hasDeviceAssert() const override { return true; } // __assertfail
   bool emulatesNarrowTypes() const override { return true; }
   /// tile-lang's T.ws / T.alloc_barrier kernels are Hopper kernels (sm_90+).
   bool hasWarpSpecialization() const override { return cc >= 90; }
