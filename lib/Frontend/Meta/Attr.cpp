@@ -81,6 +81,12 @@ Value detail::getAttribute(Interpreter &in, const Value &base, llvm::StringRef a
       return it->second;
     break;
   }
+  case K::Slice: {
+    llvm::ArrayRef<Value> p = base.getElts();
+    if (attr == "start" || attr == "stop" || attr == "step")
+      return p[attr == "start" ? 0 : attr == "stop" ? 1 : 2];
+    break;
+  }
   case K::Function: case K::Macro: {
     auto *f = base.as<FunctionObj>();
     if (attr == "__name__")

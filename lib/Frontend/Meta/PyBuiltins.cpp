@@ -233,6 +233,8 @@ bool isInstanceOf(const Value &v, const Value &type) {
   case K::List: return n == "list";
   case K::Dict: return n == "dict";
   case K::Set: return n == "set";
+  case K::Slice:
+    return n == "slice";
   case K::Dynamic: return n == "int";
   default: return false;
   }
@@ -506,6 +508,13 @@ void registerSequenceBuiltins(llvm::StringMap<Value> &t) {
       return Value();
     std::reverse(items->begin(), items->end());
     return Value::ofList(std::move(*items));
+  });
+  t["slice"] = makeBuiltin("slice", [](Interpreter &in, CallArgs &a) -> Value {
+    if (!arity(in, a, "slice", 1, 3))
+      return Value();
+    if (a.args.size() == 1)
+      return Value::ofSlice(Value::none(), a.args[0], Value::none());
+    return Value::ofSlice(a.args[0], a.args[1], a.args.size() == 3 ? a.args[2] : Value::none());
   });
   t["list"] = sequenceBuiltin("list", Value::ofList);
   t["tuple"] = sequenceBuiltin("tuple", Value::ofTuple);

@@ -268,13 +268,8 @@ std::string Value::str() const {
     }
     return r + "}";
   }
-  case Kind::Slice: {
-    auto part = [](const Value &v) { return v.is(Kind::None) ? std::string() : v.str(); };
-    std::string r = part(elts[0]) + ":" + part(elts[1]);
-    if (!elts[2].is(Kind::None))
-      r += ":" + part(elts[2]);
-    return r;
-  }
+  case Kind::Slice:
+    return "slice(" + elts[0].str() + ", " + elts[1].str() + ", " + elts[2].str() + ")";
   case Kind::Function: return "<function " + as<FunctionObj>()->name + ">";
   case Kind::Macro: return "<macro " + as<FunctionObj>()->name + ">";
   case Kind::Builtin: return "<built-in " + as<BuiltinObj>()->name + ">";
