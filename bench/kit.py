@@ -78,12 +78,18 @@ GEMM16 = {"m128n128w1s3": _cfg(128, 128, 128, 3), "m128n256w2s4": _cfg(128, 256,
           "m64n256w1s4": _cfg(64, 256, 128, 4),
           "m128n128w1s3ws": _cfg(128, 128, 128, 3, **WS), "m128n256w2s4ws": _cfg(128, 256, 256, 4, **WS),
           "m64n128w1s4ws": _cfg(64, 128, 128, 4, **WS), "m128n128w1s3tma": _cfg(128, 128, 128, 3, **TMA),
-          "m128n256w2s4wstma": _cfg(128, 256, 256, 4, **WS, **TMA)}
+          "m128n256w2s4wstma": _cfg(128, 256, 256, 4, **WS, **TMA),
+          # M = 128 (memory-bound: B is read once, A from L2): deeper rings of small tiles
+          "m64n64w1s8": _cfg(64, 64, 128, 8), "m64n128w1s6": _cfg(64, 128, 128, 6),
+          "m64n64w1s6ws": _cfg(64, 64, 128, 6, **WS)}
 SPLITK16 = {"sk2-m64n128w1s4": _cfg(64, 128, 128, 4, split_k=2), "sk4-m64n128w1s4": _cfg(64, 128, 128, 4, split_k=4),
             "sk2-m128n128w1s4": _cfg(128, 128, 128, 4, split_k=2),
             "sk2-m128n256w2s4": _cfg(128, 256, 256, 4, split_k=2),
             "sk4-m128n256w2s4": _cfg(128, 256, 256, 4, split_k=4),
-            "sk8-m128n256w2s4": _cfg(128, 256, 256, 4, split_k=8)}
+            "sk8-m128n256w2s4": _cfg(128, 256, 256, 4, split_k=8),
+            "sk4-m128n128w1s4": _cfg(128, 128, 128, 4, split_k=4),
+            "sk2-m64n64w1s6": _cfg(64, 64, 128, 6, split_k=2), "sk4-m64n64w1s6": _cfg(64, 64, 128, 6, split_k=4),
+            "sk2-m64n128w1s6": _cfg(64, 128, 128, 6, split_k=2)}
 # fp8: panel = T.use_swizzle panel size (p1: plain raster order, what the rasterisation buys).
 FP8 = {"m128n256w2s4": _cfg(128, 256, 256, 4, panel=8), "m128n256w2s4p16": _cfg(128, 256, 256, 4, panel=16),
        "m128n256w2s4p1": _cfg(128, 256, 256, 4, panel=1), "m128n128w2s5": _cfg(128, 128, 256, 5, panel=8),
