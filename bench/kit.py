@@ -352,7 +352,9 @@ def build_compat(args, tilec, kit, failures):
         failures.append("compat: needs a tile-lang checkout (--tilelang DIR or TILELANG_SRC)")
         return
     argv = [sys.executable, os.path.join(ROOT, "test", "compat", "run.py"), "--tilelang", src, "--tilec", tilec,
-            "--targets", "host,sm_90a", "--jobs", str(args.jobs), "--gpu-kit", os.path.join(kit, "compat")]
+            "--targets", "host,sm_90a", "--jobs", str(args.jobs), "--gpu-kit", os.path.join(kit, "compat"),
+            # the host-side verdicts and the ranked failure causes, for reading here
+            "--json", os.path.join(kit, "compat-here.json"), "--triage", os.path.join(kit, "compat-triage.md")]
     p = subprocess.run(argv, capture_output=True, text=True)
     lines = p.stdout.strip().splitlines()
     print("compat (here): " + (lines[-1] if lines else "no output"), flush=True)
