@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 PKGS=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22 libclang-rt-22-dev
   clang-format-22 clang-tidy-22
-  cmake ninja-build ccache g++ python3 python3-numpy
+  cmake ninja-build ccache g++ python3 python3-numpy debootstrap curl
   libcli11-dev libfmt-dev libspdlog-dev catch2
   mesa-vulkan-drivers libvulkan-dev vulkan-tools vulkan-validationlayers spirv-tools glslang-tools
   libspirv-cross-c-shared-dev spirv-cross
