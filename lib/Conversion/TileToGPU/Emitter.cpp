@@ -378,12 +378,16 @@ LogicalResult KernelEmitter::createBuffers() {
       Fragment f;
       f.layout = it->second;
       f.elementType = elem;
-      f.regs = memref::AllocaOp::create(b, loc, MemRefType::get({f.layout.numRegs}, elem));
+      // 16-byte aligned: vector loads and stores of up to 16 bytes reach a register array
+      // that stays in local memory (a dynamic index) with the vector type's alignment.
+      f.regs = memref::AllocaOp::create(b, loc, MemRefType::get({f.layout.numRegs}, elem),
+                                       b.getI64IntegerAttr(16));
       fragments[alloc.getResult()] = f;
       break;
     }
     case tile::Scope::Local:
-      locals[alloc.getResult()] = memref::AllocaOp::create(b, loc, MemRefType::get(type.getShape(), elem));
+      locals[alloc.getResult()] =
+          memref::AllocaOp::create(b, loc, MemRefType::get(type.getShape(), elem), b.getI64IntegerAttr(16));
       break;
     case tile::Scope::Global:
       return alloc.emitOpError("cannot allocate global memory in a kernel");
