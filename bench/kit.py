@@ -228,6 +228,8 @@ def jobs_arch():
     for name, target in (("gemm_sm80_sm90a", "sm_80,sm_90a"), ("gemm_sm90a_sm80", "sm_90a,sm_80"),
                          ("gemm_sm80", "sm_80"), ("gemm_sm90a", "sm_90a")):
         yield Job(f"{name}.so", g, [], target=target)
+    yield Job("cluster_rank.so", "bench/cluster/cluster_rank.tile", [])
+    yield Job("cubin/cluster_rank.cubin", "bench/cluster/cluster_rank.tile", [], emit="cubin")
 
 
 def host_suite_cases():
