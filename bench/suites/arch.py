@@ -80,7 +80,7 @@ def check_arch(kit, small):
 def check_cluster(kit, rows):
     """The cluster kernel: its cubin's cluster attributes, a launch, a refused ragged grid."""
     r = subprocess.run([shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump", "-elf",
-                        kit.path("cubin/cluster_rank.cubin")], capture_output=True, text=True)
+                        kit.path("cluster_rank.cubin")], capture_output=True, text=True)
     attrs = sorted({w for w in (r.stdout + r.stderr).split() if w.startswith("EIATTR_") and "CLUSTER" in w})
     print(f"  cluster_rank.cubin: {' '.join(attrs) or 'no cluster attributes'}", flush=True)
     row("cluster_rank cubin has clusters", "-", " ".join(attrs) or "none", bool(attrs), rows)
