@@ -41,7 +41,7 @@ SUITES = {
     "splitk": "fp8 split-K at M = 128 vs the plain fp8 kernel and torch._scaled_mm",
     "int8": "int8 GEMM (exact) vs torch._int_mm",
     "fa": "FlashAttention forward vs torch SDPA (default, FlashAttention-2 and cuDNN backends)",
-    "arch": "multi-architecture objects (sm_80 + sm_90a): which image the launcher runs",
+    "arch": "multi-architecture objects (sm_80 + sm_90a): which image the launcher runs; a cluster launch",
     "peak": "mma.sync instruction ceiling (hand-written CUDA, nvcc) vs cuBLAS",
     "compat": "tile-lang's own kernels (test/compat entries with a NumPy reference) on sm_90a vs the reference",
     "fuzz": "the differential fuzzer's generated kernels (test/fuzz/gpukit.py) on sm_90a vs their NumPy models",
@@ -234,6 +234,9 @@ def jobs_arch():
     for name, target in (("gemm_sm80_sm90a", "sm_80,sm_90a"), ("gemm_sm90a_sm80", "sm_90a,sm_80"),
                          ("gemm_sm80", "sm_80"), ("gemm_sm90a", "sm_90a")):
         yield Job(f"{name}.so", g, [], target=target)
+    yield Job("cluster_rank.so", "bench/cluster/cluster_rank.tile", [])
+    # Beside the libraries: the SASS step wants matrix instructions in every cubin under cubin/.
+    yield Job("cluster_rank.cubin", "bench/cluster/cluster_rank.tile", [], emit="cubin")
 
 
 def host_suite_cases():

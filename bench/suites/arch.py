@@ -5,6 +5,11 @@ sm_80 and sm_90a builds as references): C = A @ B checked against torch, each ti
 image that ran named by its speed (wgmma vs mma.sync); on compute capability 9.0 both
 multi-arch builds must run the sm_90a image. The fatbins each library embeds are listed with
 cuobjdump (ELF/PTX architectures, HGMMA = wgmma and HMMA = mma.sync counts in their SASS).
+It also runs bench/cluster/cluster_rank.tile, a kernel in thread-block clusters of 2: its
+cubin must carry the cluster attributes, a launch over 8 blocks must succeed (cuLaunchKernelEx
+with the cluster dimension) and write every block's index and rank (and so must the 2-D
+kernel in clusters of 2 x 2), and 7 blocks must return TILEC_ERROR_BAD_DIMENSION and leave
+the output alone.
 
 peak: the mma.sync instruction's ceiling (bench/cuda/mma_peak.cu: independent
 mma.sync.m16n8k16 on register operands only, 8 to 32 warps per SM) next to cuBLAS bf16 4096^3.
@@ -69,7 +74,33 @@ def check_arch(kit, small):
         ran = "sm_90a" if abs(speed[name] - wgmma) < abs(speed[name] - mma) else "sm_80"
         row(f"{name} runs the {ran} image", f"{speed[name]:.0f} TFLOP/s",
             f"sm_90a {wgmma:.0f} / sm_80 {mma:.0f}", ran == "sm_90a" or not hopper, rows)
+    check_cluster(kit, rows)
     return rows
+
+
+def check_cluster(kit, rows):
+    """The cluster kernel: its cubin's cluster attributes, a launch, a refused ragged grid."""
+    r = subprocess.run([shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump", "-elf",
+                        kit.path("cluster_rank.cubin")], capture_output=True, text=True)
+    attrs = sorted({w for w in (r.stdout + r.stderr).split() if w.startswith("EIATTR_") and "CLUSTER" in w})
+    print(f"  cluster_rank.cubin: {' '.join(attrs) or 'no cluster attributes'}", flush=True)
+    row("cluster_rank cubin has clusters", "-", " ".join(attrs) or "none", bool(attrs), rows)
+    f = kit.fn("cluster_rank.so", "cluster_rank")
+    y = T.poison(8, 2, dtype=torch.int32)
+    rc = f(T.ptr(y), T.dim(8), T.stream())
+    torch.cuda.synchronize()
+    want = torch.tensor([[b, b % 2] for b in range(8)], dtype=torch.int32, device="cuda")
+    row("cluster_rank launch (2x1x1)", "8 blocks", f"status {rc}", rc == 0 and torch.equal(y, want), rows)
+    f2 = kit.fn("cluster_rank.so", "cluster_rank_2d")
+    z = T.poison(6, 4, dtype=torch.int32)
+    rc = f2(T.ptr(z), T.dim(6), T.stream())
+    torch.cuda.synchronize()
+    want2 = torch.tensor([[c % 2 + (r % 2) * 2 for c in range(4)] for r in range(6)], dtype=torch.int32, device="cuda")
+    row("cluster_rank_2d launch (2x2x1)", "4x6 blocks", f"status {rc}", rc == 0 and torch.equal(z, want2), rows)
+    y7 = T.poison(7, 2, dtype=torch.int32)
+    rc = f(T.ptr(y7), T.dim(7), T.stream())
+    torch.cuda.synchronize()
+    row("cluster_rank ragged grid refused", "7 blocks", f"status {rc}", rc == 2 and bool((y7 == -7).all()), rows)
 
 
 def check_peak(kit, small):

@@ -31,6 +31,9 @@ const BuiltinParam pX[] = {{"x", AK::Scalar, req()}};
 const BuiltinParam pKernel[] = {{"threads", AK::Extents, dInt(128), true},
                                 {"cluster", AK::Extents, none(), true},
                                 {"prelude", AK::ConstStr, none(), true}};
+const BuiltinParam pClusterKernel[] = {{"cluster_dims", AK::Extents, req(), true},
+                                       {"threads", AK::Extents, dInt(128), true},
+                                       {"prelude", AK::ConstStr, none(), true}};
 const BuiltinParam pAlloc[] = {{"shape", AK::Shape, req()}, {"dtype", AK::DType, req()},
                                {"scope", AK::ConstStr, none()}};
 const BuiltinParam pAllocGlobal[] = {
@@ -210,6 +213,7 @@ const Row rows[] = {
     ROW(PyInt, "int", Const, pPyConv, false),
     ROW(PyFloat, "float", Const, pPyConv, false),
     VROW(Kernel, "T.Kernel", With, pKernel, Scalar, 1, true),
+    VROW(Kernel, "T.ClusterKernel", With, pClusterKernel, Scalar, 1, true),
     ROW(AllocShared, "T.alloc_shared", Alloc, pAlloc, true),
     ROW(AllocFragment, "T.alloc_fragment", Alloc, pAlloc, true),
     ROW(AllocLocal, "T.alloc_local", Alloc, pAlloc, true),
@@ -303,6 +307,7 @@ const Row rows[] = {
     ROW(WarpIdx, "T.get_warp_idx_sync", Expr, pLane, true),
     ROW(WarpGroupIdx, "T.get_warp_group_idx", Expr, pWarpGroup, true),
     ROW(BlockBinding, "T.get_block_binding", Expr, pThreadBinding, true),
+    ROW(BlockRankInCluster, "T.block_rank_in_cluster", Expr, {}, true),
     ROW(LayoutCtor, "T.Layout", Expr, pLayout, true),
     ROW(FragmentCtor, "T.Fragment", Expr, pFragment, true),
     VROW(WarpSpecialize, "T.ws", With, {}, ConstInt, 1, true),

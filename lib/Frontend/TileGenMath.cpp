@@ -320,6 +320,23 @@ static TValue threadHelper(KernelGen &g, const BoundCall &call) {
     }
     return TValue::ofScalar(g.launch.getBlockIndices()[*dim], DType::Index);
   }
+  if (id == BuiltinID::BlockRankInCluster) {
+    // %cluster_ctarank: clusters tile the grid, so the block's place in its
+    // cluster is (bx % cx, by % cy, bz % cz), linearized x first (0 without
+    // clusters). tile-lang returns int32.
+    std::optional<llvm::ArrayRef<int64_t>> cluster = g.launch.getCluster();
+    mlir::Value rank = g.indexConst(0, range);
+    int64_t stride = 1;
+    for (auto [d, idx] : llvm::enumerate(g.launch.getBlockIndices())) {
+      int64_t c = cluster && d < cluster->size() ? (*cluster)[d] : 1;
+      if (c == 1)
+        continue;
+      mlir::Value in = arith::RemUIOp::create(b, l, idx, g.indexConst(c, range));
+      rank = arith::AddIOp::create(b, l, rank, arith::MulIOp::create(b, l, in, g.indexConst(stride, range)));
+      stride *= c;
+    }
+    return g.convert(TValue::ofScalar(rank, DType::Index), DType::Int32, range);
+  }
   std::optional<int64_t> warp = g.constIntArg(call, "warp_size");
   std::optional<int64_t> group =
       id == BuiltinID::WarpGroupIdx ? g.constIntArg(call, "warps_per_group") : std::optional<int64_t>(1);
@@ -480,6 +497,7 @@ std::optional<TValue> KernelGen::evalMathBuiltin(const BoundCall &call) {
   case BuiltinID::WarpIdx:
   case BuiltinID::WarpGroupIdx:
   case BuiltinID::BlockBinding:
+  case BuiltinID::BlockRankInCluster:
     return threadHelper(*this, call);
   case BuiltinID::AlignUp:
     return evalAlignUp(call);

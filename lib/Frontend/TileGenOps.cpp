@@ -83,8 +83,10 @@ void KernelGen::genLaunch(const BoundCall &call, const WithStmt *s) {
   argFailed = false;
   std::optional<llvm::SmallVector<int64_t, 3>> threads = extentsArg(call, "threads");
   std::optional<llvm::SmallVector<int64_t, 3>> cluster;
-  if (call.get("cluster"))
-    cluster = extentsArg(call, "cluster");
+  // T.Kernel(..., cluster=...) or tile-lang's T.ClusterKernel(..., cluster_dims=...).
+  for (llvm::StringRef name : {"cluster", "cluster_dims"})
+    if (call.get(name))
+      cluster = extentsArg(call, name);
   if (call.get("prelude"))
     constStrArg(call, "prelude");
   if (argFailed || !threads)

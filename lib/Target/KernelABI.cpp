@@ -121,6 +121,9 @@ mlir::LogicalResult tilec::getKernelSignature(mlir::Operation *op, KernelSignatu
   op->walk([&](tile::LaunchOp launch) {
     llvm::ArrayRef<int64_t> threads = launch.getThreads();
     sig.threads.assign(threads.begin(), threads.end());
+    if (std::optional<llvm::ArrayRef<int64_t>> c = launch.getCluster();
+        c && c->size() == 3 && (*c)[0] * (*c)[1] * (*c)[2] > 1)
+      sig.cluster.assign(c->begin(), c->end());
   });
   if (auto kernel = llvm::dyn_cast<tile::KernelOp>(op)) {
     sig.exported = !kernel.isPrivate();
@@ -224,6 +227,10 @@ void tilec::writeCHeader(llvm::ArrayRef<KernelSignature> kernels, const HeaderIn
                                           : "";
     w.line("/* " + k.name + ": block of " + llvm::Twine(k.threads[0]) + "x" + llvm::Twine(k.threads[1]) + "x" +
            llvm::Twine(k.threads[2]) + " threads" + runs + ".");
+    if (flavor == HeaderFlavor::CUDA && !k.cluster.empty())
+      w.line(" *   Launched in thread-block clusters of " + llvm::Twine(k.cluster[0]) + "x" +
+             llvm::Twine(k.cluster[1]) + "x" + llvm::Twine(k.cluster[2]) +
+             " blocks: a grid dimension that is not a multiple of the cluster's returns TILEC_ERROR_BAD_DIMENSION.");
     for (const KernelArg &a : k.args) {
       std::string doc;
       switch (a.kind) {

@@ -125,6 +125,7 @@ enum class BuiltinID {
   WarpIdx,
   WarpGroupIdx,
   BlockBinding,
+  BlockRankInCluster,
   // layouts (TileGenLayouts.cpp)
   LayoutCtor,
   FragmentCtor,

@@ -46,6 +46,9 @@ struct KernelSignature {
   std::string name;
   std::vector<KernelArg> args;
   std::vector<int64_t> threads; ///< block size (x, y, z); a sequence's first launch's
+  /// Thread-block cluster shape (x, y, z) of T.Kernel(..., cluster=...); empty
+  /// without one (or one block per cluster).
+  std::vector<int64_t> cluster;
   /// False for the private kernels of a launch sequence: internal launchers,
   /// not in the header.
   bool exported = true;

@@ -107,6 +107,10 @@ public:
   /// Whether hand-written warp-specialized kernels (T.ws regions,
   /// T.alloc_barrier mbarriers) are taken; tile-lang writes them for Hopper.
   virtual bool hasWarpSpecialization() const { return false; }
+  /// The most thread blocks one cluster may hold (blocks of a cluster are
+  /// co-scheduled and launched together, CUDA's thread-block clusters); 0
+  /// when the target has no clusters (the default).
+  virtual int64_t getMaxClusterSize() const { return 0; }
   /// Whether fp8 values and packed 4-bit global tensors are stored as bytes
   /// and converted with integer arithmetic (the target has no such types).
   virtual bool emulatesNarrowTypes() const { return false; }

@@ -23,7 +23,9 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_CONVERTTILETOGPU
@@ -42,6 +44,40 @@ static Type deviceType(Type t) {
     return t;
   auto global = gpu::AddressSpaceAttr::get(t.getContext(), gpu::AddressSpace::Global);
   return MemRefType::get(m.getShape(), m.getElementType(), AffineMap(), global);
+}
+
+/// The cluster shape of `launch` (empty: none, or one block per cluster, as
+/// tile-lang drops cluster (1, 1, 1)); a diagnostic when the target has no
+/// clusters, the cluster is larger than it allows or a constant grid
+/// dimension is not a multiple of the cluster's.
+static FailureOr<llvm::SmallVector<int32_t>> checkCluster(tile::LaunchOp launch, const TargetInfo &target) {
+  std::optional<llvm::ArrayRef<int64_t>> cluster = launch.getCluster();
+  if (!cluster || cluster->size() != 3)
+    return llvm::SmallVector<int32_t>();
+  int64_t size = (*cluster)[0] * (*cluster)[1] * (*cluster)[2];
+  if (size == 1)
+    return llvm::SmallVector<int32_t>();
+  std::string shape = llvm::formatv("cluster=({0}, {1}, {2})", (*cluster)[0], (*cluster)[1], (*cluster)[2]).str();
+  int64_t max = target.getMaxClusterSize();
+  if (max == 0)
+    return launch.emitError() << shape << " asks for clusters of " << size << " thread blocks; " << target.getName()
+                              << " has no thread-block clusters";
+  if (size > max)
+    return launch.emitError() << shape << " asks for clusters of " << size << " thread blocks; " << target.getName()
+                              << " allows at most " << max << " (the portable cluster size)";
+  for (unsigned d = 0; d < 3; ++d) {
+    // A dimension the grid does not name has one block.
+    IntegerAttr c;
+    int64_t blocks = 1;
+    if (d < launch.getGrid().size() && !matchPattern(launch.getGrid()[d], m_Constant(&c)))
+      continue; // checked by the launcher
+    if (c)
+      blocks = c.getInt();
+    if (blocks % (*cluster)[d] != 0)
+      return launch.emitError() << "grid dimension " << d << " has " << blocks << " block" << (blocks == 1 ? "" : "s")
+                                << ", not a multiple of " << shape << "'s " << (*cluster)[d];
+  }
+  return llvm::SmallVector<int32_t>{int32_t((*cluster)[0]), int32_t((*cluster)[1]), int32_t((*cluster)[2])};
 }
 
 static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModule, const TargetInfo &target,
@@ -122,6 +158,11 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
     block.push_back(1);
   func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, block));
   tile::setThreads(func, {block[0], block[1], block[2]});
+  FailureOr<llvm::SmallVector<int32_t>> cluster = checkCluster(launch, target);
+  if (failed(cluster))
+    return failure();
+  if (!cluster->empty()) // becomes nvvm.cluster_dim; the launcher reads it
+    func.setKnownClusterSizeAttr(DenseI32ArrayAttr::get(ctx, *cluster));
 
   // A path of the target's own for this kernel's shape (CUDA: gemm
   // loops through TMA + mbarrier + WGMMA where it has warpgroup MMA).

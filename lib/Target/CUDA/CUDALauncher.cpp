@@ -3,7 +3,8 @@
 // Per kernel `k`, with IRBuilder:
 // 1. `int k(tensors..., int64_t dims..., scalars..., CUstream stream)`:
 //    checks null pointers, dimensions (> 0, tensors within kMaxTensorBytes),
-//    alignment and every image's grid, in that order, before any driver call
+//    alignment and every image's grid (within the device's limits, a
+//    multiple of the cluster shape), in that order, before any driver call
 //    (the host launcher's order: a bad call gets the same code on both);
 // 2. finds the CUfunction of the current context in a 16-entry cache; on a
 //    miss takes a spin lock, picks the image (objects for several lowerings:
@@ -16,7 +17,9 @@
 //    unloads the module (cuModuleUnload) and publishes nothing;
 // 3. with the chosen image's launch facts and grid, builds the memref descriptors the kernel takes (pointer,
 //    pointer, offset, sizes, strides) and its CUtensorMaps, and calls
-//    cuLaunchKernel on the stream.
+//    cuLaunchKernel on the stream (cuLaunchKernelEx with the cluster
+//    dimension attribute for a kernel of thread-block clusters, whose grid
+//    step 1 checked to be a multiple of the cluster).
 // The parts of a launch sequence get internal launchers; the sequence's own
 // launcher calls them in order (CUDASequence.cpp).
 //
@@ -36,6 +39,7 @@ constexpr int kFuncAttrMaxDynamicShared = 8; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SH
 constexpr int kDevAttrCCMajor = 75;           // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int kDevAttrCCMinor = 76;           // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
 constexpr int kNoImage = -1, kDriverError = -2; // what __tilec_image returns besides an index
+constexpr int kLaunchAttrClusterDimension = 4;  // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
 
 struct Builder {
   llvm::Module &m;
@@ -362,6 +366,54 @@ static Value *gridTooBig(IRBuilder<> &b, const Grid &g) {
                     b.CreateICmpSGT(g.extent[2], b.getInt64(65535)));
 }
 
+/// A grid that is not a multiple of the cluster shape (the driver would
+/// refuse it): a bad dimension, before any driver call.
+static Value *gridNotClustered(IRBuilder<> &b, const Grid &g, const CUDAKernelLaunch &launch) {
+  Value *bad = b.getFalse();
+  for (unsigned d = 0; d < 3; ++d)
+    if (launch.cluster[d] > 1)
+      bad = b.CreateOr(
+          bad, b.CreateAnd(b.CreateICmpSGT(g.extent[d], b.getInt64(0)),
+                           b.CreateICmpNE(b.CreateSRem(g.extent[d], b.getInt64(launch.cluster[d])), b.getInt64(0))));
+  return bad;
+}
+
+/// cuLaunchKernelEx of `cuFn` over `grid` with one launch attribute, the
+/// cluster dimension: a CUlaunchConfig {grid, block, shared bytes, stream,
+/// attributes, count} and a CUlaunchAttribute {id, pad, 64-byte value}
+/// (cuda.h, x86-64 and aarch64 layouts). Returns the driver's status.
+static Value *emitClusterLaunch(Builder &bd, IRBuilder<> &b, Value *stream, const CUDAKernelLaunch &launch,
+                                Value *const *grid, Value *cuFn, Value *params) {
+  auto *attrTy =
+      llvm::StructType::get(bd.ctx, {bd.i32, llvm::ArrayType::get(bd.i8, 4), llvm::ArrayType::get(bd.i32, 16)});
+  auto *configTy =
+      llvm::StructType::get(bd.ctx, {bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.ptr, bd.ptr, bd.i32});
+  auto *attr = b.CreateAlloca(attrTy);
+  attr->setAlignment(llvm::Align(8));
+  b.CreateStore(llvm::Constant::getNullValue(attrTy), attr);
+  b.CreateStore(b.getInt32(kLaunchAttrClusterDimension), b.CreateStructGEP(attrTy, attr, 0));
+  for (unsigned d = 0; d < 3; ++d)
+    b.CreateStore(b.getInt32(launch.cluster[d]),
+                  b.CreateConstInBoundsGEP2_32(attrTy->getElementType(2), b.CreateStructGEP(attrTy, attr, 2), 0, d));
+  auto *config = b.CreateAlloca(configTy);
+  config->setAlignment(llvm::Align(8));
+  Value *fields[] = {b.CreateTrunc(grid[0], bd.i32),
+                     b.CreateTrunc(grid[1], bd.i32),
+                     b.CreateTrunc(grid[2], bd.i32),
+                     b.getInt32(launch.threads[0]),
+                     b.getInt32(launch.threads[1]),
+                     b.getInt32(launch.threads[2]),
+                     b.getInt32(launch.sharedBytes),
+                     stream,
+                     attr,
+                     b.getInt32(1)};
+  for (unsigned i = 0; i < std::size(fields); ++i)
+    b.CreateStore(fields[i], b.CreateStructGEP(configTy, config, i));
+  llvm::FunctionCallee launchEx = bd.cu("cuLaunchKernelEx", {bd.ptr, bd.ptr, bd.ptr, bd.ptr});
+  return b.CreateCall(launchEx,
+                      {config, cuFn, params, llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(bd.ptr))});
+}
+
 /// Emits, at `b`'s insertion point, the kernel parameters and cuLaunchKernel
 /// of one image's `launch` over its `grid` (checked before), then returns.
 static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const KernelSignature &sig,
@@ -417,6 +469,12 @@ static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const Ke
   Value *paramArray = b.CreateAlloca(arrTy);
   for (unsigned i = 0; i < slots.size(); ++i)
     b.CreateStore(slots[i], b.CreateConstInBoundsGEP2_32(arrTy, paramArray, 0, i));
+  if (launch.hasCluster()) {
+    Value *rc = emitClusterLaunch(bd, b, fn->getArg(sig.args.size()), launch, grid, cuFn, paramArray);
+    b.CreateRet(
+        b.CreateSelect(b.CreateICmpEQ(rc, b.getInt32(0)), b.getInt32(0), b.getInt32((int)LaunchStatus::LaunchFailed)));
+    return;
+  }
   llvm::FunctionCallee launchKernel = bd.cu(
       "cuLaunchKernel", {bd.ptr, bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.i32, bd.ptr, bd.ptr, bd.ptr});
   Value *rc = b.CreateCall(launchKernel,
@@ -507,6 +565,8 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
     for (const CUDAKernelLaunch &launch : k.launches) {
       grids.push_back(emitGrid(bd, b, fn, sig, launch));
       ret(gridTooBig(b, grids.back()), (int)LaunchStatus::BadDimension);
+      if (launch.hasCluster())
+        ret(gridNotClustered(b, grids.back(), launch), (int)LaunchStatus::BadDimension);
     }
     // 2. The function of this context (and its image).
     Value *image = nullptr;

@@ -27,6 +27,11 @@ struct CUDAKernelLaunch {
   std::vector<TMADescriptor> tma;
   /// The host function computing the grid (`__tilec_<k>_grid` of image 0).
   std::string gridFunction;
+  /// The thread-block cluster shape (all 0: no clusters): the launch goes
+  /// through cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, and
+  /// a grid that is not a multiple of it is a bad dimension.
+  int64_t cluster[3] = {0, 0, 0};
+  bool hasCluster() const { return cluster[0] > 0; }
 };
 
 /// What the launcher of one kernel needs beyond its C signature.

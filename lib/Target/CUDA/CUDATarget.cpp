@@ -193,6 +193,9 @@ static std::vector<CUDAKernelLaunch> readLaunches(ModuleOp lowered, llvm::ArrayR
           if (std::optional<int64_t> s = tile::getSharedBytes(fn))
             l.sharedBytes = *s;
           l.tma = readTMADescriptors(fn); // TMA descriptors the launcher encodes
+          if (std::optional<llvm::ArrayRef<int32_t>> c = fn.getKnownClusterSize())
+            for (unsigned d = 0; d < 3 && d < c->size(); ++d)
+              l.cluster[d] = (*c)[d];
         }
   for (unsigned i = 0; i < kernels.size(); ++i)
     launches[i].gridFunction = "__tilec_" + kernels[i].signature.name + "_grid";

@@ -37,6 +37,8 @@ public:
   bool emulatesNarrowTypes() const override { return true; }
   /// tile-lang's T.ws / T.alloc_barrier kernels are Hopper kernels (sm_90+).
   bool hasWarpSpecialization() const override { return cc >= 90; }
+  /// Thread-block clusters from sm_90; 8 blocks is the portable limit.
+  int64_t getMaxClusterSize() const override { return cc >= 90 ? 8 : 0; }
 
   void getDependentDialects(mlir::DialectRegistry &registry) const override;
   /// Gemm kernels of the shape hopper::matchGemmKernel takes, on targets
