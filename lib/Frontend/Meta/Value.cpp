@@ -7,6 +7,7 @@
 #include "tilec/Frontend/Meta/Value.h"
 
 #include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Meta/BigInt.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -250,6 +251,7 @@ std::string Value::str() const {
   case Kind::None: return "None";
   case Kind::Ellipsis: return "Ellipsis";
   case Kind::Int: return std::to_string(i);
+  case Kind::BigInt: return (isNegativeInt(*this) ? "-" : "") + intDigits(*this, 10);
   case Kind::Bool: return i ? "True" : "False";
   case Kind::Float: return floatText(f);
   case Kind::Str: return quote(s);
@@ -296,6 +298,14 @@ std::string Value::describe() const {
   case Kind::None: return "None";
   case Kind::Ellipsis: return "Ellipsis";
   case Kind::Int: return "an integer";
+  case Kind::BigInt: {
+    // The messages of every API that needs a machine integer end up here.
+    std::string text = str();
+    if (text.size() > 40)
+      text = text.substr(0, 20) + "..." + text.substr(text.size() - 6);
+    return "the integer " + text + ", which does not fit in 64 bits (it has " + std::to_string(bitLength(*this)) +
+           " bits)";
+  }
   case Kind::Bool: return "a bool";
   case Kind::Float: return "a float";
   case Kind::Str: return "a string";
@@ -320,6 +330,14 @@ std::string Value::describe() const {
 
 bool tilec::meta::equals(const Value &a, const Value &b) {
   using K = Value::Kind;
+  if (a.isBigInt() || b.isBigInt()) {
+    if (a.isInteger() && b.isInteger())
+      return compareInts(a, b) == 0;
+  }
+  if ((a.isInteger() && b.is(K::Float)) || (a.is(K::Float) && b.isInteger())) // exactly, as Python
+    return compareIntFloat(a.isInteger() ? a : b, (a.isInteger() ? b : a).getFloat()) == 0;
+  if (a.isBigInt() || b.isBigInt())
+    return false;
   if (a.isNumber() && b.isNumber()) {
     if (a.isIntLike() && b.isIntLike())
       return a.getInt() == b.getInt();
