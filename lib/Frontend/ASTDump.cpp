@@ -87,8 +87,9 @@ void Dumper::dumpLeafExpr(const Expr *e) {
   switch (e->getKind()) {
   case Expr::Kind::IntLit:
     if (cast<IntLitExpr>(e)->getValue() == UINT64_MAX) // 2**64 - 1 or more: the spelling
-      os << "IntLit " << llvm::StringRef(e->getRange().Start.getPointer(),
-                                         e->getRange().End.getPointer() - e->getRange().Start.getPointer());
+      os << "IntLit "
+         << llvm::StringRef(e->getRange().Start.getPointer(),
+                            e->getRange().End.getPointer() - e->getRange().Start.getPointer());
     else
       os << "IntLit " << cast<IntLitExpr>(e)->getValue();
     break;

@@ -38,8 +38,8 @@ APInt tilec::meta::toAPInt(const Value &v) {
 }
 
 std::string tilec::meta::tooLargeMessage(uint64_t bits, bool atLeast) {
-  return "integer result of " + std::string(atLeast ? "at least " : "") + std::to_string(bits) +
-         " bits exceeds the " + std::to_string(kMaxIntBits) + "-bit limit of compile-time integers";
+  return "integer result of " + std::string(atLeast ? "at least " : "") + std::to_string(bits) + " bits exceeds the " +
+         std::to_string(kMaxIntBits) + "-bit limit of compile-time integers";
 }
 
 /// Python's int.bit_length().
@@ -121,8 +121,7 @@ std::optional<Value> tilec::meta::parseInt(llvm::StringRef text, unsigned radix,
 ConstResult tilec::meta::intToFloat(const Value &v) {
   double d = v.getFloat();
   if (std::isinf(d))
-    return fail("integer of " + std::to_string(bitLength(v)) +
-                " bits is too large to convert to a float");
+    return fail("integer of " + std::to_string(bitLength(v)) + " bits is too large to convert to a float");
   return ok(Value::ofFloat(d));
 }
 
@@ -177,8 +176,8 @@ static ConstResult power(const Value &a, const Value &b) {
     return ok(b.getInt() == 0 ? Value::ofInt(1) : a);
   // |a| >= 2: the result has at least (bits(|a|) - 1) * b + 1 bits.
   uint64_t abits = magnitude(a).getActiveBits();
-  unsigned __int128 lower = b.isBigInt() ? (unsigned __int128)1 << 63
-                                         : (unsigned __int128)(abits - 1) * uint64_t(b.getInt()) + 1;
+  unsigned __int128 lower =
+      b.isBigInt() ? (unsigned __int128)1 << 63 : (unsigned __int128)(abits - 1) * uint64_t(b.getInt()) + 1;
   if (lower > kMaxIntBits)
     return fail(tooLargeMessage(lower > UINT64_MAX ? UINT64_MAX : uint64_t(lower), true));
   unsigned width = std::max(unsigned(abits * uint64_t(b.getInt()) + 2), toAPInt(a).getBitWidth());
@@ -215,7 +214,8 @@ static ConstResult shiftRight(const Value &a, const Value &b) {
 
 ConstResult tilec::meta::bigBinary(BinaryOp op, const Value &a, const Value &b) {
   switch (op) {
-  case BinaryOp::Add: case BinaryOp::Sub: {
+  case BinaryOp::Add:
+  case BinaryOp::Sub: {
     auto [x, y] = widen(a, b, 1);
     return fromAPInt(op == BinaryOp::Add ? x + y : x - y);
   }
@@ -227,7 +227,8 @@ ConstResult tilec::meta::bigBinary(BinaryOp op, const Value &a, const Value &b) 
     unsigned w = x.getBitWidth() + y.getBitWidth();
     return fromAPInt(x.sext(w) * y.sext(w));
   }
-  case BinaryOp::FloorDiv: case BinaryOp::Mod: {
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod: {
     if (isZeroInt(b))
       return fail(op == BinaryOp::Mod ? "integer modulo by zero" : "integer division by zero");
     auto [x, y] = widen(a, b, 1); // room for INT64_MIN // -1
@@ -235,10 +236,15 @@ ConstResult tilec::meta::bigBinary(BinaryOp op, const Value &a, const Value &b) 
     floorDivMod(x, y, q, r);
     return fromAPInt(op == BinaryOp::FloorDiv ? q : r);
   }
-  case BinaryOp::Pow: return power(a, b);
-  case BinaryOp::Shl: return shiftLeft(a, b);
-  case BinaryOp::Shr: return shiftRight(a, b);
-  case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor: {
+  case BinaryOp::Pow:
+    return power(a, b);
+  case BinaryOp::Shl:
+    return shiftLeft(a, b);
+  case BinaryOp::Shr:
+    return shiftRight(a, b);
+  case BinaryOp::BitAnd:
+  case BinaryOp::BitOr:
+  case BinaryOp::BitXor: {
     auto [x, y] = widen(a, b, 0); // two's complement, sign-extended: Python's rules for negatives
     return fromAPInt(op == BinaryOp::BitAnd ? (x & y) : op == BinaryOp::BitOr ? (x | y) : (x ^ y));
   }
@@ -247,7 +253,8 @@ ConstResult tilec::meta::bigBinary(BinaryOp op, const Value &a, const Value &b) 
     res.isIntTrueDiv = true;
     return res;
   }
-  case BinaryOp::MatMul: break;
+  case BinaryOp::MatMul:
+    break;
   }
   return fail("operator '@' cannot be applied to two integers");
 }

@@ -116,7 +116,7 @@ std::string tilec::meta::formatWithSpec(const Value &v, llvm::StringRef spec, st
       }
       negative = isNegativeInt(v);
       unsigned radix = type == 'b' ? 2 : type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
-      body = type == 'c'      ? std::string(1, char(v.getInt()))
+      body = type == 'c'    ? std::string(1, char(v.getInt()))
              : v.isBigInt() ? intDigits(v, radix, type == 'X')
                             : digitsOf(v.getInt(), type);
       if (alt && type != 'd' && type != 'c')

@@ -7,9 +7,9 @@
 #include "InterpImpl.h"
 #include "tilec/Frontend/Meta/BigInt.h"
 
-#include <cmath>
-
 #include "llvm/ADT/StringExtras.h"
+
+#include <cmath>
 
 using namespace tilec;
 using namespace tilec::meta;
@@ -429,7 +429,9 @@ Value detail::methodOf(Interpreter &in, const Value &self, llvm::StringRef name)
   case K::Tuple: return seqMethod(in, self, name);
   case K::Dict: return dictMethod(in, self, name);
   case K::Set: return setMethod(in, self, name);
-  case K::Int: case K::Bool: case K::BigInt:
+  case K::Int:
+  case K::Bool:
+  case K::BigInt:
     if (name == "bit_length")
       return bindMethod(self, "bit_length", [](Interpreter &, const Value &self, CallArgs &) {
         return Value::ofInt(int64_t(bitLength(self)));

@@ -302,28 +302,30 @@ Value mathModule() {
       double x = num(c.args[0]);
       double r = name == "ceil" ? std::ceil(x) : name == "floor" ? std::floor(x) : std::trunc(x);
       if (!std::isfinite(r)) {
-        in.error(DiagID::sema_const_error, c.range, "cannot convert float " + Value::ofFloat(r).str() + " to an integer");
+        in.error(DiagID::sema_const_error, c.range,
+                 "cannot convert float " + Value::ofFloat(r).str() + " to an integer");
         return Value();
       }
       return floatToInt(r);
     });
   for (const char *name : {"gcd", "lcm"})
-    a[name] = makeBuiltin(std::string("math.") + name, [name = std::string(name)](Interpreter &in, CallArgs &c) -> Value {
-      Value acc = Value::ofInt(name == "gcd" ? 0 : 1);
-      for (size_t k = 0; k < c.args.size(); ++k) {
-        const Value &x = c.args[k];
-        if (!x.isBigInt() && !expectInt(in, x, c.rangeOf(k, ""), "math." + name + "'s argument"))
-          return Value();
-        // Python's rules on arbitrary-precision magnitudes: only the limit bounds lcm.
-        ConstResult r = name == "gcd" ? gcdInts(acc, x) : lcmInts(acc, x);
-        if (!r.error.empty()) {
-          in.error(DiagID::sema_const_error, c.range, r.error);
-          return Value();
-        }
-        acc = r.value;
-      }
-      return acc;
-    });
+    a[name] =
+        makeBuiltin(std::string("math.") + name, [name = std::string(name)](Interpreter &in, CallArgs &c) -> Value {
+          Value acc = Value::ofInt(name == "gcd" ? 0 : 1);
+          for (size_t k = 0; k < c.args.size(); ++k) {
+            const Value &x = c.args[k];
+            if (!x.isBigInt() && !expectInt(in, x, c.rangeOf(k, ""), "math." + name + "'s argument"))
+              return Value();
+            // Python's rules on arbitrary-precision magnitudes: only the limit bounds lcm.
+            ConstResult r = name == "gcd" ? gcdInts(acc, x) : lcmInts(acc, x);
+            if (!r.error.empty()) {
+              in.error(DiagID::sema_const_error, c.range, r.error);
+              return Value();
+            }
+            acc = r.value;
+          }
+          return acc;
+        });
   a["isqrt"] = makeBuiltin("math.isqrt", [](Interpreter &in, CallArgs &c) -> Value {
     if (!nargs(in, c, "isqrt", 1, 1))
       return Value();

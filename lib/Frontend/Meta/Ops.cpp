@@ -119,13 +119,16 @@ static ConstResult binaryInts(BinaryOp op, int64_t a, int64_t b) {
   auto big = [&] { return bigBinary(op, Value::ofInt(a), Value::ofInt(b)); };
   switch (op) {
   case BinaryOp::Add:
-    if (__builtin_add_overflow(a, b, &r)) return big();
+    if (__builtin_add_overflow(a, b, &r))
+      return big();
     return ok(Value::ofInt(r));
   case BinaryOp::Sub:
-    if (__builtin_sub_overflow(a, b, &r)) return big();
+    if (__builtin_sub_overflow(a, b, &r))
+      return big();
     return ok(Value::ofInt(r));
   case BinaryOp::Mul:
-    if (__builtin_mul_overflow(a, b, &r)) return big();
+    if (__builtin_mul_overflow(a, b, &r))
+      return big();
     return ok(Value::ofInt(r));
   case BinaryOp::Div: {
     ConstResult res = fail("'/' on two integers is not allowed; use '//' for floor division");
@@ -134,7 +137,8 @@ static ConstResult binaryInts(BinaryOp op, int64_t a, int64_t b) {
   }
   case BinaryOp::FloorDiv:
     if (b == 0) return fail("integer division by zero");
-    if (a == INT64_MIN && b == -1) return big();
+    if (a == INT64_MIN && b == -1)
+      return big();
     return ok(Value::ofInt(floorDiv(a, b)));
   case BinaryOp::Mod:
     if (b == 0) return fail("integer modulo by zero");
@@ -148,7 +152,8 @@ static ConstResult binaryInts(BinaryOp op, int64_t a, int64_t b) {
     if (a == -1) return ok(Value::ofInt(b % 2 == 0 ? 1 : -1));
     int64_t acc = 1;
     for (int64_t k = 0; k < b; ++k)
-      if (__builtin_mul_overflow(acc, a, &acc)) return big();
+      if (__builtin_mul_overflow(acc, a, &acc))
+        return big();
     return ok(Value::ofInt(acc));
   }
   case BinaryOp::BitAnd: return ok(Value::ofInt(a & b));
@@ -334,9 +339,12 @@ ConstResult tilec::applyUnary(UnaryOp op, const Value &v) {
       return ok(sizeOp(SizeExpr::Op::Sub, Value::ofInt(0), v));
   }
   if (v.isBigInt()) {
-    if (op == UnaryOp::Neg) return bigNegate(v);
-    if (op == UnaryOp::Invert) return bigInvert(v);
-    if (op == UnaryOp::Pos) return ok(v);
+    if (op == UnaryOp::Neg)
+      return bigNegate(v);
+    if (op == UnaryOp::Invert)
+      return bigInvert(v);
+    if (op == UnaryOp::Pos)
+      return ok(v);
   }
   if (!v.isNumber())
     return fail(("operator '" + ast::spelling(op) + "' cannot be applied to " + v.describe()).str());

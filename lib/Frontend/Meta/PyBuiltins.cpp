@@ -206,7 +206,9 @@ bool isInstanceOf(const Value &v, const Value &type) {
     return false;
   llvm::StringRef n = b->name;
   switch (v.getKind()) {
-  case K::Int: case K::BigInt: return n == "int";
+  case K::Int:
+  case K::BigInt:
+    return n == "int";
   case K::Bool: return n == "bool" || n == "int";
   case K::Float: return n == "float";
   case K::Str: return n == "str";
@@ -425,7 +427,8 @@ void registerScalarBuiltins(llvm::StringMap<Value> &t) {
       in.error(DiagID::meta_error, a.range, "pow() 3rd argument not allowed unless all arguments are integers");
       return Value();
     }
-    ConstResult r = hasMod ? powMod(a.args[0], a.args[1], a.args[2]) : applyBinary(ast::BinaryOp::Pow, a.args[0], a.args[1]);
+    ConstResult r =
+        hasMod ? powMod(a.args[0], a.args[1], a.args[2]) : applyBinary(ast::BinaryOp::Pow, a.args[0], a.args[1]);
     if (!r.error.empty()) {
       in.error(DiagID::meta_error, a.range, r.error);
       return Value();

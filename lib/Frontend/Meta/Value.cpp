@@ -251,7 +251,8 @@ std::string Value::str() const {
   case Kind::None: return "None";
   case Kind::Ellipsis: return "Ellipsis";
   case Kind::Int: return std::to_string(i);
-  case Kind::BigInt: return (isNegativeInt(*this) ? "-" : "") + intDigits(*this, 10);
+  case Kind::BigInt:
+    return (isNegativeInt(*this) ? "-" : "") + intDigits(*this, 10);
   case Kind::Bool: return i ? "True" : "False";
   case Kind::Float: return floatText(f);
   case Kind::Str: return quote(s);
