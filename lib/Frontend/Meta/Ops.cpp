@@ -190,6 +190,8 @@ static ConstResult binaryFloats(BinaryOp op, double a, double b) {
     double r = std::fmod(a, b);
     if (r != 0 && ((r < 0) != (b < 0)))
       r += b;
+    else if (r == 0)
+      r = std::copysign(0.0, b); // Python: a zero result has the divisor's sign
     return ok(Value::ofFloat(r));
   }
   case BinaryOp::Pow:
