@@ -391,3 +391,30 @@ std::optional<Value> tilec::meta::parsePyInt(llvm::StringRef s, int64_t base, st
   }
   return parseInt(digits, unsigned(base), error);
 }
+
+ConstResult tilec::meta::isqrtInt(const Value &x) {
+  APInt n = toAPInt(x);
+  unsigned w = n.getBitWidth() + 2;
+  n = n.zext(w); // non-negative
+  // Newton's method from above: r starts at 2**ceil(bits/2) >= sqrt(n).
+  APInt r = APInt::getOneBitSet(w, unsigned((bitLength(x) + 1) / 2));
+  while (!n.isZero()) {
+    APInt y = (r + n.udiv(r)).lshr(1);
+    if (y.uge(r))
+      break;
+    r = y;
+  }
+  return fromAPInt(n.isZero() ? n : r);
+}
+
+double tilec::meta::logOf(const Value &v, int base) {
+  double d = v.getFloat();
+  auto direct = [&](double x) { return base == 2 ? std::log2(x) : base == 10 ? std::log10(x) : std::log(x); };
+  if (!v.isBigInt() || !std::isinf(d) || isNegativeInt(v))
+    return direct(d);
+  // Past the range of a double, as CPython: v = m * 2**n with m in [0.5, 1)
+  // (its 64 leading bits), log(v) = log(m) + n * log(2).
+  uint64_t n = bitLength(v);
+  double m = std::ldexp(double(toAPInt(v).lshr(unsigned(n - 64)).getZExtValue()), -64);
+  return direct(m) + double(n) * direct(2.0);
+}

@@ -267,6 +267,8 @@ Value mathModule() {
         in.error(DiagID::meta_error, c.rangeOf(0, ""), std::string("math.") + name + "() needs a number");
         return Value();
       }
+      if (c.args[0].isBigInt() && (name == llvm::StringRef("log2") || name == llvm::StringRef("log10")))
+        return Value::ofFloat(logOf(c.args[0], name[3] == '2' ? 2 : 10));
       return Value::ofFloat(fn(num(c.args[0])));
     });
   };
@@ -282,9 +284,9 @@ Value mathModule() {
   a["log"] = makeBuiltin("math.log", [](Interpreter &in, CallArgs &c) -> Value {
     if (!nargs(in, c, "log", 1, 2) || !isNum(c.args[0]))
       return Value();
-    double r = std::log(num(c.args[0]));
+    double r = logOf(c.args[0], 0);
     if (c.args.size() == 2 && isNum(c.args[1]))
-      r /= std::log(num(c.args[1]));
+      r /= logOf(c.args[1], 0);
     return Value::ofFloat(r);
   });
   for (const char *name : {"ceil", "floor", "trunc"})
@@ -329,7 +331,10 @@ Value mathModule() {
   a["isqrt"] = makeBuiltin("math.isqrt", [](Interpreter &in, CallArgs &c) -> Value {
     if (!nargs(in, c, "isqrt", 1, 1))
       return Value();
-    std::optional<int64_t> x = expectInt(in, c.args[0], c.rangeOf(0, ""), "math.isqrt's argument");
+    if (c.args[0].isBigInt() && !isNegativeInt(c.args[0]))
+      return isqrtInt(c.args[0]).value;
+    std::optional<int64_t> x =
+        c.args[0].isBigInt() ? -1 : expectInt(in, c.args[0], c.rangeOf(0, ""), "math.isqrt's argument");
     if (!x)
       return Value();
     if (*x < 0) {

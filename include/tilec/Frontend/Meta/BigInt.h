@@ -71,6 +71,11 @@ ConstResult roundInt(const Value &x, int64_t ndigits);
 /// matching base), underscores between digits; nullopt when `s` is not a
 /// number (`error` is set for a bad base or a value over the limit).
 std::optional<Value> parsePyInt(llvm::StringRef s, int64_t base, std::string &error);
+/// math.isqrt of a non-negative integer value.
+ConstResult isqrtInt(const Value &x);
+/// The logarithm of a number in `base` 2, 10 or 0 (natural), also of an
+/// integer past the range of a double (math.log2(2**2000) is 2000.0).
+double logOf(const Value &v, int base);
 
 } // namespace tilec::meta
 
