@@ -86,7 +86,12 @@ void Dumper::printString(llvm::raw_ostream &os, StringRef s) {
 void Dumper::dumpLeafExpr(const Expr *e) {
   switch (e->getKind()) {
   case Expr::Kind::IntLit:
-    os << "IntLit " << cast<IntLitExpr>(e)->getValue();
+    if (cast<IntLitExpr>(e)->getValue() == UINT64_MAX) // 2**64 - 1 or more: the spelling
+      os << "IntLit "
+         << llvm::StringRef(e->getRange().Start.getPointer(),
+                            e->getRange().End.getPointer() - e->getRange().Start.getPointer());
+    else
+      os << "IntLit " << cast<IntLitExpr>(e)->getValue();
     break;
   case Expr::Kind::FloatLit: {
     char buf[64];

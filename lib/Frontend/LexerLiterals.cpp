@@ -124,12 +124,14 @@ void Lexer::lexNumber() {
     diags.emit(DiagID::lex_leading_zero, range, text);
     return;
   }
+  // Integers have arbitrary precision (spec §3): a literal past 64 bits
+  // saturates here and the meta interpreter reads its spelling instead.
   uint64_t value = 0;
   for (char ch : clean) {
     unsigned v = llvm::hexDigitValue(ch);
     if (value > (UINT64_MAX - v) / base) {
-      diags.emit(DiagID::lex_int_too_large, range, text);
-      return;
+      value = UINT64_MAX;
+      break;
     }
     value = value * base + v;
   }

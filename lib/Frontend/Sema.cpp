@@ -126,7 +126,7 @@ bool Sema::resolveTensor(const Value &type, llvm::SMRange range, KernelParam &ou
     } else if (d.is(K::Int) && d.getInt() > 0) {
       dim.size = d.getInt();
     } else {
-      diags.emit(DiagID::sema_bad_shape_dim, range, d.str());
+      diags.emit(DiagID::sema_bad_shape_dim, range, d.isBigInt() ? d.describe() : d.str());
       return false;
     }
     out.shape.push_back(dim);

@@ -1,7 +1,7 @@
 //===- MetaValueTest.cpp - Meta values and the shared operator core -------===//
 //
-// Python's rules on compile-time values: checked integers (overflow is an
-// error, never a silent wrap), floats, strings, containers, comparisons,
+// Python's rules on compile-time values: arbitrary-precision integers
+// (never a silent wrap), floats, strings, containers, comparisons,
 // size expressions over runtime dimensions, and format specs.
 //
 //===----------------------------------------------------------------------===//
@@ -19,17 +19,26 @@ static Value I(int64_t v) { return Value::ofInt(v); }
 static Value F(double v) { return Value::ofFloat(v); }
 static Value S(const char *s) { return Value::ofStr(s); }
 
-TEST_CASE("integer overflow is an error, not a wrap", "[meta]") {
-  CHECK(!applyBinary(BinaryOp::FloorDiv, I(INT64_MIN), I(-1)).error.empty());
-  CHECK(!applyBinary(BinaryOp::Pow, I(2), I(63)).error.empty());
+TEST_CASE("integers leave int64 exactly, as Python's do, up to a size limit", "[meta]") {
+  auto text = [](const ConstResult &r) { return r.error.empty() ? r.value.str() : "error: " + r.error; };
+  CHECK(text(applyBinary(BinaryOp::FloorDiv, I(INT64_MIN), I(-1))) == "9223372036854775808");
+  CHECK(text(applyBinary(BinaryOp::Pow, I(2), I(63))) == "9223372036854775808");
   CHECK(applyBinary(BinaryOp::Pow, I(2), I(62)).value.getInt() == (int64_t(1) << 62));
-  CHECK(!applyUnary(UnaryOp::Neg, I(INT64_MIN)).error.empty());
-  CHECK(!applyBinary(BinaryOp::Add, I(INT64_MAX), I(1)).error.empty());
-  CHECK(!applyBinary(BinaryOp::Sub, I(INT64_MIN), I(1)).error.empty());
-  CHECK(!applyBinary(BinaryOp::Shl, I(3), I(62)).error.empty());
+  CHECK(text(applyUnary(UnaryOp::Neg, I(INT64_MIN))) == "9223372036854775808");
+  CHECK(text(applyBinary(BinaryOp::Add, I(INT64_MAX), I(1))) == "9223372036854775808");
+  CHECK(text(applyBinary(BinaryOp::Sub, I(INT64_MIN), I(1))) == "-9223372036854775809");
+  CHECK(text(applyBinary(BinaryOp::Shl, I(3), I(62))) == "13835058055282163712");
   CHECK(applyBinary(BinaryOp::Shl, I(-1), I(62)).value.getInt() == INT64_MIN / 2);
   CHECK(applyBinary(BinaryOp::Pow, I(-1), I(INT64_MAX)).value.getInt() == -1);
   CHECK(applyBinary(BinaryOp::Pow, I(2), I(-1)).value.getFloat() == 0.5);
+  // Back in int64 range, a result is an Int again (the fast path).
+  Value big = applyBinary(BinaryOp::Pow, I(2), I(64)).value;
+  CHECK(big.isBigInt());
+  CHECK(applyBinary(BinaryOp::FloorDiv, big, I(4)).value.getKind() == Value::Kind::Int);
+  CHECK(equals(big, F(18446744073709551616.0)));
+  CHECK(!big.isIntLike()); // APIs that need a machine integer reject it
+  CHECK(!applyBinary(BinaryOp::Pow, I(2), I(1000000000)).error.empty());
+  CHECK(!applyBinary(BinaryOp::Shl, I(1), I(20000)).error.empty());
 }
 
 TEST_CASE("bools are ints, and stay bools under bitwise operators", "[meta]") {

@@ -4,6 +4,7 @@
 // `%` formatting of strings, over meta values.
 //
 //===----------------------------------------------------------------------===//
+#include "tilec/Frontend/Meta/BigInt.h"
 #include "tilec/Frontend/Meta/Value.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -15,7 +16,7 @@ using namespace tilec;
 using namespace tilec::meta;
 using K = Value::Kind;
 
-static std::string intDigits(int64_t v, char type) {
+static std::string digitsOf(int64_t v, char type) {
   bool neg = v < 0;
   uint64_t u = neg ? 0 - uint64_t(v) : uint64_t(v);
   unsigned base = type == 'b' ? 2 : type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
@@ -91,7 +92,7 @@ std::string tilec::meta::formatWithSpec(const Value &v, llvm::StringRef spec, st
   }
   std::string body;
   bool negative = false, numeric = false;
-  if (v.is(K::Str) || (!v.isNumber() && !type)) {
+  if (v.is(K::Str) || (!v.isNumber() && !v.isBigInt() && !type)) {
     if (type && type != 's') {
       error = "unknown format code '" + std::string(1, type) + "' for " + v.describe();
       return "";
@@ -99,9 +100,9 @@ std::string tilec::meta::formatWithSpec(const Value &v, llvm::StringRef spec, st
     body = v.toDisplay();
     if (prec >= 0 && size_t(prec) < body.size())
       body.resize(prec);
-  } else if (v.isNumber()) {
+  } else if (v.isNumber() || v.isBigInt()) {
     numeric = true;
-    bool isInt = v.isIntLike();
+    bool isInt = v.isInteger();
     if (!type)
       type = isInt ? 'd' : 'g';
     if (llvm::StringRef("bdoxXc").contains(type)) {
@@ -109,12 +110,23 @@ std::string tilec::meta::formatWithSpec(const Value &v, llvm::StringRef spec, st
         error = "unknown format code '" + std::string(1, type) + "' for a float";
         return "";
       }
-      negative = v.getInt() < 0;
-      body = type == 'c' ? std::string(1, char(v.getInt())) : intDigits(v.getInt(), type);
+      if (v.isBigInt() && type == 'c') {
+        error = "%c arg not in range(0x110000)";
+        return "";
+      }
+      negative = isNegativeInt(v);
+      unsigned radix = type == 'b' ? 2 : type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
+      body = type == 'c'    ? std::string(1, char(v.getInt()))
+             : v.isBigInt() ? intDigits(v, radix, type == 'X')
+                            : digitsOf(v.getInt(), type);
       if (alt && type != 'd' && type != 'c')
         body = std::string("0") + (type == 'X' ? 'X' : type) + body;
     } else if (llvm::StringRef("eEfFgG%").contains(type)) {
       double d = v.getFloat();
+      if (v.isBigInt() && std::isinf(d)) {
+        error = intToFloat(v).error;
+        return "";
+      }
       negative = d < 0 || (d == 0 && std::signbit(d));
       body = floatDigits(d, type, prec);
     } else {
@@ -199,13 +211,16 @@ std::string tilec::meta::formatPercent(llvm::StringRef fmt, const Value &args, s
       Value sv = Value::ofStr(conv == 'r' ? v.str() : v.toDisplay());
       out += formatWithSpec(sv, full, error);
     } else if (llvm::StringRef("dxXoeEfFgGc").contains(type)) {
-      if (!v.isNumber()) {
+      if (!v.isNumber() && !v.isBigInt()) {
         error = std::string("%") + conv + " format: a number is required, not " + v.describe();
         return "";
       }
-      Value n = (type == 'd' || type == 'x' || type == 'X' || type == 'o') && !v.isIntLike()
-                    ? Value::ofInt(int64_t(v.getFloat()))
-                    : v;
+      bool toInt = (type == 'd' || type == 'x' || type == 'X' || type == 'o') && !v.isInteger();
+      if (toInt && !std::isfinite(v.getFloat())) {
+        error = "cannot convert float " + v.str() + " to an integer";
+        return "";
+      }
+      Value n = toInt ? floatToInt(v.getFloat()) : v;
       out += formatWithSpec(n, full + type, error);
     } else {
       error = std::string("unsupported format character '") + conv + "'";

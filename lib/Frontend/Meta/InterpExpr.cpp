@@ -6,6 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InterpImpl.h"
+#include "tilec/Frontend/Meta/BigInt.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 using namespace tilec;
 using namespace tilec::ast;
@@ -62,14 +65,37 @@ bool ExprEval::truth(const Value &v, llvm::SMRange range, bool &out) {
   return true;
 }
 
+/// An integer literal that may not fit in int64 (the lexer checked its
+/// digits): its value from the spelling.
+static Value bigLiteral(Interpreter &in, llvm::StringRef text, llvm::SMRange range) {
+  unsigned radix = 10;
+  if (text.size() > 2 && text[0] == '0' && llvm::StringRef("xXoObB").contains(text[1])) {
+    char p = llvm::toLower(text[1]);
+    radix = p == 'x' ? 16 : p == 'o' ? 8 : 2;
+    text = text.drop_front(2);
+  }
+  std::string digits, err;
+  for (char c : text)
+    if (c != '_')
+      digits += c;
+  std::optional<Value> v = parseInt(digits, radix, err);
+  if (!v) {
+    llvm::StringRef e(err);
+    in.error(DiagID::sema_const_error, range,
+             e.consume_front("integer result") ? ("integer literal" + e).str() : "invalid integer literal");
+    return Value();
+  }
+  return *v;
+}
+
 Value ExprEval::eval(const Expr *e) {
   switch (e->getKind()) {
   case Expr::Kind::IntLit: {
     uint64_t v = llvm::cast<IntLitExpr>(e)->getValue();
-    if (v > uint64_t(INT64_MAX)) {
-      in.error(DiagID::sema_const_error, e->getRange(), "integer literal does not fit in 64 bits");
-      return Value();
-    }
+    llvm::SMRange r = e->getRange();
+    llvm::StringRef text(r.Start.getPointer(), r.End.getPointer() - r.Start.getPointer());
+    if (v > uint64_t(INT64_MAX) || text.size() > 18) // maybe past int64: the lexer leaves those to us
+      return bigLiteral(in, text, r);
     return Value::ofInt(int64_t(v));
   }
   case Expr::Kind::FloatLit:

@@ -5,8 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InterpImpl.h"
+#include "tilec/Frontend/Meta/BigInt.h"
 
 #include "llvm/ADT/StringExtras.h"
+
+#include <cmath>
 
 using namespace tilec;
 using namespace tilec::meta;
@@ -426,23 +429,19 @@ Value detail::methodOf(Interpreter &in, const Value &self, llvm::StringRef name)
   case K::Tuple: return seqMethod(in, self, name);
   case K::Dict: return dictMethod(in, self, name);
   case K::Set: return setMethod(in, self, name);
-  case K::Int: case K::Bool:
+  case K::Int:
+  case K::Bool:
+  case K::BigInt:
     if (name == "bit_length")
       return bindMethod(self, "bit_length", [](Interpreter &, const Value &self, CallArgs &) {
-        uint64_t u = self.getInt() < 0 ? 0 - uint64_t(self.getInt()) : uint64_t(self.getInt());
-        int64_t bits = 0;
-        while (u) {
-          ++bits;
-          u >>= 1;
-        }
-        return Value::ofInt(bits);
+        return Value::ofInt(int64_t(bitLength(self)));
       });
     return Value();
   case K::Float:
     if (name == "is_integer")
       return bindMethod(self, "is_integer", [](Interpreter &, const Value &self, CallArgs &) {
         double f = self.getFloat();
-        return Value::ofBool(f == double(int64_t(f)));
+        return Value::ofBool(std::isfinite(f) && f == std::floor(f));
       });
     return Value();
   default:

@@ -9,6 +9,7 @@
 #include "InterpImpl.h"
 
 #include "tilec/Frontend/Builtins.h"
+#include "tilec/Frontend/Meta/BigInt.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -248,6 +249,7 @@ Value tAttribute(Interpreter &in, llvm::StringRef attr) {
 }
 
 double num(const Value &v) { return v.getFloat(); }
+static bool isNum(const Value &v) { return v.isNumber() || v.isBigInt(); }
 
 Value mathModule() {
   Value m = module("math");
@@ -261,10 +263,12 @@ Value mathModule() {
     a[name] = makeBuiltin(std::string("math.") + name, [name, fn](Interpreter &in, CallArgs &c) -> Value {
       if (!nargs(in, c, name, 1, 1))
         return Value();
-      if (!c.args[0].isNumber()) {
+      if (!isNum(c.args[0])) {
         in.error(DiagID::meta_error, c.rangeOf(0, ""), std::string("math.") + name + "() needs a number");
         return Value();
       }
+      if (c.args[0].isBigInt() && (name == llvm::StringRef("log2") || name == llvm::StringRef("log10")))
+        return Value::ofFloat(logOf(c.args[0], name[3] == '2' ? 2 : 10));
       return Value::ofFloat(fn(num(c.args[0])));
     });
   };
@@ -278,19 +282,19 @@ Value mathModule() {
   f1("cos", [](double x) { return std::cos(x); });
   f1("tanh", [](double x) { return std::tanh(x); });
   a["log"] = makeBuiltin("math.log", [](Interpreter &in, CallArgs &c) -> Value {
-    if (!nargs(in, c, "log", 1, 2) || !c.args[0].isNumber())
+    if (!nargs(in, c, "log", 1, 2) || !isNum(c.args[0]))
       return Value();
-    double r = std::log(num(c.args[0]));
-    if (c.args.size() == 2 && c.args[1].isNumber())
-      r /= std::log(num(c.args[1]));
+    double r = logOf(c.args[0], 0);
+    if (c.args.size() == 2 && isNum(c.args[1]))
+      r /= logOf(c.args[1], 0);
     return Value::ofFloat(r);
   });
   for (const char *name : {"ceil", "floor", "trunc"})
     a[name] = makeBuiltin(std::string("math.") + name, [name = std::string(name)](Interpreter &in, CallArgs &c) -> Value {
       if (!nargs(in, c, name, 1, 1))
         return Value();
-      if (c.args[0].isIntLike())
-        return Value::ofInt(c.args[0].getInt());
+      if (c.args[0].isInteger())
+        return c.args[0].isBigInt() ? c.args[0] : Value::ofInt(c.args[0].getInt());
       if (c.args[0].is(K::Dynamic))
         return c.args[0];
       if (!c.args[0].is(K::Float)) {
@@ -299,52 +303,38 @@ Value mathModule() {
       }
       double x = num(c.args[0]);
       double r = name == "ceil" ? std::ceil(x) : name == "floor" ? std::floor(x) : std::trunc(x);
-      if (!(r > -9.2e18 && r < 9.2e18)) {
-        in.error(DiagID::sema_const_error, c.range, "float value does not fit in an integer");
+      if (!std::isfinite(r)) {
+        in.error(DiagID::sema_const_error, c.range,
+                 "cannot convert float " + Value::ofFloat(r).str() + " to an integer");
         return Value();
       }
-      return Value::ofInt(int64_t(r));
+      return floatToInt(r);
     });
   for (const char *name : {"gcd", "lcm"})
-    a[name] = makeBuiltin(std::string("math.") + name, [name = std::string(name)](Interpreter &in, CallArgs &c) -> Value {
-      int64_t acc = name == "gcd" ? 0 : 1;
-      uint64_t ug = 0;
-      for (size_t k = 0; k < c.args.size(); ++k) {
-        std::optional<int64_t> x = expectInt(in, c.args[k], c.rangeOf(k, ""), "math." + name + "'s argument");
-        if (!x)
-          return Value();
-        if (name == "gcd") {
-          // On magnitudes, so that INT64_MIN (|x| = 2**63) takes part; only the result must fit.
-          uint64_t m = *x < 0 ? 0 - uint64_t(*x) : uint64_t(*x);
-          ug = std::gcd(ug, m);
-        } else {
-          if (*x == 0)
-            return Value::ofInt(0);
-          if (*x == INT64_MIN) {
-            in.error(DiagID::sema_const_error, c.range, "integer overflow in math.lcm");
-            return Value();
+    a[name] =
+        makeBuiltin(std::string("math.") + name, [name = std::string(name)](Interpreter &in, CallArgs &c) -> Value {
+          Value acc = Value::ofInt(name == "gcd" ? 0 : 1);
+          for (size_t k = 0; k < c.args.size(); ++k) {
+            const Value &x = c.args[k];
+            if (!x.isBigInt() && !expectInt(in, x, c.rangeOf(k, ""), "math." + name + "'s argument"))
+              return Value();
+            // Python's rules on arbitrary-precision magnitudes: only the limit bounds lcm.
+            ConstResult r = name == "gcd" ? gcdInts(acc, x) : lcmInts(acc, x);
+            if (!r.error.empty()) {
+              in.error(DiagID::sema_const_error, c.range, r.error);
+              return Value();
+            }
+            acc = r.value;
           }
-          int64_t g = std::gcd(acc, *x), r;
-          if (__builtin_mul_overflow(acc / g, *x < 0 ? -*x : *x, &r)) {
-            in.error(DiagID::sema_const_error, c.range, "integer overflow in math.lcm");
-            return Value();
-          }
-          acc = r;
-        }
-      }
-      if (name == "gcd") {
-        if (ug > uint64_t(INT64_MAX)) {
-          in.error(DiagID::sema_const_error, c.range, "integer overflow in math.gcd");
-          return Value();
-        }
-        acc = int64_t(ug);
-      }
-      return Value::ofInt(acc < 0 ? -acc : acc);
-    });
+          return acc;
+        });
   a["isqrt"] = makeBuiltin("math.isqrt", [](Interpreter &in, CallArgs &c) -> Value {
     if (!nargs(in, c, "isqrt", 1, 1))
       return Value();
-    std::optional<int64_t> x = expectInt(in, c.args[0], c.rangeOf(0, ""), "math.isqrt's argument");
+    if (c.args[0].isBigInt() && !isNegativeInt(c.args[0]))
+      return isqrtInt(c.args[0]).value;
+    std::optional<int64_t> x =
+        c.args[0].isBigInt() ? -1 : expectInt(in, c.args[0], c.rangeOf(0, ""), "math.isqrt's argument");
     if (!x)
       return Value();
     if (*x < 0) {
@@ -376,12 +366,12 @@ Value mathModule() {
     return acc;
   });
   a["pow"] = makeBuiltin("math.pow", [](Interpreter &in, CallArgs &c) -> Value {
-    if (!nargs(in, c, "pow", 2, 2) || !c.args[0].isNumber() || !c.args[1].isNumber())
+    if (!nargs(in, c, "pow", 2, 2) || !isNum(c.args[0]) || !isNum(c.args[1]))
       return Value();
     return Value::ofFloat(std::pow(num(c.args[0]), num(c.args[1])));
   });
   a["isclose"] = makeBuiltin("math.isclose", [](Interpreter &in, CallArgs &c) -> Value {
-    if (!nargs(in, c, "isclose", 2, 2) || !c.args[0].isNumber() || !c.args[1].isNumber())
+    if (!nargs(in, c, "isclose", 2, 2) || !isNum(c.args[0]) || !isNum(c.args[1]))
       return Value();
     double x = num(c.args[0]), y = num(c.args[1]);
     double rel = c.kw("rel_tol") ? num(*c.kw("rel_tol")) : 1e-9, abs = c.kw("abs_tol") ? num(*c.kw("abs_tol")) : 0;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Frontend/ConstEval.h"
 #include "tilec/Frontend/Diagnostics.h"
+#include "tilec/Frontend/Meta/BigInt.h"
 
 #include <cmath>
 
@@ -112,17 +113,22 @@ static ConstResult sizeBinary(BinaryOp op, const Value &lhs, const Value &rhs) {
 // Numbers
 //===----------------------------------------------------------------------===//
 
+/// The int64 fast path; a result that leaves int64 goes to bigBinary.
 static ConstResult binaryInts(BinaryOp op, int64_t a, int64_t b) {
   int64_t r = 0;
+  auto big = [&] { return bigBinary(op, Value::ofInt(a), Value::ofInt(b)); };
   switch (op) {
   case BinaryOp::Add:
-    if (__builtin_add_overflow(a, b, &r)) return fail("integer overflow in '+'");
+    if (__builtin_add_overflow(a, b, &r))
+      return big();
     return ok(Value::ofInt(r));
   case BinaryOp::Sub:
-    if (__builtin_sub_overflow(a, b, &r)) return fail("integer overflow in '-'");
+    if (__builtin_sub_overflow(a, b, &r))
+      return big();
     return ok(Value::ofInt(r));
   case BinaryOp::Mul:
-    if (__builtin_mul_overflow(a, b, &r)) return fail("integer overflow in '*'");
+    if (__builtin_mul_overflow(a, b, &r))
+      return big();
     return ok(Value::ofInt(r));
   case BinaryOp::Div: {
     ConstResult res = fail("'/' on two integers is not allowed; use '//' for floor division");
@@ -131,7 +137,8 @@ static ConstResult binaryInts(BinaryOp op, int64_t a, int64_t b) {
   }
   case BinaryOp::FloorDiv:
     if (b == 0) return fail("integer division by zero");
-    if (a == INT64_MIN && b == -1) return fail("integer overflow in '//'");
+    if (a == INT64_MIN && b == -1)
+      return big();
     return ok(Value::ofInt(floorDiv(a, b)));
   case BinaryOp::Mod:
     if (b == 0) return fail("integer modulo by zero");
@@ -145,7 +152,8 @@ static ConstResult binaryInts(BinaryOp op, int64_t a, int64_t b) {
     if (a == -1) return ok(Value::ofInt(b % 2 == 0 ? 1 : -1));
     int64_t acc = 1;
     for (int64_t k = 0; k < b; ++k)
-      if (__builtin_mul_overflow(acc, a, &acc)) return fail("integer overflow in '**'");
+      if (__builtin_mul_overflow(acc, a, &acc))
+        return big();
     return ok(Value::ofInt(acc));
   }
   case BinaryOp::BitAnd: return ok(Value::ofInt(a & b));
@@ -155,7 +163,7 @@ static ConstResult binaryInts(BinaryOp op, int64_t a, int64_t b) {
     if (b < 0) return fail("negative shift count");
     if (a == 0) return ok(Value::ofInt(0));
     if (b >= 63 || a > (INT64_MAX >> b) || a < (INT64_MIN >> b))
-      return fail("integer overflow in '<<'");
+      return big();
     return ok(Value::ofInt(int64_t(uint64_t(a) << b)));
   case BinaryOp::Shr:
     if (b < 0) return fail("negative shift count");
@@ -182,6 +190,8 @@ static ConstResult binaryFloats(BinaryOp op, double a, double b) {
     double r = std::fmod(a, b);
     if (r != 0 && ((r < 0) != (b < 0)))
       r += b;
+    else if (r == 0)
+      r = std::copysign(0.0, b); // Python: a zero result has the divisor's sign
     return ok(Value::ofFloat(r));
   }
   case BinaryOp::Pow:
@@ -214,10 +224,10 @@ bool tilec::checkBinaryResult(const ConstResult &r, DiagnosticEmitter &diags, ll
 static constexpr size_t kMaxRepeat = size_t(1) << 24;
 
 static ConstResult repeat(const Value &seq, int64_t n) {
-  if (n < 0)
+  if (n < 0 || (seq.is(K::Str) ? seq.getStr().empty() : seq.getElts().empty()))
     n = 0;
   if (seq.is(K::Str)) {
-    if (seq.getStr().size() * size_t(n) > kMaxRepeat)
+    if (!seq.getStr().empty() && size_t(n) > kMaxRepeat / seq.getStr().size())
       return fail("string repetition is too large");
     std::string r;
     for (int64_t k = 0; k < n; ++k)
@@ -225,7 +235,7 @@ static ConstResult repeat(const Value &seq, int64_t n) {
     return ok(Value::ofStr(r));
   }
   auto elts = seq.getElts();
-  if (elts.size() * size_t(n) > kMaxRepeat)
+  if (!elts.empty() && size_t(n) > kMaxRepeat / elts.size())
     return fail("sequence repetition is too large");
   std::vector<Value> r;
   for (int64_t k = 0; k < n; ++k)
@@ -245,6 +255,8 @@ static std::optional<ConstResult> containerBinary(BinaryOp op, const Value &lhs,
   if (op == BinaryOp::Mul) {
     bool ls = lk == K::Str || lk == K::Tuple || lk == K::List;
     bool rs = rk == K::Str || rk == K::Tuple || rk == K::List;
+    if ((ls && rhs.isBigInt()) || (rs && lhs.isBigInt()))
+      return fail("cannot repeat a sequence by " + (ls ? rhs : lhs).describe());
     if (ls && rhs.isIntLike())
       return repeat(lhs, rhs.getInt());
     if (rs && lhs.isIntLike())
@@ -290,10 +302,19 @@ ConstResult tilec::applyBinary(BinaryOp op, const Value &lhs, const Value &rhs) 
     return *r;
   if (lhs.is(K::Dynamic) || rhs.is(K::Dynamic))
     return sizeBinary(op, lhs, rhs);
-  if (!lhs.isNumber() || !rhs.isNumber())
+  if (!(lhs.isNumber() || lhs.isBigInt()) || !(rhs.isNumber() || rhs.isBigInt()))
     return fail(("operator '" + ast::spelling(op) + "' cannot be applied to " + lhs.describe() + " and " +
                  rhs.describe())
                     .str());
+  if (lhs.isBigInt() || rhs.isBigInt()) {
+    if (lhs.isInteger() && rhs.isInteger())
+      return bigBinary(op, lhs, rhs);
+    // With a float: the int converts to a float, as in Python.
+    ConstResult x = intToFloat(lhs.isBigInt() ? lhs : rhs);
+    if (!x.error.empty())
+      return x;
+    return binaryFloats(op, lhs.getFloat(), rhs.getFloat());
+  }
   if (lhs.isIntLike() && rhs.isIntLike()) {
     ConstResult r = binaryInts(op, lhs.getInt(), rhs.getInt());
     // bool & bool stays a bool, as in Python.
@@ -319,6 +340,14 @@ ConstResult tilec::applyUnary(UnaryOp op, const Value &v) {
     if (op == UnaryOp::Neg)
       return ok(sizeOp(SizeExpr::Op::Sub, Value::ofInt(0), v));
   }
+  if (v.isBigInt()) {
+    if (op == UnaryOp::Neg)
+      return bigNegate(v);
+    if (op == UnaryOp::Invert)
+      return bigInvert(v);
+    if (op == UnaryOp::Pos)
+      return ok(v);
+  }
   if (!v.isNumber())
     return fail(("operator '" + ast::spelling(op) + "' cannot be applied to " + v.describe()).str());
   switch (op) {
@@ -328,7 +357,7 @@ ConstResult tilec::applyUnary(UnaryOp op, const Value &v) {
     if (v.is(K::Float))
       return ok(Value::ofFloat(-v.getFloat()));
     if (v.getInt() == INT64_MIN)
-      return fail("integer overflow in unary '-'");
+      return bigNegate(v);
     return ok(Value::ofInt(-v.getInt()));
   case UnaryOp::Invert:
     if (v.is(K::Float))
@@ -345,6 +374,16 @@ ConstResult tilec::applyUnary(UnaryOp op, const Value &v) {
 
 /// -1, 0, 1, or nullopt when the values are not ordered.
 static std::optional<int> order(const Value &a, const Value &b) {
+  // Integers against integers and floats compare exactly (2**53 + 1 > 2.0**53).
+  bool ai = a.isInteger(), bi = b.isInteger();
+  if ((ai && (bi || b.is(K::Float))) || (bi && a.is(K::Float))) {
+    if (ai && bi)
+      return compareInts(a, b);
+    if (ai)
+      return compareIntFloat(a, b.getFloat());
+    std::optional<int> c = compareIntFloat(b, a.getFloat());
+    return c ? std::optional<int>(-*c) : std::nullopt;
+  }
   if (a.isNumber() && b.isNumber()) {
     if (a.isIntLike() && b.isIntLike())
       return a.getInt() < b.getInt() ? -1 : a.getInt() > b.getInt();
@@ -429,7 +468,7 @@ ConstResult tilec::applyCompare(CompareOp op, const Value &lhs, const Value &rhs
                 "' cannot be compared at compile time");
   std::optional<int> c = order(lhs, rhs);
   if (!c) {
-    if (lhs.isNumber() && rhs.isNumber())
+    if ((lhs.isNumber() || lhs.isBigInt()) && (rhs.isNumber() || rhs.isBigInt()))
       return ok(Value::ofBool(false)); // NaN
     return fail(("operator '" + ast::spelling(op) + "' cannot compare " + lhs.describe() + " and " + rhs.describe())
                     .str());

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InterpImpl.h"
+#include "tilec/Frontend/Meta/BigInt.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -41,7 +42,7 @@ bool arity(Interpreter &in, CallArgs &a, llvm::StringRef name, size_t lo, size_t
 }
 
 bool number(Interpreter &in, CallArgs &a, size_t k, llvm::StringRef name) {
-  if (a.args[k].isNumber())
+  if (a.args[k].isNumber() || a.args[k].isBigInt())
     return true;
   in.error(DiagID::meta_error, a.rangeOf(k, ""), (name + "() needs a number, got " + a.args[k].describe()).str());
   return false;
@@ -111,17 +112,16 @@ Value toIntValue(Interpreter &in, CallArgs &a) {
   if (a.args.empty())
     return Value::ofInt(0);
   const Value &x = a.args[0];
-  if (x.isIntLike())
-    return Value::ofInt(x.getInt());
+  if (x.isInteger())
+    return x.isBigInt() ? x : Value::ofInt(x.getInt());
   if (x.is(K::Dynamic))
     return x;
   if (x.is(K::Float)) {
-    double f = x.getFloat();
-    if (!(f > -9.2e18 && f < 9.2e18)) {
-      in.error(DiagID::sema_const_error, a.range, "float value does not fit in an integer");
+    if (!std::isfinite(x.getFloat())) {
+      in.error(DiagID::sema_const_error, a.range, "cannot convert float " + x.str() + " to an integer");
       return Value();
     }
-    return Value::ofInt(int64_t(f));
+    return floatToInt(x.getFloat());
   }
   if (x.is(K::Str)) {
     int64_t base = 10;
@@ -129,17 +129,14 @@ Value toIntValue(Interpreter &in, CallArgs &a) {
       base = a.args[1].getInt();
     else if (const Value *b = a.kw("base"); b && b->isIntLike())
       base = b->getInt();
-    llvm::StringRef s = llvm::StringRef(x.getStr()).trim();
-    bool neg = s.consume_front("-");
-    s.consume_front("+");
-    if (base == 0 || base == 16)
-      s.consume_front_insensitive("0x");
-    long long v = 0;
-    if (s.getAsInteger(base == 0 ? 10 : unsigned(base), v)) {
-      in.error(DiagID::meta_error, a.range, "invalid literal for int(): " + x.str());
+    std::string err;
+    std::optional<Value> v = parsePyInt(x.getStr(), base, err);
+    if (!v) {
+      in.error(err.empty() ? DiagID::meta_error : DiagID::sema_const_error, a.range,
+               err.empty() ? "invalid literal for int(): " + x.str() : err);
       return Value();
     }
-    return Value::ofInt(neg ? -v : v);
+    return *v;
   }
   in.error(DiagID::meta_error, a.range, "int() cannot convert " + x.describe());
   return Value();
@@ -153,6 +150,12 @@ Value toFloatValue(Interpreter &in, CallArgs &a) {
   const Value &x = a.args[0];
   if (x.isNumber())
     return Value::ofFloat(x.getFloat());
+  if (x.isBigInt()) {
+    ConstResult r = intToFloat(x);
+    if (!r.error.empty())
+      in.error(DiagID::sema_const_error, a.range, r.error);
+    return r.value;
+  }
   if (x.is(K::Str)) {
     std::string s = llvm::StringRef(x.getStr()).trim().lower();
     if (s == "inf" || s == "+inf" || s == "infinity")
@@ -174,44 +177,22 @@ Value roundValue(Interpreter &in, CallArgs &a) {
     return Value();
   const Value &x = a.args[0];
   const Value *nd = a.get(1, "ndigits");
+  if (x.isInteger() && (!nd || nd->is(K::None) || nd->isIntLike())) {
+    ConstResult r = roundInt(x, nd && nd->isIntLike() ? nd->getInt() : 0);
+    if (!r.error.empty())
+      in.error(DiagID::sema_const_error, a.range, r.error);
+    return r.value;
+  }
   if (!nd || nd->is(K::None)) {
-    if (x.isIntLike())
-      return Value::ofInt(x.getInt());
     double r = std::nearbyint(x.getFloat()); // banker's rounding, as Python
-    if (!(r > -9.2e18 && r < 9.2e18)) {
-      in.error(DiagID::sema_const_error, a.range, "float value does not fit in an integer");
+    if (!std::isfinite(r)) {
+      in.error(DiagID::sema_const_error, a.range, "cannot convert float " + x.str() + " to an integer");
       return Value();
     }
-    return Value::ofInt(int64_t(r));
+    return floatToInt(r);
   }
   if (!nd->isIntLike())
     return Value();
-  if (x.isIntLike()) {
-    // round(int, -k): to a multiple of 10**k, halves to even, as Python.
-    int64_t v = x.getInt(), digits = nd->getInt(), p = 1;
-    if (digits >= 0)
-      return x;
-    if (digits < -18) { // 10**19 and up: 0, or past int64 for |v| > 5e18
-      if (v > 5000000000000000000LL || v < -5000000000000000000LL) {
-        in.error(DiagID::sema_const_error, a.range, "integer overflow in round()");
-        return Value();
-      }
-      return Value::ofInt(0);
-    }
-    for (int64_t k = 0; k < -digits; ++k)
-      p *= 10;
-    int64_t q = floorDiv(v, p), r = v % p; // r = v - q * p without its overflow at INT64_MIN
-    if (r < 0)
-      r += p;
-    if (2 * r > p || (2 * r == p && q % 2 != 0))
-      ++q;
-    int64_t out;
-    if (__builtin_mul_overflow(q, p, &out)) {
-      in.error(DiagID::sema_const_error, a.range, "integer overflow in round()");
-      return Value();
-    }
-    return Value::ofInt(out);
-  }
   double scale = std::pow(10.0, double(nd->getInt()));
   return Value::ofFloat(std::nearbyint(x.getFloat() * scale) / scale);
 }
@@ -225,7 +206,9 @@ bool isInstanceOf(const Value &v, const Value &type) {
     return false;
   llvm::StringRef n = b->name;
   switch (v.getKind()) {
-  case K::Int: return n == "int";
+  case K::Int:
+  case K::BigInt:
+    return n == "int";
   case K::Bool: return n == "bool" || n == "int";
   case K::Float: return n == "float";
   case K::Str: return n == "str";
@@ -367,10 +350,8 @@ void registerScalarBuiltins(llvm::StringMap<Value> &t) {
     const Value &x = a.args[0];
     if (x.is(K::Float))
       return Value::ofFloat(std::fabs(x.getFloat()));
-    if (x.getInt() == INT64_MIN) {
-      in.error(DiagID::sema_const_error, a.range, "integer overflow in abs()");
-      return Value();
-    }
+    if (x.isBigInt() || x.getInt() == INT64_MIN)
+      return bigAbs(x).value; // abs of a value within the limit stays within it
     return Value::ofInt(x.getInt() < 0 ? -x.getInt() : x.getInt());
   });
   t["sum"] = makeBuiltin("sum", [](Interpreter &in, CallArgs &a) -> Value {
@@ -441,9 +422,13 @@ void registerScalarBuiltins(llvm::StringMap<Value> &t) {
   t["pow"] = makeBuiltin("pow", [](Interpreter &in, CallArgs &a) -> Value {
     if (!arity(in, a, "pow", 2, 3))
       return Value();
-    ConstResult r = applyBinary(ast::BinaryOp::Pow, a.args[0], a.args[1]);
-    if (r.error.empty() && a.args.size() == 3)
-      r = applyBinary(ast::BinaryOp::Mod, r.value, a.args[2]);
+    bool hasMod = a.args.size() == 3;
+    if (hasMod && !llvm::all_of(a.args, [](const Value &v) { return v.isInteger(); })) {
+      in.error(DiagID::meta_error, a.range, "pow() 3rd argument not allowed unless all arguments are integers");
+      return Value();
+    }
+    ConstResult r =
+        hasMod ? powMod(a.args[0], a.args[1], a.args[2]) : applyBinary(ast::BinaryOp::Pow, a.args[0], a.args[1]);
     if (!r.error.empty()) {
       in.error(DiagID::meta_error, a.range, r.error);
       return Value();
@@ -561,13 +546,13 @@ void registerOtherBuiltins(llvm::StringMap<Value> &t) {
     return Value::none();
   });
   t["hex"] = makeBuiltin("hex", [](Interpreter &in, CallArgs &a) -> Value {
-    if (!arity(in, a, "hex", 1, 1) || !a.args[0].isIntLike())
+    if (!arity(in, a, "hex", 1, 1) || !a.args[0].isInteger())
       return Value();
     std::string e;
     return Value::ofStr(formatWithSpec(a.args[0], "#x", e));
   });
   t["bin"] = makeBuiltin("bin", [](Interpreter &in, CallArgs &a) -> Value {
-    if (!arity(in, a, "bin", 1, 1) || !a.args[0].isIntLike())
+    if (!arity(in, a, "bin", 1, 1) || !a.args[0].isInteger())
       return Value();
     std::string e;
     return Value::ofStr(formatWithSpec(a.args[0], "#b", e));

@@ -7,9 +7,11 @@
 #include "tilec/Frontend/Meta/Value.h"
 
 #include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Meta/BigInt.h"
 
 #include "llvm/ADT/Twine.h"
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -192,36 +194,27 @@ static std::string floatText(double f) {
     return "inf";
   if (f == -1.0 / 0.0)
     return "-inf";
+  // The shortest digits that read back exactly (to_chars), laid out as
+  // Python's repr: positional for exponents in [-4, 16), else scientific.
   char buf[64];
-  // The shortest digits that read back exactly, laid out as Python's repr:
-  // positional for exponents in [-4, 16), else scientific.
-  int prec = 1;
-  for (; prec <= 17; ++prec) {
-    snprintf(buf, sizeof(buf), "%.*e", prec - 1, f);
-    if (std::strtod(buf, nullptr) == f)
-      break;
-  }
-  int exp = std::atoi(strchr(buf, 'e') + 1);
+  std::string sci(buf, std::to_chars(buf, buf + sizeof(buf), f, std::chars_format::scientific).ptr);
+  std::string sign = sci[0] == '-' ? "-" : "";
+  size_t e = sci.find('e');
+  std::string digits;
+  for (char c : sci.substr(sign.size(), e - sign.size()))
+    if (c != '.')
+      digits += c;
+  int exp = std::atoi(sci.c_str() + e + 1);
   if (exp >= -4 && exp < 16) {
-    snprintf(buf, sizeof(buf), "%.*f", std::max(prec - 1 - exp, 0), f);
-    std::string r = buf;
-    if (r.find('.') == std::string::npos)
-      r += ".0";
-    return r;
+    if (exp < 0)
+      return sign + "0." + std::string(size_t(-exp - 1), '0') + digits;
+    if (digits.size() <= size_t(exp) + 1)
+      return sign + digits + std::string(size_t(exp) + 1 - digits.size(), '0') + ".0";
+    return sign + digits.substr(0, size_t(exp) + 1) + "." + digits.substr(size_t(exp) + 1);
   }
-  std::string r = buf; // d.ddde+XX: drop a trailing ".0" mantissa as Python does
-  size_t e = r.find('e');
-  std::string mant = r.substr(0, e), ex = r.substr(e + 1);
-  if (mant.find('.') != std::string::npos) {
-    while (mant.back() == '0')
-      mant.pop_back();
-    if (mant.back() == '.')
-      mant.pop_back();
-  }
-  int ev = std::atoi(ex.c_str());
   char eb[16];
-  snprintf(eb, sizeof(eb), "e%c%02d", ev < 0 ? '-' : '+', ev < 0 ? -ev : ev);
-  return mant + eb;
+  snprintf(eb, sizeof(eb), "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+  return sign + digits.substr(0, 1) + (digits.size() > 1 ? "." + digits.substr(1) : "") + eb;
 }
 
 static std::string quote(llvm::StringRef s) {
@@ -250,6 +243,8 @@ std::string Value::str() const {
   case Kind::None: return "None";
   case Kind::Ellipsis: return "Ellipsis";
   case Kind::Int: return std::to_string(i);
+  case Kind::BigInt:
+    return (isNegativeInt(*this) ? "-" : "") + intDigits(*this, 10);
   case Kind::Bool: return i ? "True" : "False";
   case Kind::Float: return floatText(f);
   case Kind::Str: return quote(s);
@@ -296,6 +291,14 @@ std::string Value::describe() const {
   case Kind::None: return "None";
   case Kind::Ellipsis: return "Ellipsis";
   case Kind::Int: return "an integer";
+  case Kind::BigInt: {
+    // The messages of every API that needs a machine integer end up here.
+    std::string text = str();
+    if (text.size() > 40)
+      text = text.substr(0, 20) + "..." + text.substr(text.size() - 6);
+    return "the integer " + text + ", which does not fit in 64 bits (it has " + std::to_string(bitLength(*this)) +
+           " bits)";
+  }
   case Kind::Bool: return "a bool";
   case Kind::Float: return "a float";
   case Kind::Str: return "a string";
@@ -320,6 +323,14 @@ std::string Value::describe() const {
 
 bool tilec::meta::equals(const Value &a, const Value &b) {
   using K = Value::Kind;
+  if (a.isBigInt() || b.isBigInt()) {
+    if (a.isInteger() && b.isInteger())
+      return compareInts(a, b) == 0;
+  }
+  if ((a.isInteger() && b.is(K::Float)) || (a.is(K::Float) && b.isInteger())) // exactly, as Python
+    return compareIntFloat(a.isInteger() ? a : b, (a.isInteger() ? b : a).getFloat()) == 0;
+  if (a.isBigInt() || b.isBigInt())
+    return false;
   if (a.isNumber() && b.isNumber()) {
     if (a.isIntLike() && b.isIntLike())
       return a.getInt() == b.getInt();

@@ -66,6 +66,7 @@ public:
   enum class Kind {
     Invalid, // an error was already reported; uses stay silent
     None, Int, Float, Bool, Str, DType, Tuple,
+    BigInt,  // an int outside int64 (Meta/BigInt.h); never one that fits
     Dynamic, // a runtime dimension or a size expression over them
     Policy,  // `T.GemmWarpPolicy.X`: the string holds X
     List, Dict, Set, Slice, Ellipsis,
@@ -96,6 +97,14 @@ public:
   static Value ofDict(std::vector<std::pair<Value, Value>> items = {});
   static Value ofSlice(Value lower, Value upper, Value step);
   static Value ofObject(Kind k, std::shared_ptr<Object> obj) { Value c(k); c.obj = std::move(obj); return c; }
+  /// A BigInt (a BigIntObj, made by meta::fromAPInt) and its nearest double
+  /// (+-inf when too large), which getFloat returns.
+  static Value ofBigInt(std::shared_ptr<Object> big, double approx) {
+    Value c(Kind::BigInt);
+    c.obj = std::move(big);
+    c.f = approx;
+    return c;
+  }
 
   Kind getKind() const { return kind; }
   bool isValid() const { return kind != Kind::Invalid; }
@@ -104,11 +113,16 @@ public:
   /// Int or Bool (Python's bool is an int).
   bool isIntLike() const { return kind == Kind::Int || kind == Kind::Bool; }
   bool isNumber() const { return isIntLike() || kind == Kind::Float; }
+  /// An int beyond int64. It is not isIntLike (code that needs a machine
+  /// integer reports it with describe()); Python-level code checks isInteger.
+  bool isBigInt() const { return kind == Kind::BigInt; }
+  /// Any Python int: Int, Bool or BigInt.
+  bool isInteger() const { return isIntLike() || kind == Kind::BigInt; }
   /// A sequence the program can index and iterate: tuple or list.
   bool isSequence() const { return kind == Kind::Tuple || kind == Kind::List; }
   int64_t getInt() const { return i; }
   bool getBool() const { return i != 0; }
-  double getFloat() const { return kind == Kind::Float ? f : double(i); }
+  double getFloat() const { return kind == Kind::Float || kind == Kind::BigInt ? f : double(i); }
   /// The string; for Dynamic the size expression's text (the name of a plain dimension).
   llvm::StringRef getStr() const { return s; }
   DType getDType() const { return dt; }
