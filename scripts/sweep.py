@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Robustness sweep (issue #18, Done-when 1): variants of the project's kernels on every target.
+"""Robustness sweep: variants of the project's kernels on every target.
 
   scripts/sweep.py [--tilec build/bin/tilec] [--targets host,sm_80,...] [--sample N] [--seed S]
                    [--jobs 1] [--time-limit 20] [--mem-limit-gb 4] [--out sweep-failures] [--full]
