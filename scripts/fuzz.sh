@@ -6,6 +6,10 @@
 # `# RUN:` line gives the fuzz target its -D and --kernel options), with the
 # dictionary test/fuzz/meta.dict. Crashers land in build-fuzz/crashers; once
 # fixed, copy each (minimised) into test/fuzz/corpus/, where ctest replays it.
+# build-fuzz/ instruments every library of ours (-fsanitize=fuzzer-no-link in the global
+# flags), so the target links the plain libraries; the normal build instead links coverage-
+# instrumented copies of them (test/fuzz/CMakeLists.txt). libFuzzer's first lines say how much
+# it sees: "Loaded N modules (M inline 8-bit counters)".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-300}

@@ -11,6 +11,8 @@
 # optimizer, not the instrumentation, is the cost), and every test above runs in seconds.
 # Cold (no ccache): about 960 s of CPU for the build and 200 s for the tests, i.e. about 10
 # minutes on two cores; with a warm ccache about two minutes. docs/testing.md has the figures.
+# The fuzz target here only replays the corpus, so its libraries are not built a second time
+# with coverage instrumentation (TILEC_FUZZ_INSTRUMENT_LIBS=OFF; test/fuzz/CMakeLists.txt).
 # Usage: scripts/sanitize.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +25,8 @@ if [ ! -f "$build/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/build/utils/lit/lit.py \
     -DCMAKE_C_FLAGS="$san" -DCMAKE_CXX_FLAGS="$san" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
+    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DTILEC_FUZZ_INSTRUMENT_LIBS=OFF
 fi
 ninja -C "$build" tilec tilec-opt tilec-fuzz-frontend
 # allow_user_poisoning=0: LLVM's header-inline BumpPtrAllocator poisons a slab from our

@@ -3,8 +3,9 @@
 // On host, CUDA and Ascend a kernel's name is a C function: the launcher the
 // object or shared library exports and the header declares (Ascend: the
 // `extern "C"` kernel itself). A name the program already has -- `main`, a
-// function or function-like macro of the C library (`exp`, `printf`,
-// `malloc`, `time`), a name of <cuda.h> on CUDA -- gives a header no C
+// symbol of the C runtime (`_init`, `_start`), a function or function-like
+// macro of the C library (`exp`, `printf`, `malloc`, `time`), a name of
+// <cuda.h> on CUDA -- gives a header no C
 // compiler accepts beside those headers, and worse, a symbol that
 // interposes the C library's at link or load time (the program's calls to
 // exp() or memcpy() would reach the kernel). Such a name is an error at the
@@ -186,6 +187,10 @@ std::string tilec::exportedNameConflict(llvm::StringRef name, TargetKind kind) {
     return "";
   if (name == "main")
     return "the C program's entry point";
+  // Defined by the C runtime's start files (crt1.o, crti.o) that every program and shared
+  // library links, and the C library's environment variable.
+  if (name == "_start" || name == "_init" || name == "_fini" || name == "environ")
+    return "a symbol of the C runtime that every program links";
   if (isMathFunction(name))
     return "a function of the C library (<math.h>)";
   if (llvm::is_contained(libraryNames, name))
