@@ -260,8 +260,14 @@ bool KernelGen::build(mlir::ModuleOp module) {
 //===----------------------------------------------------------------------===//
 
 void KernelGen::genBody(const Body &body) {
-  for (const Stmt *s : body)
-    genStmt(s);
+  // After a statement that may run the enclosing loop's `break`, the rest of
+  // the body runs only while the loop's flag is clear (TileGenLoops.cpp).
+  mlir::OpBuilder::InsertionGuard guard(b);
+  for (size_t i = 0; i < body.size(); ++i) {
+    genStmt(body[i]);
+    if (i + 1 < body.size() && !breakFlags.empty() && breakFlags.back() && stmtBreaks(body[i]))
+      guardNotBroken(loc(body[i + 1]->getRange()));
+  }
 }
 
 void KernelGen::genStmt(const Stmt *s) {
@@ -304,6 +310,10 @@ void KernelGen::genStmt(const Stmt *s) {
     return genNestedDef(llvm::cast<FunctionDefStmt>(s));
   case Stmt::Kind::Assert:
     return genAssert(llvm::cast<AssertStmt>(s));
+  case Stmt::Kind::Break:
+    if (!breakFlags.empty() && breakFlags.back())
+      return genBreak(s);
+    [[fallthrough]];
   default: // statements of spec v1 kernel code generation does not know
     diags.emit(DiagID::not_supported_yet, s->getRange(), describe(s));
     return;

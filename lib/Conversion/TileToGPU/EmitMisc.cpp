@@ -124,6 +124,26 @@ LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
   return success();
 }
 
+LogicalResult KernelEmitter::emitFetchAdd(memref::AtomicRMWOp op) {
+  Value buf = op.getMemref();
+  auto scope = tile::getBufferScope(op.getMemRefType());
+  if (par || !scope || (*scope != tile::Scope::Global && *scope != tile::Scope::Shared))
+    return op.emitOpError("(T.atomic_add with return_prev=True) is supported on the GPU only outside T.Parallel, "
+                          "into global or shared memory");
+  llvm::SmallVector<Value> idx;
+  for (Value i : op.getIndices())
+    idx.push_back(map.lookup(i));
+  noteAccess({buf}, {buf});
+  Value mem = globals.lookup(buf);
+  if (*scope == tile::Scope::Shared) {
+    mem = shared[buf].flat;
+    idx = {sharedIndex(buf, idx)};
+  }
+  Value old = memref::AtomicRMWOp::create(b, loc, op.getKind(), map.lookup(op.getValue()), mem, idx);
+  map.map(op.getResult(), old);
+  return success();
+}
+
 LogicalResult KernelEmitter::emitAtomicAdd(tile::AtomicAddOp op) {
   Value dst = op.getDst();
   tile::Scope ds = scopeOf(dst);

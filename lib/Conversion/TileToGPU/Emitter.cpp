@@ -548,6 +548,8 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
     return emitLoad(l);
   if (auto s = dyn_cast<memref::StoreOp>(op))
     return emitStore(s);
+  if (auto r = dyn_cast<memref::AtomicRMWOp>(op))
+    return emitFetchAdd(r);
   if (op->getDialect() && op->getDialect()->getNamespace() == "tile")
     return op->emitOpError("is not supported by the GPU lowering yet");
   // A view of a fragment (T.reshape): its registers under the view's layout.

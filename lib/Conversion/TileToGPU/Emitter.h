@@ -229,6 +229,8 @@ public:
   mlir::LogicalResult emitCumsum(tile::CumsumOp op);
   mlir::LogicalResult emitFinalizeReducer(tile::FinalizeReducerOp op);
   mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
+  /// T.atomic_add(..., return_prev=True): a per-thread fetch-and-add.
+  mlir::LogicalResult emitFetchAdd(mlir::memref::AtomicRMWOp op);
   mlir::LogicalResult emitPrint(tile::PrintOp op);
   mlir::LogicalResult emitGemm(tile::GemmOp op);
   /// T.gemm as subgroup matrix operations (EmitGemmSubgroupMMA.cpp); nullopt
