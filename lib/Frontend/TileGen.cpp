@@ -259,16 +259,7 @@ bool KernelGen::build(mlir::ModuleOp module) {
 // Statements
 //===----------------------------------------------------------------------===//
 
-void KernelGen::genBody(const Body &body) {
-  // After a statement that may run the enclosing loop's `break`, the rest of
-  // the body runs only while the loop's flag is clear (TileGenLoops.cpp).
-  mlir::OpBuilder::InsertionGuard guard(b);
-  for (size_t i = 0; i < body.size(); ++i) {
-    genStmt(body[i]);
-    if (i + 1 < body.size() && !breakFlags.empty() && breakFlags.back() && stmtBreaks(body[i]))
-      guardNotBroken(loc(body[i + 1]->getRange()));
-  }
-}
+// genBody: TileGenLoops.cpp (a body after a statement that may `break`).
 
 void KernelGen::genStmt(const Stmt *s) {
   switch (s->getKind()) {
@@ -310,7 +301,7 @@ void KernelGen::genStmt(const Stmt *s) {
     return genNestedDef(llvm::cast<FunctionDefStmt>(s));
   case Stmt::Kind::Assert:
     return genAssert(llvm::cast<AssertStmt>(s));
-  case Stmt::Kind::Break:
+  case Stmt::Kind::Break: // in a loop that takes it (TileGenLoops.cpp)
     if (!breakFlags.empty() && breakFlags.back())
       return genBreak(s);
     [[fallthrough]];

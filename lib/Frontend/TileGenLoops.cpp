@@ -248,6 +248,19 @@ void KernelGen::genWhile(const WhileStmt *s) {
   mlir::scf::YieldOp::create(b, l);
 }
 
+void KernelGen::genBody(const Body &body) {
+  // After a statement that may run the loop's `break`, the rest runs only while its flag is clear.
+  std::optional<mlir::OpBuilder::InsertionGuard> guard;
+  for (size_t i = 0; i < body.size(); ++i) {
+    genStmt(body[i]);
+    if (i + 1 < body.size() && !breakFlags.empty() && breakFlags.back() && stmtBreaks(body[i])) {
+      if (!guard)
+        guard.emplace(b);
+      guardNotBroken(loc(body[i + 1]->getRange()));
+    }
+  }
+}
+
 bool KernelGen::stmtBreaks(const Stmt *s) {
   auto any = [](const Body &body) { return llvm::any_of(body, [](const Stmt *t) { return stmtBreaks(t); }); };
   if (llvm::isa<BreakStmt>(s))
