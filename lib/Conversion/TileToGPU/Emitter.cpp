@@ -277,7 +277,7 @@ void KernelEmitter::barrier() {
   // its accesses for after it).
   if (divergentDepth)
     return;
-  target.emitBarrier(b, loc);
+  rangeThreads ? target.emitRangeBarrier(b, loc, rangeThreads) : target.emitBarrier(b, loc);
   scratchPendingHalf = -1;
   pendingReads.clear();
   pendingWrites.clear();
@@ -574,11 +574,14 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
     }
     return success();
   }
-  // A condition that differs between threads: each thread takes its own
-  // branch (only per-thread statements can be under it: the frontend
-  // rejects tile operations there).
+  // A condition that differs between threads: each thread takes its own branch (only per-thread
+  // statements can be under it: the frontend rejects tile operations there); one range of warps
+  // (rangeRegionThreads) keeps barriers among them.
   bool divergent = isDivergent(op);
-  if (divergent)
+  int64_t range = divergent && !divergentDepth && !rangeThreads ? rangeRegionThreads(op) : 0;
+  if (range && (!pendingReads.empty() || !pendingWrites.empty()))
+    barrier(); // what other threads did before must be complete
+  if (range ? (rangeThreads = range, divergent = false) : divergent)
     enterDivergent();
   Operation *copy = b.cloneWithoutRegions(*op, map);
   // Each region starts from the accesses pending before the op, and they
@@ -610,6 +613,8 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
     pendingReads = std::move(after.reads), pendingWrites = std::move(after.writes);
   if (divergent)
     exitDivergent();
+  if (range)
+    rangeThreads = 0;
   for (auto [r, nr] : llvm::zip(op->getResults(), copy->getResults()))
     map.map(r, nr);
   return success();
