@@ -187,6 +187,8 @@ const BuiltinParam pCpAsync[] = {{"dst_access_ptr", AK::Any, req()},
                                  {"num_elems", AK::ConstInt, req()},
                                  {"predicate", AK::Scalar, none()}};
 const BuiltinParam pCpAsyncBarrier[] = {{"barrier", AK::Any, req()}};
+const BuiltinParam pImportSource[] = {{"source", AK::Any, req()}};
+const BuiltinParam pCallExtern[] = {{"dtype", AK::Any, none(), true}};
 // T.access_ptr(base, access_type="r", *extents, offset=0, extent=None, ignore_last_ndim=0): the
 // positional arguments are the variadic ones (base, access type, extents).
 const BuiltinParam pAccessPtr[] = {{"base", AK::Region, none(), true},
@@ -364,6 +366,9 @@ const Row rows[] = {
     VROW(AccessPtr, "T.access_ptr", Expr, pAccessPtr, Scalar, 0, true),
     // A grid-wide barrier: the end of one launch and the start of the next (TileGenGridSync.cpp).
     ROW(SyncGrid, "T.sync_grid", Stmt, {}, true),
+    // Device source code for T.call_extern: checked, used by no target yet (TileGenAsyncCopy.cpp).
+    ROW(ImportSource, "T.import_source", Stmt, pImportSource, true),
+    VROW(CallExtern, "T.call_extern", Stmt, pCallExtern, Any, 1, true),
     ROW(WarpShuffle, "T.tvm_warp_shuffle", Expr, pWarpShuffle, true),
     ROW(WarpShuffleDown, "T.tvm_warp_shuffle_down", Expr, pWarpShuffle, true),
     ROW(WarpShuffleUp, "T.tvm_warp_shuffle_up", Expr, pWarpShuffle, true),

@@ -10,6 +10,10 @@
 // predicate fills the n destination elements with zeros and reads nothing, as cp.async's
 // zero-fill does. T.access_ptr is accepted only as an argument of T.ptx_cp_async.
 //
+// T.import_source(src) brings in device source code (a compile-time string, or None): tilec
+// checks it and compiles none of it, so it changes nothing; a T.call_extern of a function from
+// it is an error naming the function, on every target.
+//
 //===----------------------------------------------------------------------===//
 #include "TileGenImpl.h"
 
@@ -181,4 +185,25 @@ void KernelGen::genCpAsync(const BoundCall &call) {
   copyAll(false);
   b.setInsertionPointToStart(ifOp.elseBlock());
   copyAll(true);
+}
+
+void KernelGen::genExternSource(const BoundCall &call) {
+  if (call.info->id == BuiltinID::ImportSource) {
+    TValue src = eval(call.get("source"));
+    bool ok = src.isConst() && (src.cst.getKind() == ConstValue::Kind::Str || src.cst.getKind() == ConstValue::Kind::None);
+    if (src.isValid() && !ok)
+      diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf("source"), "source", call.info->name,
+                 "a compile-time string of device source code (or None)", src.describe());
+    return;
+  }
+  // T.call_extern(dtype, name, *args) or T.call_extern(name, *args, dtype=...).
+  size_t at = call.get("dtype") ? 0 : 1;
+  std::string name = "?";
+  if (at < call.extra.size())
+    if (TValue n = eval(call.extra[at]); n.isConst() && n.cst.getKind() == ConstValue::Kind::Str)
+      name = n.cst.getStr().str();
+  diags.emit(DiagID::not_supported_yet, call.call->getRange(),
+             "T.call_extern of '" + name +
+                 "' (a device function of T.import_source's code, which tilec does not compile; write what it "
+                 "computes in the kernel)");
 }

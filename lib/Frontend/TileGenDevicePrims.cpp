@@ -75,6 +75,10 @@ bool KernelGen::genDevicePrimStmt(const BoundCall &call) {
   case BuiltinID::SyncGrid:
     genSyncGrid(call);
     return true;
+  case BuiltinID::ImportSource:
+  case BuiltinID::CallExtern:
+    genExternSource(call);
+    return true;
   case BuiltinID::PtxCpAsync:
   case BuiltinID::CpAsyncBarrier:
     genCpAsync(call);

@@ -389,6 +389,8 @@ public:
   TValue evalWarpShuffle(const BoundCall &call);
   /// T.ptx_cp_async and T.cp_async_barrier_noinc (TileGenAsyncCopy.cpp).
   void genCpAsync(const BoundCall &call);
+  /// T.import_source (checked, no code) and T.call_extern (an error naming the extern).
+  void genExternSource(const BoundCall &call);
   /// T.sync_grid: ends the launch, the rest of the body a second one (TileGenGridSync.cpp).
   void genSyncGrid(const BoundCall &call);
   // T.rng_init / T.rng_rand (TileGenRandom.cpp).

@@ -162,6 +162,8 @@ enum class BuiltinID {
   CpAsyncBarrier,
   AccessPtr,
   SyncGrid,
+  ImportSource,
+  CallExtern,
   WarpShuffle,
   WarpShuffleDown,
   WarpShuffleUp,
