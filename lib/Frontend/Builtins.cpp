@@ -76,6 +76,7 @@ const BuiltinParam pCumSum[] = {{"src", AK::Buffer, req()},
 const BuiltinParam pAtomicAdd[] = {{"dst", AK::Region, req()},
                                    {"value", AK::Value, req()},
                                    {"memory_order", AK::ConstStr, dStr("relaxed")},
+                                   {"return_prev", AK::ConstBool, dBool(false)},
                                    {"use_tma", AK::ConstBool, dBool(false)}};
 const BuiltinParam pAtomicAddVec[] = {
     {"dst", AK::Region, req()}, {"value", AK::Region, req()}, {"return_prev", AK::ConstBool, dBool(false)}};
@@ -184,6 +185,20 @@ const BuiltinParam pIketPop[] = {{"name", AK::ConstStr, none()}};
 const BuiltinParam pDeviceAssert[] = {
     {"condition", AK::Scalar, req()}, {"msg", AK::ConstStr, dStr("")}, {"no_stack_info", AK::Any, none()}};
 const BuiltinParam pWaitGroup[] = {{"num", AK::Scalar, req()}};
+const BuiltinParam pCpAsync[] = {{"dst_access_ptr", AK::Any, req()},
+                                 {"src_access_ptr", AK::Any, req()},
+                                 {"num_elems", AK::ConstInt, req()},
+                                 {"predicate", AK::Scalar, none()}};
+const BuiltinParam pCpAsyncBarrier[] = {{"barrier", AK::Any, req()}};
+const BuiltinParam pImportSource[] = {{"source", AK::Any, req()}};
+const BuiltinParam pCallExtern[] = {{"dtype", AK::Any, none(), true}};
+// T.access_ptr(base, access_type="r", *extents, offset=0, extent=None, ignore_last_ndim=0): the
+// positional arguments are the variadic ones (base, access type, extents).
+const BuiltinParam pAccessPtr[] = {{"base", AK::Region, none(), true},
+                                   {"access_type", AK::Any, none(), true},
+                                   {"offset", AK::Scalar, dInt(0), true},
+                                   {"extent", AK::Scalar, none(), true},
+                                   {"ignore_last_ndim", AK::ConstInt, dInt(0), true}};
 const BuiltinParam pWarpShuffle[] = {{"mask", AK::Scalar, req()},
                                      {"value", AK::Scalar, req()},
                                      {"lane", AK::Scalar, req()},
@@ -350,6 +365,15 @@ const Row rows[] = {
     // tilec's copies complete before the next statement: commit and wait have nothing to order.
     ROW(AsyncCommitGroup, "T.ptx_commit_group", Stmt, {}, true),
     ROW(AsyncWaitGroup, "T.ptx_wait_group", Stmt, pWaitGroup, true),
+    // A per-thread copy of num_elems elements, complete before the next statement (TileGenAsyncCopy.cpp).
+    ROW(PtxCpAsync, "T.ptx_cp_async", Stmt, pCpAsync, true),
+    ROW(CpAsyncBarrier, "T.cp_async_barrier_noinc", Stmt, pCpAsyncBarrier, true),
+    VROW(AccessPtr, "T.access_ptr", Expr, pAccessPtr, Scalar, 0, true),
+    // A grid-wide barrier: the end of one launch and the start of the next (TileGenGridSync.cpp).
+    ROW(SyncGrid, "T.sync_grid", Stmt, {}, true),
+    // Device source code for T.call_extern: checked, used by no target yet (TileGenAsyncCopy.cpp).
+    ROW(ImportSource, "T.import_source", Stmt, pImportSource, true),
+    VROW(CallExtern, "T.call_extern", Stmt, pCallExtern, Any, 1, true),
     ROW(WarpShuffle, "T.tvm_warp_shuffle", Expr, pWarpShuffle, true),
     ROW(WarpShuffleDown, "T.tvm_warp_shuffle_down", Expr, pWarpShuffle, true),
     ROW(WarpShuffleUp, "T.tvm_warp_shuffle_up", Expr, pWarpShuffle, true),
@@ -393,9 +417,6 @@ void tilec::getTBuiltinNames(llvm::SmallVectorImpl<llvm::StringRef> &out) {
 }
 
 llvm::StringRef tilec::unsupportedTPrimitive(llvm::StringRef attr) {
-  static constexpr const char *cpAsync =
-      "tilec issues its own asynchronous copies; write the copy as T.copy(src, dst) of the region (in a "
-      "T.Pipelined loop to overlap it with compute)";
   static constexpr const char *shuffle =
       "a warp shuffle reads another thread's register; pass the values through a T.alloc_shared buffer "
       "(tilec places the barrier), or reduce a fragment with T.reduce_*";
@@ -403,14 +424,7 @@ llvm::StringRef tilec::unsupportedTPrimitive(llvm::StringRef attr) {
       "tilec kernels take no raw pointers; pass each tensor as a T.Tensor parameter (one launch per group, or "
       "one concatenated tensor with offsets)";
   static const std::pair<const char *, const char *> table[] = {
-      {"ptx_cp_async", cpAsync},
-      {"cp_async_barrier_noinc", cpAsync},
-      {"access_ptr",
-       "tilec has no addresses of buffers; name the buffer or region itself (T.copy(A[i, 0:n], s), buf[i])"},
       {"address_of", "tilec has no addresses of buffers; name the buffer or region itself"},
-      {"sync_grid",
-       "a grid-wide barrier needs a cooperative launch; split the kernel function into two T.Kernel blocks, "
-       "which run one after another (spec §6), and keep what crosses the barrier in a T.alloc_global buffer"},
       {"sync_global", "a grid-wide barrier; split the kernel function into two T.Kernel blocks, which run one "
                       "after another (spec §6)"},
       {"shfl_sync", shuffle},

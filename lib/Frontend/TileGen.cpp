@@ -259,10 +259,7 @@ bool KernelGen::build(mlir::ModuleOp module) {
 // Statements
 //===----------------------------------------------------------------------===//
 
-void KernelGen::genBody(const Body &body) {
-  for (const Stmt *s : body)
-    genStmt(s);
-}
+// genBody: TileGenLoops.cpp (a body after a statement that may `break`).
 
 void KernelGen::genStmt(const Stmt *s) {
   switch (s->getKind()) {
@@ -304,6 +301,10 @@ void KernelGen::genStmt(const Stmt *s) {
     return genNestedDef(llvm::cast<FunctionDefStmt>(s));
   case Stmt::Kind::Assert:
     return genAssert(llvm::cast<AssertStmt>(s));
+  case Stmt::Kind::Break: // in a loop that takes it (TileGenLoops.cpp)
+    if (!breakFlags.empty() && breakFlags.back())
+      return genBreak(s);
+    [[fallthrough]];
   default: // statements of spec v1 kernel code generation does not know
     diags.emit(DiagID::not_supported_yet, s->getRange(), describe(s));
     return;

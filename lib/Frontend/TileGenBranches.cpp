@@ -20,6 +20,11 @@ using namespace tilec::detail;
 void KernelGen::reportUnusable(const LocalVar &var, llvm::StringRef name, llvm::SMRange use) {
   if (var.state == LocalVar::State::Failed)
     return; // its assignment has reported the error
+  if (var.state == LocalVar::State::BeforeGridSync) {
+    auto diag = diags.emit(DiagID::sema_before_sync_grid, use, name);
+    diags.note(diag, DiagID::sema_note_assigned_here, var.declRange, name);
+    return;
+  }
   if (var.state == LocalVar::State::MaybeUnbound) {
     auto diag = diags.emit(DiagID::sema_maybe_unbound, use, name);
     diags.note(diag, DiagID::sema_note_assigned_here, var.declRange, name);

@@ -107,6 +107,16 @@ TValue KernelGen::evalCall(const CallExpr *e) {
     BoundCall bound;
     return bindCall(*bi, e, diags, bound) ? genViewBuiltin(bound) : TValue();
   }
+  if (bi->id == BuiltinID::CallExtern) { // a value too: reported by genExternSource
+    BoundCall bound;
+    if (bindCall(*bi, e, diags, bound))
+      genExternSource(bound);
+    return TValue();
+  }
+  if (bi->id == BuiltinID::AtomicAdd) { // `pos = T.atomic_add(dst[i], 1, return_prev=True)`
+    BoundCall bound;
+    return bindCall(*bi, e, diags, bound) ? evalAtomicAddPrev(bound) : TValue();
+  }
   if (bi->id == BuiltinID::ThreadBindingLoop) { // `tx = T.thread_binding(0, 128, thread="threadIdx.x")`
     BoundCall bound;
     return bindCall(*bi, e, diags, bound) ? threadBindingValue(bound) : TValue();

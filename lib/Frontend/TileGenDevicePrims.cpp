@@ -72,6 +72,17 @@ bool KernelGen::genDevicePrimStmt(const BoundCall &call) {
     return true;
   case BuiltinID::AsyncCommitGroup:
     return true;
+  case BuiltinID::SyncGrid:
+    genSyncGrid(call);
+    return true;
+  case BuiltinID::ImportSource:
+  case BuiltinID::CallExtern:
+    genExternSource(call);
+    return true;
+  case BuiltinID::PtxCpAsync:
+  case BuiltinID::CpAsyncBarrier:
+    genCpAsync(call);
+    return true;
   case BuiltinID::AsyncWaitGroup: {
     // The count of groups left pending: an integer, checked and unused.
     TValue n = eval(call.get("num"));
@@ -90,6 +101,11 @@ std::optional<TValue> KernelGen::evalDevicePrim(const BoundCall &call) {
   case BuiltinID::WarpShuffleDown:
   case BuiltinID::WarpShuffleUp:
     return evalWarpShuffle(call);
+  case BuiltinID::AccessPtr:
+    diags.emit(DiagID::sema_unsupported_primitive, call.call->getCallee()->getRange(), "access_ptr",
+               "tilec has no addresses of buffers outside T.ptx_cp_async's arguments; name the buffer or region "
+               "itself (T.copy(A[i, 0:n], s), buf[i])");
+    return TValue();
   case BuiltinID::IketPayload: {
     // The value an event would record: the scalar itself.
     TValue v = eval(call.get("expr"));

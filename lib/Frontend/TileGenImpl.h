@@ -137,7 +137,9 @@ struct LocalVar {
   /// one scalar (Conflict), or bound by an assignment that failed with an
   /// error (Failed: reading it is silent, one mistake gives one diagnostic).
   /// Reading it reports why; assigning it rebinds it.
-  enum class State { Bound, MaybeUnbound, Conflict, Failed } state = State::Bound;
+  /// BeforeGridSync: bound to a value computed before a T.sync_grid that
+  /// cannot be recomputed after it (TileGenGridSync.cpp).
+  enum class State { Bound, MaybeUnbound, Conflict, Failed, BeforeGridSync } state = State::Bound;
   llvm::SMRange otherRange = {};            // Conflict: the other path's assignment
   std::string thenDesc = {}, elseDesc = {}; // Conflict: what each path gives
   bool isBound() const { return state == State::Bound; }
@@ -294,6 +296,17 @@ public:
   void genLaunch(const BoundCall &call, const ast::WithStmt *s);
   void genFor(const ast::ForStmt *s);
   void genWhile(const ast::WhileStmt *s);
+  // `break` in T.serial / T.unroll / range loops (TileGenLoops.cpp).
+  /// Whether `s` may run a `break` of the loop around it (not of a nested loop).
+  static bool stmtBreaks(const ast::Stmt *s);
+  /// The flag of a loop whose body breaks (false before it), null otherwise.
+  mlir::Value newBreakFlag(const ast::ForStmt *s);
+  /// Sets the innermost loop's flag.
+  void genBreak(const ast::Stmt *s);
+  /// An scf.if on "the innermost loop's flag is clear", the insertion point in its then block.
+  void guardNotBroken(mlir::Location l);
+  /// The enclosing loops' `break` flags, innermost last; null for a loop without one.
+  llvm::SmallVector<mlir::Value, 4> breakFlags;
   void genParallelFor(const ast::ForStmt *s, const BoundCall &bound, llvm::ArrayRef<const ast::NameExpr *> names);
   /// T.serial, T.Pipelined, T.unroll, T.vectorized and range loops.
   void genRangeFor(const ast::ForStmt *s, const BoundCall &bound, const ast::NameExpr *name);
@@ -331,6 +344,10 @@ public:
   void genReduce(const BoundCall &call);
   void genCumSum(const BoundCall &call);
   void genAtomicAdd(const BoundCall &call);
+  /// T.atomic_add's memory_order (relaxed only); false after an error.
+  bool atomicOrderArg(const BoundCall &call);
+  /// `T.atomic_add(dst[i], v, return_prev=True)` as a value (TileGenRegions.cpp).
+  TValue evalAtomicAddPrev(const BoundCall &call);
   bool checkParallelHints(const BoundCall &bound);
   void genAtomicAddVec(const BoundCall &call, unsigned lanes);
   void genAnnotateLayout(const BoundCall &call);
@@ -370,6 +387,12 @@ public:
   /// `with iket.range("name"):` runs its body in place (the event is dropped).
   void genProfileRange(const BoundCall &call, const ast::WithStmt *s);
   TValue evalWarpShuffle(const BoundCall &call);
+  /// T.ptx_cp_async and T.cp_async_barrier_noinc (TileGenAsyncCopy.cpp).
+  void genCpAsync(const BoundCall &call);
+  /// T.import_source (checked, no code) and T.call_extern (an error naming the extern).
+  void genExternSource(const BoundCall &call);
+  /// T.sync_grid: ends the launch, the rest of the body a second one (TileGenGridSync.cpp).
+  void genSyncGrid(const BoundCall &call);
   // T.rng_init / T.rng_rand (TileGenRandom.cpp).
   void genRngInit(const BoundCall &call);
   TValue evalRngRand(const BoundCall &call);

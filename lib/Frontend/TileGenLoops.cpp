@@ -3,12 +3,14 @@
 // T.thread_binding (a loop or a value: the thread's index along one axis),
 // T.Persistent (the tiles of a domain spread over a fixed grid, wave by
 // wave) and serial loops with a negative step, built from the tile dialect's
-// loops and thread indices.
+// loops and thread indices; kernel `while` loops and `break`.
 //
 //===----------------------------------------------------------------------===//
 #include "TileGenImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace tilec;
 using namespace tilec::detail;
@@ -238,8 +240,64 @@ void KernelGen::genWhile(const WhileStmt *s) {
   b.createBlock(&loop.getAfter());
   pushScope(true);
   ++loopDepth;
+  breakFlags.push_back(nullptr); // a `break` here is not supported yet
   genBody(s->getBody());
+  breakFlags.pop_back();
   --loopDepth;
   popScope();
   mlir::scf::YieldOp::create(b, l);
+}
+
+void KernelGen::genBody(const Body &body) {
+  // After a statement that may run the loop's `break`, the rest runs only while its flag is clear.
+  std::optional<mlir::OpBuilder::InsertionGuard> guard;
+  for (size_t i = 0; i < body.size(); ++i) {
+    genStmt(body[i]);
+    if (i + 1 < body.size() && !breakFlags.empty() && breakFlags.back() && stmtBreaks(body[i])) {
+      if (!guard)
+        guard.emplace(b);
+      guardNotBroken(loc(body[i + 1]->getRange()));
+    }
+  }
+}
+
+bool KernelGen::stmtBreaks(const Stmt *s) {
+  auto any = [](const Body &body) { return llvm::any_of(body, [](const Stmt *t) { return stmtBreaks(t); }); };
+  if (llvm::isa<BreakStmt>(s))
+    return true;
+  if (auto *i = llvm::dyn_cast<IfStmt>(s))
+    return any(i->getThen()) || any(i->getElse());
+  if (auto *w = llvm::dyn_cast<WithStmt>(s))
+    return any(w->getBody());
+  return false; // a nested loop's breaks are its own
+}
+
+/// A `break` sets a per-thread flag (a local i1, cleared before the loop);
+/// every iteration's body, and the rest of a body after a statement that may
+/// break, run only while it is clear. The threads agree on a flag set under
+/// a condition they agree on (spec §6), so tile operations after it stay
+/// collective; a flag set under a thread-dependent condition makes what it
+/// guards per-thread (TileSIMT rejects tile operations there).
+mlir::Value KernelGen::newBreakFlag(const ForStmt *s) {
+  if (!llvm::any_of(s->getBody(), [](const Stmt *t) { return stmtBreaks(t); }))
+    return nullptr;
+  mlir::Location l = loc(s->getRange());
+  mlir::Value flag = createAlloc(l, {}, DType::Bool, tile::Scope::Local);
+  mlir::Value clear = mlir::arith::ConstantIntOp::create(b, l, 0, 1);
+  mlir::memref::StoreOp::create(b, l, clear, flag, mlir::ValueRange{});
+  return flag;
+}
+
+void KernelGen::genBreak(const Stmt *s) {
+  mlir::Location l = loc(s->getRange());
+  mlir::Value set = mlir::arith::ConstantIntOp::create(b, l, 1, 1);
+  mlir::memref::StoreOp::create(b, l, set, breakFlags.back(), mlir::ValueRange{});
+}
+
+void KernelGen::guardNotBroken(mlir::Location l) {
+  mlir::Value broken = mlir::memref::LoadOp::create(b, l, breakFlags.back(), mlir::ValueRange{});
+  mlir::Value one = mlir::arith::ConstantIntOp::create(b, l, 1, 1);
+  mlir::Value clear = mlir::arith::XOrIOp::create(b, l, broken, one);
+  auto ifOp = mlir::scf::IfOp::create(b, l, clear, /*withElseRegion=*/false);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
 }

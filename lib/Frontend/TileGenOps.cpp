@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace tilec;
 using namespace tilec::detail;
@@ -266,6 +267,9 @@ void KernelGen::genFor(const ForStmt *s) {
     diags.emit(DiagID::sema_bad_target, s->getTarget()->getRange(), "this loop target (expected names)");
     return;
   }
+  // The loop's `break` flag: none unless genRangeFor makes one.
+  breakFlags.push_back(nullptr);
+  auto popFlag = llvm::make_scope_exit([&] { breakFlags.pop_back(); });
   if (bi->id == BuiltinID::Persistent)
     return genPersistentFor(s, bound, names);
   mlir::OpBuilder::InsertionGuard guard(b);
@@ -438,6 +442,7 @@ void KernelGen::genRangeFor(const ForStmt *s, const BoundCall &bound, const Name
   std::optional<int64_t> numStages;
   if (kind == tile::LoopKind::Pipelined)
     numStages = std::max<int64_t>(1, stages.value_or(1));
+  mlir::Value flag = kind == tile::LoopKind::Pipelined ? nullptr : newBreakFlag(s);
   auto loop = tile::ForOp::create(b, l, lb, ub, stepV, kind, numStages);
   if (kind == tile::LoopKind::Pipelined) {
     if (!annotations[0].empty()) loop.setOrderAttr(b.getDenseI64ArrayAttr(annotations[0]));
@@ -450,6 +455,9 @@ void KernelGen::genRangeFor(const ForStmt *s, const BoundCall &bound, const Name
   scopes.back().names[name->getName()] =
       LocalVar{TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(symbolFor(iv))), name->getRange(), depth()};
   ++loopDepth;
+  breakFlags.back() = flag;
+  if (flag) // the iterations after a `break` do nothing
+    guardNotBroken(l);
   genBody(s->getBody());
   --loopDepth;
   popScope();

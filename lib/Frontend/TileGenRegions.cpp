@@ -21,6 +21,8 @@
 // They lower as that many element atomic adds, each atomic on its own; the
 // target may fuse them, and no target needs a vector atomic.
 //
+// And T.atomic_add(dst[i], v, return_prev=True) as a value: a fetch-and-add.
+//
 //===----------------------------------------------------------------------===//
 #include "TileGenImpl.h"
 
@@ -206,4 +208,60 @@ void KernelGen::genAtomicAddVec(const BoundCall &call, unsigned lanes) {
     guardedForLayout(dst.buffer, di, call.rangeOf("dst"),
                      [&] { tile::AtomicAddOp::create(b, l, dst.buffer->value, di, v.value); });
   }
+}
+
+/// `pos = T.atomic_add(dst[i], value, return_prev=True)`: one element's
+/// fetch-and-add (memref.atomic_rmw on every target), giving the element's
+/// value before the add. Integers and float32/float64 elements only.
+TValue KernelGen::evalAtomicAddPrev(const BoundCall &call) {
+  if (!launch) {
+    diags.emit(DiagID::sema_outside_launch, call.call->getCallee()->getRange(), call.info->name);
+    return TValue();
+  }
+  std::optional<bool> prev = constBoolArg(call, "return_prev");
+  if (!prev)
+    return TValue();
+  if (!*prev) {
+    diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name,
+               "as a value without return_prev=True (it is a statement)");
+    return TValue();
+  }
+  Region dst;
+  if (!evalRegion(call.get("dst"), dst))
+    return TValue();
+  using S = tile::Scope;
+  if (!checkScope(dst.buffer, {S::Global, S::Shared}, "T.atomic_add destination", call.rangeOf("dst")))
+    return TValue();
+  if (!atomicOrderArg(call))
+    return TValue();
+  BufferInfo *buf = dst.buffer;
+  if ((dst.sizes && llvm::any_of(*dst.sizes, [](int64_t s) { return s != 1; })) || buf->layout) {
+    diags.emit(DiagID::meta_error, call.rangeOf("dst"),
+               "T.atomic_add with return_prev=True adds into one element of a tensor without a T.Layout: name it "
+               "as dst[i, j]");
+    return TValue();
+  }
+  mlir::Type et = elementType(buf->dtype);
+  bool isInt = et.isInteger() && et.getIntOrFloatBitWidth() >= 32, isFloat = et.isF32() || et.isF64();
+  if (!isInt && !isFloat) {
+    diags.emit(DiagID::meta_error, call.rangeOf("dst"),
+               "T.atomic_add with return_prev=True needs a 32- or 64-bit integer or float element, but '" + buf->name +
+                   "' holds " + dtypeName(buf->dtype).str());
+    return TValue();
+  }
+  const Expr *ve = call.get("value");
+  TValue v = eval(ve);
+  if (!v.isValid())
+    return TValue();
+  if (v.isBuffer()) {
+    diags.emit(DiagID::sema_not_scalar, ve->getRange(), v.describe());
+    return TValue();
+  }
+  v = implicitCast(v, buf->dtype, "buffer '" + buf->name + "'", ve->getRange());
+  if (!v.isValid())
+    return TValue();
+  auto kind = isFloat ? mlir::arith::AtomicRMWKind::addf : mlir::arith::AtomicRMWKind::addi;
+  mlir::Value old =
+      mlir::memref::AtomicRMWOp::create(b, loc(call.call->getRange()), kind, v.value, buf->value, dst.offsets);
+  return TValue::ofScalar(old, buf->dtype);
 }

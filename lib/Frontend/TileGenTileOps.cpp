@@ -411,6 +411,21 @@ void KernelGen::genCumSum(const BoundCall &call) {
   flushWriteBacks(writeBacks);
 }
 
+bool KernelGen::atomicOrderArg(const BoundCall &call) {
+  // The adds are relaxed, so only that order is taken.
+  std::optional<std::string> order = constStrArg(call, "memory_order");
+  if (!order)
+    return false;
+  if (*order != "relaxed") {
+    diags.emit(DiagID::meta_error, call.rangeOf("memory_order"),
+               "memory_order='" + *order +
+                   "' is not supported: tilec's atomic adds are relaxed "
+                   "(memory_order='relaxed'); order other accesses with a barrier");
+    return false;
+  }
+  return true;
+}
+
 void KernelGen::genAtomicAdd(const BoundCall &call) {
   Region dst;
   if (!evalRegion(call.get("dst"), dst))
@@ -419,17 +434,9 @@ void KernelGen::genAtomicAdd(const BoundCall &call) {
   if (!checkScope(dst.buffer, {S::Global, S::Shared}, "T.atomic_add destination", call.rangeOf("dst")))
     return;
   // use_tma is an engine hint (the target picks how the adds are issued;
-  // results are the same); the adds are relaxed, so only that order is taken.
-  std::optional<std::string> order = constStrArg(call, "memory_order");
-  if (!order)
+  // results are the same). return_prev=True in a statement drops the value.
+  if (!atomicOrderArg(call) || !constBoolArg(call, "return_prev"))
     return;
-  if (*order != "relaxed") {
-    diags.emit(DiagID::meta_error, call.rangeOf("memory_order"),
-               "memory_order='" + *order +
-                   "' is not supported: tilec's atomic adds are relaxed "
-                   "(memory_order='relaxed'); order other accesses with a barrier");
-    return;
-  }
   const Expr *ve = call.get("value");
   TValue v = eval(ve);
   if (!v.isValid())

@@ -196,6 +196,10 @@ public:
   virtual mlir::Value emitIsWarpZero(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid) const;
   /// A block-wide barrier (shared memory visible to every thread after it).
   virtual void emitBarrier(mlir::OpBuilder &b, mlir::Location loc) const;
+  /// Whether emitRangeBarrier exists: a barrier among the `count` threads of
+  /// whole warps that reach it (the others go on).
+  virtual bool hasRangeBarrier() const { return false; }
+  virtual void emitRangeBarrier(mlir::OpBuilder &b, mlir::Location loc, int64_t count) const { emitBarrier(b, loc); }
   /// The value `v` (i32 or f32) of the lane whose id is this lane's XOR
   /// `mask`, among `width` lanes (hasWarpShuffle).
   virtual mlir::Value emitShuffleXor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t mask,

@@ -8,6 +8,7 @@
 #include "Emitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -121,6 +122,78 @@ LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
       memref::StoreOp::create(b, loc, v, f.regs, ValueRange{cIdx(r)});
     }
   }
+  return success();
+}
+
+/// Threads of one range exchanging through shared memory in per-thread code.
+int64_t KernelEmitter::rangeRegionThreads(Operation *op) {
+  auto i = dyn_cast<scf::IfOp>(op);
+  if (!i || !i.getElseRegion().empty() || !target.hasRangeBarrier() || numThreads != launch.getThreads()[0])
+    return 0;
+  auto cmp = i.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!cmp)
+    return 0;
+  auto strip = [](Value v) {
+    while (Operation *d = v.getDefiningOp())
+      if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(d))
+        v = d->getOperand(0);
+      else
+        break;
+    return v;
+  };
+  Value lhs = strip(cmp.getLhs()), rhs = strip(cmp.getRhs());
+  arith::CmpIPredicate pred = cmp.getPredicate();
+  std::optional<int64_t> c = getConstantIntValue(rhs);
+  if (!c) { // `n > tx`: the mirrored compare
+    std::swap(lhs, rhs);
+    c = getConstantIntValue(rhs);
+    using P = arith::CmpIPredicate;
+    static const std::pair<P, P> mirrored[] = {{P::slt, P::sgt}, {P::sle, P::sge}, {P::ult, P::ugt}, {P::ule, P::uge},
+                                               {P::sgt, P::slt}, {P::sge, P::sle}, {P::ugt, P::ult}, {P::uge, P::ule}};
+    for (auto [from, to] : mirrored)
+      if (pred == from) {
+        pred = to;
+        break;
+      }
+  }
+  auto tid = lhs.getDefiningOp<tile::ThreadIdOp>();
+  if (!c || !tid || tid.getDim() != 0)
+    return 0;
+  using P = arith::CmpIPredicate;
+  int64_t lo = 0, hi = numThreads;
+  if (pred == P::slt || pred == P::ult)
+    hi = *c;
+  else if (pred == P::sle || pred == P::ule)
+    hi = *c + 1;
+  else if (pred == P::sgt || pred == P::ugt)
+    lo = *c + 1;
+  else if (pred == P::sge || pred == P::uge)
+    lo = *c;
+  else
+    return 0;
+  int64_t warp = target.getWarpSize();
+  if (lo < 0 || hi > numThreads || lo >= hi || lo % warp || hi % warp || hi - lo == numThreads)
+    return 0;
+  return hi - lo;
+}
+
+LogicalResult KernelEmitter::emitFetchAdd(memref::AtomicRMWOp op) {
+  Value buf = op.getMemref();
+  auto scope = tile::getBufferScope(op.getMemRefType());
+  if (par || !scope || (*scope != tile::Scope::Global && *scope != tile::Scope::Shared))
+    return op.emitOpError("(T.atomic_add with return_prev=True) is supported on the GPU only outside T.Parallel, "
+                          "into global or shared memory");
+  llvm::SmallVector<Value> idx;
+  for (Value i : op.getIndices())
+    idx.push_back(map.lookup(i));
+  noteAccess({buf}, {buf});
+  Value mem = globals.lookup(buf);
+  if (*scope == tile::Scope::Shared) {
+    mem = shared[buf].flat;
+    idx = {sharedIndex(buf, idx)};
+  }
+  Value old = memref::AtomicRMWOp::create(b, loc, op.getKind(), map.lookup(op.getValue()), mem, idx);
+  map.map(op.getResult(), old);
   return success();
 }
 

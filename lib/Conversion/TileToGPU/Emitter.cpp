@@ -277,7 +277,7 @@ void KernelEmitter::barrier() {
   // its accesses for after it).
   if (divergentDepth)
     return;
-  target.emitBarrier(b, loc);
+  rangeThreads ? target.emitRangeBarrier(b, loc, rangeThreads) : target.emitBarrier(b, loc);
   scratchPendingHalf = -1;
   pendingReads.clear();
   pendingWrites.clear();
@@ -552,6 +552,8 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
     return emitLoad(l);
   if (auto s = dyn_cast<memref::StoreOp>(op))
     return emitStore(s);
+  if (auto r = dyn_cast<memref::AtomicRMWOp>(op))
+    return emitFetchAdd(r);
   if (op->getDialect() && op->getDialect()->getNamespace() == "tile")
     return op->emitOpError("is not supported by the GPU lowering yet");
   // A view of a fragment (T.reshape): its registers under the view's layout.
@@ -576,11 +578,14 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
     }
     return success();
   }
-  // A condition that differs between threads: each thread takes its own
-  // branch (only per-thread statements can be under it: the frontend
-  // rejects tile operations there).
+  // A condition that differs between threads: each thread takes its own branch (only per-thread
+  // statements can be under it: the frontend rejects tile operations there); one range of warps
+  // (rangeRegionThreads) keeps barriers among them.
   bool divergent = isDivergent(op);
-  if (divergent)
+  int64_t range = divergent && !divergentDepth && !rangeThreads ? rangeRegionThreads(op) : 0;
+  if (range && (!pendingReads.empty() || !pendingWrites.empty()))
+    barrier(); // what other threads did before must be complete
+  if (range ? (rangeThreads = range, divergent = false) : divergent)
     enterDivergent();
   Operation *copy = b.cloneWithoutRegions(*op, map);
   // Each region starts from the accesses pending before the op, and they
@@ -612,6 +617,8 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
     pendingReads = std::move(after.reads), pendingWrites = std::move(after.writes);
   if (divergent)
     exitDivergent();
+  if (range)
+    rangeThreads = 0;
   for (auto [r, nr] : llvm::zip(op->getResults(), copy->getResults()))
     map.map(r, nr);
   return success();

@@ -213,6 +213,13 @@ public:
   /// Brackets the emission of a divergent region (see divergentDepth).
   void enterDivergent();
   void exitDivergent();
+  /// An scf.if without an else whose condition holds on the threads of
+  /// whole warps [lo, hi) (a compare of the thread index with a constant, in
+  /// a 1-D block): hi - lo, or 0. Its body runs with barriers among those
+  /// threads (tile-lang's `if tx < n:` around T.sync_threads(id, n)).
+  int64_t rangeRegionThreads(mlir::Operation *op);
+  /// Inside such a region (not nested in divergent code): its thread count.
+  int64_t rangeThreads = 0;
   /// memref<? x i8, workgroup>: the shared window (tile.shared_memory), the
   /// dynamic shared memory or a view of it from its first 1 KB boundary.
   mlir::Value scratchBase;
@@ -229,6 +236,8 @@ public:
   mlir::LogicalResult emitCumsum(tile::CumsumOp op);
   mlir::LogicalResult emitFinalizeReducer(tile::FinalizeReducerOp op);
   mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
+  /// T.atomic_add(..., return_prev=True): a per-thread fetch-and-add.
+  mlir::LogicalResult emitFetchAdd(mlir::memref::AtomicRMWOp op);
   mlir::LogicalResult emitPrint(tile::PrintOp op);
   mlir::LogicalResult emitGemm(tile::GemmOp op);
   /// T.gemm as subgroup matrix operations (EmitGemmSubgroupMMA.cpp); nullopt

@@ -11,7 +11,11 @@
 //    needs such a cut, or holds tile operations, stays at block level and
 //    its body is split the same way. A scalar a run computes and a later
 //    run or tile operation reads goes through a per-thread slot (a tile
-//    operation reads thread 0's).
+//    operation reads thread 0's). A per-thread `if` without an else whose body
+//    needs such a cut (threads of one range exchanging through shared
+//    memory: tile-lang's `if tx < n:` around T.sync_threads(id, n)) stays at
+//    block level too, its condition made true: the runs inside it run each
+//    thread's part only where that thread's condition holds.
 // 2. expandLocalBuffers (after the tile ops are lowered): every local buffer
 //    gets one copy per thread, indexed by the enclosing thread loop's index
 //    (thread 0's copy at block level).
@@ -119,7 +123,19 @@ private:
   int64_t numThreads;
   llvm::DenseSet<Value> perThread;
   llvm::SmallVector<scf::ForOp> loops;
+  /// The conditions of the per-thread `if`s around the block being processed.
+  llvm::SmallVector<Value> guards;
+  /// The scf.ifs flush put around guarded runs (their ops are the run's).
+  llvm::DenseSet<Operation *> guardIfs;
 };
+
+/// A per-thread `if` (no else, no results, no tile operation) whose body
+/// needs a barrier inside.
+bool isGuardedRegion(Operation *op, bool uniformCondition) {
+  auto i = dyn_cast<scf::IfOp>(op);
+  return i && !uniformCondition && i.getElseRegion().empty() && i.getNumResults() == 0 && !containsCollective(op) &&
+         needsBarrierInside(op);
+}
 
 void ThreadLoopBuilder::processBlock(Block &block) {
   Run run;
@@ -131,6 +147,16 @@ void ThreadLoopBuilder::processBlock(Block &block) {
     if (isa<tile::AllocOp>(op) || (pure && uniformOperands)) {
       if (!run.empty())
         run.floating.push_back(op);
+      continue;
+    }
+    if (isGuardedRegion(op, uniformOperands)) {
+      flush(run);
+      auto i = cast<scf::IfOp>(op);
+      guards.push_back(i.getCondition());
+      OpBuilder b(op);
+      i.getConditionMutable().assign(arith::ConstantIntOp::create(b, op->getLoc(), 1, 1));
+      processBlock(*i.thenBlock());
+      guards.pop_back();
       continue;
     }
     bool collective;
@@ -193,8 +219,17 @@ void ThreadLoopBuilder::flush(Run &run) {
   // the run computes.
   perThread.insert(tid.begin(), tid.end());
   perThread.insert(t);
+  Operation *end = loop.getBody()->getTerminator();
+  if (!guards.empty()) { // only the threads whose guarding conditions hold
+    Value all = guards.front();
+    for (Value g : llvm::drop_begin(guards))
+      all = arith::AndIOp::create(b, loc, all, g);
+    auto only = scf::IfOp::create(b, loc, all, /*withElseRegion=*/false);
+    guardIfs.insert(only);
+    end = only.thenBlock()->getTerminator();
+  }
   for (Operation *m : run.members)
-    m->moveBefore(loop.getBody()->getTerminator());
+    m->moveBefore(end);
   loop.getBody()->walk([&](tile::ThreadIdOp op) {
     op.getResult().replaceAllUsesWith(tid[std::min<int64_t>(op.getDim(), 2)]);
     op->erase();
@@ -209,8 +244,12 @@ void ThreadLoopBuilder::carryValues() {
     // The thread index itself (what T.get_thread_binding became) and what
     // the run's statements compute.
     llvm::SmallVector<Value> values{loop.getInductionVar()};
-    for (Operation &op : loop.getBody()->without_terminator())
+    for (Operation &op : loop.getBody()->without_terminator()) {
       values.append(op.result_begin(), op.result_end());
+      if (guardIfs.contains(&op))
+        for (Operation &inner : cast<scf::IfOp>(op).thenBlock()->without_terminator())
+          values.append(inner.result_begin(), inner.result_end());
+    }
     for (Value r : values) {
       llvm::SmallVector<OpOperand *> outside;
       for (OpOperand &use : r.getUses())

@@ -147,6 +147,12 @@ void CUDATargetInfo::emitTensorCopyRelease(OpBuilder &b, Location loc, Value bar
   }
 }
 
+void CUDATargetInfo::emitRangeBarrier(OpBuilder &b, Location loc, int64_t count) const {
+  Value id = arith::ConstantIntOp::create(b, loc, 2, 32);
+  Value n = arith::ConstantIntOp::create(b, loc, count, 32);
+  NVVM::BarrierOp::create(b, loc, Type(), id, n, NVVM::BarrierReductionAttr(), Value());
+}
+
 Value CUDATargetInfo::emitElect(OpBuilder &b, Location loc) const {
   return NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
 }

@@ -72,6 +72,9 @@ public:
   void emitTensorCopyRelease(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barriers,
                              int64_t stages) const override;
   mlir::Value emitElect(mlir::OpBuilder &b, mlir::Location loc) const override;
+  bool hasRangeBarrier() const override { return true; }
+  /// bar.sync 2, count (named barrier 2; Hopper's consumer warpgroups use 1).
+  void emitRangeBarrier(mlir::OpBuilder &b, mlir::Location loc, int64_t count) const override;
   mlir::Value emitIsWarpZero(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid) const override;
 
   /// The compute capability as a number (80, 86, 89, 90).

@@ -1,0 +1,209 @@
+//===- TileGenAsyncCopy.cpp - T.ptx_cp_async and its barrier --------------===//
+//
+// tile-lang's hand-written asynchronous copies:
+//   T.ptx_cp_async(T.access_ptr(dst[i, j], "w", n), T.access_ptr(src[k, l], "r", n), n[, predicate])
+// copies n consecutive elements, dst[i, j + e] = src[k, l + e] for e < n, on the calling
+// thread (a per-thread statement, spec §6). tilec's copies complete before the next statement,
+// so on every target this is a plain copy (loads and stores) and T.ptx_commit_group /
+// T.ptx_wait_group have nothing to wait for; T.cp_async_barrier_noinc(bar), the arrival on an
+// mbarrier once the thread's copies have landed, is an arrival (T.barrier_arrive). A false
+// predicate fills the n destination elements with zeros and reads nothing, as cp.async's
+// zero-fill does. T.access_ptr is accepted only as an argument of T.ptx_cp_async.
+//
+// T.import_source(src) brings in device source code (a compile-time string, or None): tilec
+// checks it and compiles none of it, so it changes nothing; a T.call_extern of a function from
+// it is an error naming the function, on every target.
+//
+//===----------------------------------------------------------------------===//
+#include "TileGenImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace tilec;
+using namespace tilec::detail;
+using namespace tilec::ast;
+
+namespace {
+/// One side of a T.ptx_cp_async: the element the pointer names and the
+/// pointer's extra element offset (T.access_ptr's `offset=`).
+struct PointerArg {
+  Region region;
+  mlir::Value offset;
+};
+} // namespace
+
+/// `T.access_ptr(base, access_type, *extents, ...)` as argument `param` of
+/// `call`; false after an error.
+static bool accessPtrArg(KernelGen &g, const BoundCall &call, llvm::StringRef param, PointerArg &out) {
+  const Expr *e = call.get(param);
+  auto *ce = llvm::dyn_cast<CallExpr>(e);
+  const BuiltinInfo *bi = ce ? g.resolveCallee(ce, false) : nullptr;
+  if (!bi || bi->id != BuiltinID::AccessPtr) {
+    std::string got = ce && !calleeName(ce->getCallee()).empty() ? "a call of '" + calleeName(ce->getCallee()) + "'"
+                                                                  : std::string("another expression");
+    if (!ce)
+      if (TValue v = g.eval(e); v.isValid())
+        got = v.describe();
+    g.diags.emit(DiagID::sema_wrong_arg_kind, e->getRange(), param, call.info->name,
+                 "a pointer T.access_ptr(buf[indices], mode, extent)", got);
+    return false;
+  }
+  BoundCall ptr;
+  if (!bindCall(*bi, ce, g.diags, ptr))
+    return false;
+  llvm::ArrayRef<const Expr *> pos = ptr.extra;
+  const Expr *base = !pos.empty() ? pos[0] : ptr.get("base");
+  const Expr *mode = pos.size() > 1 ? pos[1] : ptr.get("access_type");
+  if (!base) {
+    g.diags.emit(DiagID::sema_missing_arg, ce->getRange(), bi->name, "base");
+    return false;
+  }
+  if (mode) {
+    TValue m = g.eval(mode);
+    if (!m.isValid())
+      return false;
+    auto isMode = [](llvm::StringRef s) { return s == "r" || s == "w" || s == "rw"; };
+    bool ok = m.isConst() && ((m.cst.getKind() == ConstValue::Kind::Str && isMode(m.cst.getStr())) ||
+                              (m.cst.isInt() && m.cst.getInt() >= 1 && m.cst.getInt() <= 3));
+    if (!ok) {
+      g.diags.emit(DiagID::sema_wrong_arg_kind, mode->getRange(), "access_type", bi->name,
+                   "\"r\", \"w\", \"rw\" or 1..3", m.describe());
+      return false;
+    }
+  }
+  // The extents describe the access for tile-lang's analyses; T.ptx_cp_async's
+  // count says how many elements move. They are checked to be integers.
+  llvm::SmallVector<const Expr *, 4> extents(pos.begin() + std::min<size_t>(pos.size(), 2), pos.end());
+  if (const Expr *x = ptr.get("extent"))
+    extents.push_back(x);
+  for (const Expr *x : extents) {
+    TValue v = g.eval(x);
+    if (!v.isValid() || !g.toIndex(v, x->getRange()))
+      return false;
+  }
+  g.argFailed = false;
+  std::optional<int64_t> ignore = g.constIntArg(ptr, "ignore_last_ndim");
+  if (!ignore || g.argFailed)
+    return false;
+  if (*ignore != 0) {
+    g.diags.emit(DiagID::not_supported_yet, ptr.rangeOf("ignore_last_ndim"), "T.access_ptr's 'ignore_last_ndim'");
+    return false;
+  }
+  if (!g.evalRegion(base, out.region))
+    return false;
+  if (out.region.buffer->rank() == 0 || out.region.buffer->isBarrier) {
+    g.diags.emit(DiagID::sema_wrong_arg_kind, base->getRange(), "base", bi->name,
+                 "an element or region of a data buffer",
+                 TValue::ofBuffer(out.region.buffer).describe());
+    return false;
+  }
+  if (const Expr *off = ptr.get("offset")) {
+    TValue v = g.eval(off);
+    if (!v.isValid())
+      return false;
+    out.offset = g.toIndex(v, off->getRange());
+    return bool(out.offset);
+  }
+  return true;
+}
+
+/// The indices of element `e` of the copy from `p` (last index + offset + e).
+static llvm::SmallVector<mlir::Value, 4> elementAt(KernelGen &g, const PointerArg &p, mlir::Value e,
+                                                   mlir::Location l) {
+  llvm::SmallVector<mlir::Value, 4> idx(p.region.offsets);
+  mlir::Value last = mlir::arith::AddIOp::create(g.b, l, idx.back(), e);
+  if (p.offset)
+    last = mlir::arith::AddIOp::create(g.b, l, last, p.offset);
+  idx.back() = last;
+  return idx;
+}
+
+void KernelGen::genCpAsync(const BoundCall &call) {
+  llvm::SMRange range = call.call->getRange();
+  mlir::Location l = loc(range);
+  if (!launch) {
+    diags.emit(DiagID::sema_outside_launch, call.call->getCallee()->getRange(), call.info->name);
+    return;
+  }
+  if (call.info->id == BuiltinID::CpAsyncBarrier) {
+    BufferInfo *bar = nullptr;
+    mlir::Value index;
+    // The copies before it have completed: the arrival is an ordinary one.
+    if (barrierArg(call, "barrier", bar, index))
+      tile::BarrierArriveOp::create(b, l, bar->value, index);
+    return;
+  }
+  PointerArg dst, src;
+  if (!accessPtrArg(*this, call, "dst_access_ptr", dst) || !accessPtrArg(*this, call, "src_access_ptr", src))
+    return;
+  argFailed = false;
+  std::optional<int64_t> n = constIntArg(call, "num_elems");
+  if (!n || argFailed)
+    return;
+  if (*n <= 0) {
+    diags.emit(DiagID::sema_positive_const, call.rangeOf("num_elems"), "num_elems", *n);
+    return;
+  }
+  BufferInfo *to = dst.region.buffer, *from = src.region.buffer;
+  if (to->dtype != from->dtype) {
+    diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf("src_access_ptr"), "src_access_ptr", call.info->name,
+               ("a pointer to " + dtypeName(to->dtype) + " elements, the destination's dtype").str(),
+               ("a pointer to " + dtypeName(from->dtype) + " elements").str());
+    return;
+  }
+  mlir::Value pred;
+  if (const Expr *p = call.get("predicate")) {
+    TValue c = eval(p);
+    if (!c.isValid())
+      return;
+    if (c.isBuffer()) {
+      diags.emit(DiagID::sema_not_scalar, p->getRange(), c.describe());
+      return;
+    }
+    if (c.isConst() && c.cst.truthy())
+      c = TValue(); // always copies
+    else if (!(c = toBool(c, p->getRange())).isValid())
+      return;
+    pred = c.value;
+  }
+  auto copyAll = [&](bool zero) {
+    mlir::Value zeroValue = zero ? materialize(ConstValue::ofInt(0), to->dtype, range).value : mlir::Value();
+    for (int64_t e = 0; e < *n; ++e) {
+      mlir::Value ei = indexConst(e, range);
+      mlir::Value v = zero ? zeroValue : loadElement(from, elementAt(*this, src, ei, l), range);
+      llvm::SmallVector<mlir::Value, 4> di = elementAt(*this, dst, ei, l);
+      guardedForLayout(to, di, range, [&] { mlir::memref::StoreOp::create(b, l, v, to->value, di); });
+    }
+  };
+  if (!pred)
+    return copyAll(false);
+  auto ifOp = mlir::scf::IfOp::create(b, l, pred, /*withElseRegion=*/true);
+  mlir::OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  copyAll(false);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  copyAll(true);
+}
+
+void KernelGen::genExternSource(const BoundCall &call) {
+  if (call.info->id == BuiltinID::ImportSource) {
+    TValue src = eval(call.get("source"));
+    bool ok = src.isConst() && (src.cst.getKind() == ConstValue::Kind::Str || src.cst.getKind() == ConstValue::Kind::None);
+    if (src.isValid() && !ok)
+      diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf("source"), "source", call.info->name,
+                 "a compile-time string of device source code (or None)", src.describe());
+    return;
+  }
+  // T.call_extern(dtype, name, *args) or T.call_extern(name, *args, dtype=...).
+  size_t at = call.get("dtype") ? 0 : 1;
+  std::string name = "?";
+  if (at < call.extra.size())
+    if (TValue n = eval(call.extra[at]); n.isConst() && n.cst.getKind() == ConstValue::Kind::Str)
+      name = n.cst.getStr().str();
+  diags.emit(DiagID::not_supported_yet, call.call->getRange(),
+             "T.call_extern of '" + name +
+                 "' (a device function of T.import_source's code, which tilec does not compile; write what it "
+                 "computes in the kernel)");
+}
