@@ -266,6 +266,9 @@ int main(int argc, char **argv) {
   app.add_option("--max-fragment-elements", opts.limits.maxFragmentElements,
                  "GPU targets: most elements one thread may hold of a fragment or local buffer (default 1024)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--max-thread-elements", opts.limits.maxThreadElements,
+                 "GPU targets: most elements one thread may hold of all its fragments together (default 1280)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--max-unrolled-ops", opts.limits.maxUnrolledOps,
                  "GPU targets: most operations one thread may run of an unrolled T.Parallel (default 65536)")
       ->check(CLI::PositiveNumber);

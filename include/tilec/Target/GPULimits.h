@@ -21,6 +21,11 @@ struct GPULimits {
   /// the block's threads) or of one local buffer: about 4x the 255 registers
   /// a CUDA thread has, the headroom for spilling.
   int64_t maxFragmentElements = 1024; ///< --max-fragment-elements
+  /// Elements one thread holds of all its fragments together, in their
+  /// layouts: LLVM's promotion of per-thread arrays to registers grows faster
+  /// than linearly in them (a one-warp FlashAttention, 1,616 elements per
+  /// thread, took 21 s in PromoteMemToReg; 808 elements, 6 s).
+  int64_t maxThreadElements = 1280; ///< --max-thread-elements
   /// Operations one thread runs of a T.Parallel unrolled: its iterations per
   /// thread times the operations of its body.
   int64_t maxUnrolledOps = 65536; ///< --max-unrolled-ops

@@ -70,9 +70,9 @@ static LogicalResult checkParallel(tile::ParallelOp loop, int64_t threads, const
   loop.getBody().walk([&](Operation *) { ++ops; });
   if (perThread * ops <= limits.maxUnrolledOps)
     return success();
-  return loop.emitError() << "T.Parallel(" << llvm::join(llvm::map_range(loop.getExtents(), [](int64_t d) {
-           return std::to_string(d);
-         }), ", ")
+  return loop.emitError() << "T.Parallel("
+                          << llvm::join(llvm::map_range(loop.getExtents(), [](int64_t d) { return std::to_string(d); }),
+                                        ", ")
                           << ") unrolls to " << perThread * ops << " operations per thread (" << perThread
                           << " iterations per thread over " << threadsText(threads) << ", " << ops
                           << " operations each); the limit is " << limits.maxUnrolledOps
@@ -102,12 +102,33 @@ LogicalResult gpu_lowering::checkPlannedLimits(const LayoutPlan &plan, tile::Lau
     if (layout.numRegs <= limits.maxFragmentElements)
       continue;
     auto type = cast<MemRefType>(value.getType());
-    emitError(value.getLoc()) << "fragment of " << shapeText(type.getShape()) << " elements takes "
-                              << layout.numRegs << " elements per thread in its layout over "
-                              << threadsText(threads) << " (distinct elements on " << layout.distinctThreads()
-                              << " of them); the limit is " << limits.maxFragmentElements
+    emitError(value.getLoc()) << "fragment of " << shapeText(type.getShape()) << " elements takes " << layout.numRegs
+                              << " elements per thread in its layout over " << threadsText(threads)
+                              << " (distinct elements on " << layout.distinctThreads() << " of them); the limit is "
+                              << limits.maxFragmentElements
                               << " (--max-fragment-elements=N raises it; or use a thread count that divides the "
                                  "buffer's elements)";
+    ok = false;
+  }
+  int64_t total = 0;
+  for (auto &[value, layout] : plan.fragments)
+    total += layout.numRegs;
+  // Checked only when each fragment is within its own limit: one mistake, one diagnostic.
+  if (ok && total > limits.maxThreadElements) {
+    // The diagnostic points at the largest fragment (the first in program order of a tie).
+    Value largest;
+    int64_t most = -1;
+    launch.walk([&](tile::AllocOp alloc) {
+      auto it = plan.fragments.find(alloc.getResult());
+      if (it != plan.fragments.end() && it->second.numRegs > most)
+        largest = alloc.getResult(), most = it->second.numRegs;
+    });
+    emitError(largest ? largest.getLoc() : launch.getLoc())
+        << "the kernel's " << plan.fragments.size() << " fragments take " << total
+        << " elements per thread together over " << threadsText(threads) << " (this one " << most << "); the limit is "
+        << limits.maxThreadElements
+        << " (--max-thread-elements=N raises it; or give the block more threads or "
+           "make the tiles smaller)";
     ok = false;
   }
   launch.walk([&](tile::GemmOp g) {
