@@ -143,6 +143,8 @@ struct GemmEmitter {
   void storeAccStruct(Value acc, Value scratch);
   LLVM::LLVMStructType accStructType();
   void epilogue(Value acc);
+  void storeAcc(Value acc, Value scratch);
+  void storeRows(Value scratch, Value out, Value rowOff, Value colOff, int64_t rowBase);
   void red(Value addr, Value x, bool pair);
   void atomicAddChunk(Value v, Value out, Value gr, Value gc, Value cols, Value rowOk, Value whole);
   void invalidateBarriers();

@@ -384,15 +384,33 @@ void GemmEmitter::epilogue(Value acc) {
       b.clone(*op, map);
   Value out = map.lookupOrDefault(p.outTensor());
   Value rowOff = map.lookupOrDefault(p.outOffsets()[0]), colOff = map.lookupOrDefault(p.outOffsets()[1]);
-  syncConsumers();
-  int64_t ld = p.blockN + kEpiloguePad;
+  int64_t ld = p.blockN + kEpiloguePad, passes = p.epiloguePasses();
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   // Persistent: after the stages, which the producer refills meanwhile.
   int64_t scratchAt = p.persistent ? p.stages * (aStageBytes + bStageBytes) : 0;
-  Value scratch = view(MemRefType::get({p.blockM, ld}, accElem, AffineMap(), wg), c(scratchAt));
-  // The store's lowering adds 16 rows per warp index (tid / 32), so every
-  // warpgroup stores through the same view of the first wgRows rows and
-  // warpgroup w's rows land at wgRows w of the scratch tile.
+  auto tileT = MemRefType::get({p.blockM, ld}, accElem, AffineMap(), wg);
+  for (int64_t pass = 0; pass < passes; ++pass) {
+    syncConsumers();
+    Value scratch = view(tileT, c(scratchAt));
+    // The store's lowering adds 16 rows per warp index (tid / 32), so every
+    // warpgroup stores through the same view of the first wgRows rows and
+    // warpgroup w's rows land at wgRows w of the scratch tile. By
+    // warpgroup (passes > 1): pass w's warpgroup stores through a view
+    // wgRows w rows lower, its rows landing at the tile's first.
+    if (passes == 1) {
+      storeAcc(acc, scratch);
+    } else {
+      Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         arith::DivUIOp::create(b, loc, tid, c(128)), c(pass));
+      ifThen(here, [&] { storeAcc(acc, view(tileT, c(scratchAt - pass * wgRows * ld * 4))); });
+    }
+    syncConsumers();
+    storeRows(scratch, out, rowOff, colOff, pass * p.epilogueRows());
+  }
+}
+
+/// The accumulator into the f32 tile `scratch` (each warpgroup its rows).
+void GemmEmitter::storeAcc(Value acc, Value scratch) {
   if (p.ownDescriptors) {
     storeAccBlocks(b, loc, acc, scratch, tid, wgRows, p.blockN);
   } else if (p.structAcc()) {
@@ -402,11 +420,14 @@ void GemmEmitter::epilogue(Value acc) {
                                                ArrayRef<int64_t>{wgRows, p.blockN}, ArrayRef<int64_t>{1, 1});
     nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, tileView);
   }
-  syncConsumers();
+}
+
+/// The f32 tile's epilogueRows() rows into C at row rowOff + `rowBase`.
+void GemmEmitter::storeRows(Value scratch, Value out, Value rowOff, Value colOff, int64_t rowBase) {
   // 8 columns per thread and step: one 16-byte store of f16/bf16 C.
   Type outElem = cast<MemRefType>(out.getType()).getElementType();
   Value rows = memref::DimOp::create(b, loc, out, 0), cols = memref::DimOp::create(b, loc, out, 1);
-  int64_t chunksPerRow = p.blockN / 8, steps = p.blockM * chunksPerRow / threads;
+  int64_t chunksPerRow = p.blockN / 8, steps = p.epilogueRows() * chunksPerRow / threads;
   auto loopOp = scf::ForOp::create(b, loc, c(0), c(steps), c(1));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loopOp.getBody());
@@ -422,7 +443,7 @@ void GemmEmitter::epilogue(Value acc) {
     tmaStoreOut(rowOff, colOff);
     return;
   }
-  Value gr = add(rowOff, r), gc = add(colOff, col);
+  Value gr = add(rowOff, rowBase ? add(r, c(rowBase)) : r), gc = add(colOff, col);
   Value rowOk = ult(gr, rows);
   Value whole = andi(rowOk, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, add(gc, c(8)), cols));
   if (p.atomic) {
@@ -487,7 +508,7 @@ LogicalResult GemmEmitter::run(unsigned firstDescArg) {
   }
   gpu::ReturnOp::create(b, loc);
   int64_t pipeline = p.stages * (aStageBytes + bStageBytes);
-  int64_t epilogueBytes = p.blockM * (p.blockN + kEpiloguePad) * 4 + (p.tmaStore ? tmaStoreTileBytes() : 0);
+  int64_t epilogueBytes = p.epilogueRows() * (p.blockN + kEpiloguePad) * 4 + (p.tmaStore ? tmaStoreTileBytes() : 0);
   tile::setSharedBytes(func, 1024 + (p.persistent ? pipeline + epilogueBytes : std::max(pipeline, epilogueBytes)));
   return success();
 }

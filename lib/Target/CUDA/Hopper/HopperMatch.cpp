@@ -358,20 +358,33 @@ static Reason decideTMAStore(HopperGemmPlan &plan, tile::KernelOp kernel, const 
 
 /// 9. --hopper-persistent=on: a warp-specialized kernel (the producer runs
 ///    ahead into the next tile), with the vector-store epilogue, whose f32
-///    epilogue tile fits after at least two stages (stages drop until it
-///    does). Blocks per multiprocessor: the one-wave form's, as far as the
-///    shared memory (228 KB per multiprocessor, 1 KB reserved per block) holds them.
+///    epilogue tile fits after at least two stages: the most stages that
+///    fit beside the whole tile or, with two consumer warpgroups, beside one
+///    warpgroup's rows of it (the whole tile first at equal stages). Blocks
+///    per multiprocessor: the one-wave form's, as far as the shared memory
+///    (228 KB per multiprocessor, 1 KB reserved per block) holds them.
 static Reason decidePersistent(HopperGemmPlan &plan, const TargetInfo &target) {
   if (!plan.warpSpecialized)
     return "not warp-specialized (the persistent form needs --hopper-ws=on)";
   if (plan.tmaStore)
     return "the TMA-store epilogue";
   int64_t limit = target.getMaxSharedMemoryBytes();
+  auto fits = [&](int64_t stages) { return 1024 + stages * plan.stageBytes() + plan.scratchBytes() <= limit; };
   int64_t stages = plan.stages;
-  while (stages > 2 && 1024 + stages * plan.stageBytes() + plan.scratchBytes() > limit)
-    --stages;
-  if (1024 + stages * plan.stageBytes() + plan.scratchBytes() > limit)
+  for (; stages >= 2; --stages) {
+    plan.scratchRows = 0;
+    if (fits(stages))
+      break;
+    plan.scratchRows = plan.blockM / plan.warpgroups;
+    if (plan.warpgroups > 1 && fits(stages))
+      break;
+  }
+  if (stages < 2) {
+    plan.scratchRows = 0;
     return "the epilogue's f32 tile does not fit beside two stages";
+  }
+  if (plan.scratchRows == plan.blockM)
+    plan.scratchRows = 0;
   plan.stages = stages;
   int64_t shared = 1024 + stages * plan.stageBytes() + plan.scratchBytes();
   constexpr int64_t kSharedPerSM = 228 * 1024;
@@ -463,7 +476,8 @@ void tilec::hopper::recordWgmmaDecision(Operation *func, tile::LaunchOp launch, 
   func->setAttr(kWarpSpecializationAttr, StringAttr::get(func->getContext(), ws));
   if (plan->persistent || plan->notPersistent) {
     std::string text = plan->persistent ? "grid min(tiles, SMs x " + std::to_string(plan->persistentBlocksPerSM) +
-                                              "), stages " + std::to_string(plan->stages)
+                                              "), stages " + std::to_string(plan->stages) +
+                                              (plan->epiloguePasses() > 1 ? ", epilogue by warpgroup" : "")
                                         : std::string("off: ") + plan->notPersistent;
     func->setAttr(kPersistentDecisionAttr, StringAttr::get(func->getContext(), text));
   }

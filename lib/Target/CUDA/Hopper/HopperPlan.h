@@ -103,9 +103,15 @@ struct HopperGemmPlan {
   /// Why not, when asked and not taken (recorded as tilec.persistent).
   const char *notPersistent = nullptr;
   int64_t persistentBlocksPerSM = 1;
+  /// The rows of the epilogue's f32 tile: blockM, or (persistent, where the
+  /// whole tile does not fit beside the stages) one consumer warpgroup's,
+  /// the epilogue then storing the warpgroups' rows one after the other.
+  int64_t scratchRows = 0;
+  int64_t epilogueRows() const { return scratchRows ? scratchRows : blockM; }
+  int64_t epiloguePasses() const { return blockM / epilogueRows(); }
   /// The bytes of one stage (A and B tiles) and of the epilogue's f32 tile.
   int64_t stageBytes() const { return (blockM + blockN) * blockK * elemBytes; }
-  int64_t scratchBytes() const { return blockM * (blockN + 8) * 4; }
+  int64_t scratchBytes() const { return epilogueRows() * (blockN + 8) * 4; }
   /// The registers per thread a warp-specialized kernel's producer keeps.
   static constexpr int64_t kProducerRegs = 40;
   /// The kernel's .minnctapersm: 2 with one consumer warpgroup of at most
