@@ -183,6 +183,22 @@ static Value *sharedBytesOf(IRBuilder<> &b, const CUDAKernelInfo &k, Value *chos
   return sharedBytes;
 }
 
+/// A persistent launch sizes its grid by the multiprocessors of the
+/// context's device: reads their count into `smSlot` (through `devSlot`),
+/// branching to `fail` when the driver fails.
+static void emitReadSMCount(Builder &bd, IRBuilder<> &b, Value *smSlot, Value *devSlot, llvm::BasicBlock *fail) {
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  auto *dev = llvm::BasicBlock::Create(bd.ctx, "fn.dev", fn);
+  auto *sms = llvm::BasicBlock::Create(bd.ctx, "fn.sms", fn);
+  b.CreateCondBr(b.CreateICmpEQ(b.CreateCall(bd.cu("cuCtxGetDevice", {bd.ptr}), {devSlot}), b.getInt32(0)), dev,
+                 fail);
+  b.SetInsertPoint(dev);
+  Value *rc = b.CreateCall(bd.cu("cuDeviceGetAttribute", {bd.ptr, bd.i32, bd.i32}),
+                           {smSlot, b.getInt32(kDevAttrSMCount), b.CreateLoad(bd.i32, devSlot)});
+  b.CreateCondBr(b.CreateICmpEQ(rc, b.getInt32(0)), sms, fail);
+  b.SetInsertPoint(sms);
+}
+
 /// Emits the cached lookup of the kernel's CUfunction for the current
 /// context; returns the function (null pointer on failure). With several
 /// images, `image` receives the index of the image the function comes from
@@ -208,12 +224,9 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
     b.CreateStore(b.getInt32(kDriverError), imageSlot);
   }
   bool persistent = anyPersistent(k);
-  unsigned smField = several ? 3 : 2;
-  Value *smSlot = nullptr;
-  if (persistent) {
-    smSlot = b.CreateAlloca(bd.i32);
-    b.CreateStore(b.getInt32(1), smSlot);
-  }
+  unsigned smField = several ? 3 : 2; // read only beside a function found or loaded
+  Value *smSlot = persistent ? b.CreateAlloca(bd.i32) : nullptr;
+  Value *devSlot = persistent ? b.CreateAlloca(bd.i32) : nullptr;
   Value *rc = b.CreateCall(bd.cu("cuCtxGetCurrent", {bd.ptr}), {ctxSlot});
   Value *cur = b.CreateLoad(bd.ptr, ctxSlot);
   auto *done = llvm::BasicBlock::Create(ctx, "fn.done", fn);
@@ -314,20 +327,8 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
     b.CreateCondBr(b.CreateICmpEQ(arc, b.getInt32(0)), attrOk, fail);
     b.SetInsertPoint(attrOk);
   }
-  // A persistent launch sizes its grid by the multiprocessors of the
-  // context's device, read once here.
-  if (persistent) {
-    Value *devSlot = b.CreateAlloca(bd.i32);
-    auto *dev = llvm::BasicBlock::Create(ctx, "fn.dev", fn);
-    auto *sms = llvm::BasicBlock::Create(ctx, "fn.sms", fn);
-    b.CreateCondBr(b.CreateICmpEQ(b.CreateCall(bd.cu("cuCtxGetDevice", {bd.ptr}), {devSlot}), b.getInt32(0)), dev,
-                   fail);
-    b.SetInsertPoint(dev);
-    Value *src = b.CreateCall(bd.cu("cuDeviceGetAttribute", {bd.ptr, bd.i32, bd.i32}),
-                              {smSlot, b.getInt32(kDevAttrSMCount), b.CreateLoad(bd.i32, devSlot)});
-    b.CreateCondBr(b.CreateICmpEQ(src, b.getInt32(0)), sms, fail);
-    b.SetInsertPoint(sms);
-  }
+  if (persistent)
+    emitReadSMCount(bd, b, smSlot, devSlot, fail);
   Value *n = b.CreateLoad(bd.i32, count);
   Value *ep = b.CreateInBoundsGEP(cacheTy, cache, {b.getInt32(0), n});
   b.CreateStore(cur, b.CreateStructGEP(entryTy, ep, 0));
