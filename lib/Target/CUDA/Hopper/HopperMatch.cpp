@@ -437,7 +437,8 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     plan.tmaStore = !plan.notTMAStore;
   }
   if (persistent) {
-    plan.notPersistent = decidePersistent(plan, target);
+    // A cluster launch's grid must stay a multiple of the cluster shape.
+    plan.notPersistent = launch.getCluster() ? "a thread-block cluster launch" : decidePersistent(plan, target);
     plan.persistent = !plan.notPersistent;
   }
   return plan;
