@@ -73,12 +73,16 @@ def _cfg(bm, bn, th, st, **extra):
 # `tma`: C written by TMA stores (tilec --hopper-tma-store).
 WS = {"hopper_ws": "on"}
 TMA = {"hopper_tma_store": 1}
+# `wsp`: the ws tile as a persistent kernel (tilec --hopper-persistent=on: one wave of blocks looping
+# over the output tiles, the producer loading the next tile during the epilogue).
+WSP = {"hopper_ws": "on", "hopper_persistent": "on"}
 GEMM16 = {"m128n128w1s3": _cfg(128, 128, 128, 3), "m128n256w2s4": _cfg(128, 256, 256, 4),
           "m64n128w1s4": _cfg(64, 128, 128, 4), "m64n64w1s6": _cfg(64, 64, 128, 6),
           "m64n256w1s4": _cfg(64, 256, 128, 4),
           "m128n128w1s3ws": _cfg(128, 128, 128, 3, **WS), "m128n256w2s4ws": _cfg(128, 256, 256, 4, **WS),
           "m64n128w1s4ws": _cfg(64, 128, 128, 4, **WS), "m128n128w1s3tma": _cfg(128, 128, 128, 3, **TMA),
           "m128n256w2s4wstma": _cfg(128, 256, 256, 4, **WS, **TMA),
+          "m128n128w1s3wsp": _cfg(128, 128, 128, 3, **WSP), "m128n256w2s4wsp": _cfg(128, 256, 256, 4, **WSP),
           # M = 128 (memory-bound: B is read once, A from L2): deeper rings of small tiles
           "m64n64w1s8": _cfg(64, 64, 128, 8), "m64n128w1s6": _cfg(64, 128, 128, 6),
           "m64n64w1s6ws": _cfg(64, 64, 128, 6, **WS)}
@@ -112,7 +116,8 @@ LAYOUTS = {"NN": (False, False), "NT": (False, True), "TN": (True, False), "TT":
 LAYOUT16 = {"m128n128w1s3": _cfg(128, 128, 128, 3), "m128n256w2s4": _cfg(128, 256, 256, 4),
             "m256n128w2s4": _cfg(256, 128, 256, 4), "m128n128k32w1s4": _cfg(128, 128, 128, 4, block_K=32),
             "m128n128w1s3ws": _cfg(128, 128, 128, 3, **WS), "m128n256w2s4ws": _cfg(128, 256, 256, 4, **WS),
-            "m128n256w2s4wstma": _cfg(128, 256, 256, 4, **WS, **TMA)}
+            "m128n256w2s4wstma": _cfg(128, 256, 256, 4, **WS, **TMA),
+            "m128n128w1s3wsp": _cfg(128, 128, 128, 3, **WSP), "m128n256w2s4wsp": _cfg(128, 256, 256, 4, **WSP)}
 LAYOUT_SIZES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 LAYOUT_RAGGED = (1000, 200, 136)  # M, N, K: ragged against every tile, rows still 16-byte aligned
 
@@ -130,10 +135,11 @@ class Job:
 
 
 def defines(d):
-    """-D NAME=VALUE per constant; the keys hopper_ws and hopper_tma_store are tilec's --hopper-ws and
-    --hopper-tma-store flags instead."""
+    """-D NAME=VALUE per constant; the keys hopper_ws, hopper_persistent and hopper_tma_store are tilec's
+    --hopper-ws, --hopper-persistent and --hopper-tma-store flags instead."""
     flags = [x for k, v in d.items() if not k.startswith("hopper_") for x in ("-D", f"{k}={v}")]
     return flags + ([f"--hopper-ws={d['hopper_ws']}"] if "hopper_ws" in d else []) + \
+        ([f"--hopper-persistent={d['hopper_persistent']}"] if "hopper_persistent" in d else []) + \
         (["--hopper-tma-store"] if d.get("hopper_tma_store") else [])
 
 

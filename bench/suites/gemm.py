@@ -188,7 +188,7 @@ def candidates(dt, m, n, k):
         return ["m64n128w1s4", "m64n64w1s6", "m128n256w2s4", "m128n128w1s3", "m64n128w1s4ws",
                 "m128n128w1s3ws", "m64n64w1s8", "m64n128w1s6", "m64n64w1s6ws"] + list(K.SPLITK16)
     return ["m128n256w2s4", "m128n128w1s3", "m128n256w2s4ws", "m128n128w1s3ws", "m128n128w1s3tma",
-            "m128n256w2s4wstma"] + \
+            "m128n256w2s4wstma", "m128n256w2s4wsp", "m128n128w1s3wsp"] + \
         (["m64n256w1s4"] if k > 8192 else [])
 
 

@@ -43,6 +43,7 @@ const char *const singleDashLongOptions[] = {
     "Xptxas",
     "hopper-ws",
     "hopper-tma-store",
+    "hopper-persistent",
 };
 
 /// Rewrites `-target=x` / `-target x` / `-MD` into CLI11's `--target=x` form.
@@ -241,6 +242,13 @@ int main(int argc, char **argv) {
   app.add_flag("--hopper-tma-store", opts.hopperTMAStore,
                "CUDA sm_90a: the wgmma GEMM writes C from a shared tile with TMA stores (cp.async.bulk.tensor; "
                "bounds by TMA) where C's rows allow; --emit=gpu shows the decision as tilec.epilogue");
+  app.add_option("--hopper-persistent", opts.hopperPersistent,
+                 "CUDA sm_90a: make the warp-specialized wgmma GEMM persistent (a grid of at most one wave of "
+                 "blocks, each looping over output tiles; the producer loads the next tile during the epilogue): "
+                 "on, off (default); only where --hopper-ws applies; --emit=gpu shows the decision as "
+                 "tilec.persistent")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->type_name("MODE");
   app.add_flag("-w", opts.warnings.suppressAll,
                "Suppress every warning. Warnings print their name ([-Wspill], [-Wexpr-unused]); -Wno-NAME turns one "
                "off, -Werror "

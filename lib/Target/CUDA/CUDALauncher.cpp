@@ -40,6 +40,7 @@ constexpr int kDevAttrCCMajor = 75;           // CU_DEVICE_ATTRIBUTE_COMPUTE_CAP
 constexpr int kDevAttrCCMinor = 76;           // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
 constexpr int kNoImage = -1, kDriverError = -2; // what __tilec_image returns besides an index
 constexpr int kLaunchAttrClusterDimension = 4;  // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+constexpr int kDevAttrSMCount = 16;             // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
 
 struct Builder {
   llvm::Module &m;
@@ -144,10 +145,20 @@ struct FunctionCache {
   llvm::GlobalVariable *cache, *count, *lock;
 };
 
+/// Whether some image's launch of `k` is persistent (its cache entries then
+/// hold the device's multiprocessor count last).
+static bool anyPersistent(const CUDAKernelInfo &k) {
+  return llvm::any_of(k.launches, [](const CUDAKernelLaunch &l) { return l.persistentBlocksPerSM > 0; });
+}
+
 static FunctionCache makeFunctionCache(Builder &bd, const CUDAKernelInfo &k, bool several) {
   FunctionCache fc;
-  fc.entryTy = several ? llvm::StructType::get(bd.ctx, {bd.ptr, bd.ptr, bd.i32})
-                       : llvm::StructType::get(bd.ctx, {bd.ptr, bd.ptr});
+  llvm::SmallVector<llvm::Type *> fields = {bd.ptr, bd.ptr};
+  if (several)
+    fields.push_back(bd.i32);
+  if (anyPersistent(k))
+    fields.push_back(bd.i32);
+  fc.entryTy = llvm::StructType::get(bd.ctx, fields);
   fc.cacheTy = llvm::ArrayType::get(fc.entryTy, kCacheEntries);
   std::string base = "__tilec_" + k.signature.name;
   fc.cache = new llvm::GlobalVariable(bd.m, fc.cacheTy, false, llvm::GlobalValue::InternalLinkage,
@@ -172,12 +183,28 @@ static Value *sharedBytesOf(IRBuilder<> &b, const CUDAKernelInfo &k, Value *chos
   return sharedBytes;
 }
 
+/// A persistent launch sizes its grid by the multiprocessors of the
+/// context's device: reads their count into `smSlot` (through `devSlot`),
+/// branching to `fail` when the driver fails.
+static void emitReadSMCount(Builder &bd, IRBuilder<> &b, Value *smSlot, Value *devSlot, llvm::BasicBlock *fail) {
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  auto *dev = llvm::BasicBlock::Create(bd.ctx, "fn.dev", fn);
+  auto *sms = llvm::BasicBlock::Create(bd.ctx, "fn.sms", fn);
+  b.CreateCondBr(b.CreateICmpEQ(b.CreateCall(bd.cu("cuCtxGetDevice", {bd.ptr}), {devSlot}), b.getInt32(0)), dev,
+                 fail);
+  b.SetInsertPoint(dev);
+  Value *rc = b.CreateCall(bd.cu("cuDeviceGetAttribute", {bd.ptr, bd.i32, bd.i32}),
+                           {smSlot, b.getInt32(kDevAttrSMCount), b.CreateLoad(bd.i32, devSlot)});
+  b.CreateCondBr(b.CreateICmpEQ(rc, b.getInt32(0)), sms, fail);
+  b.SetInsertPoint(sms);
+}
+
 /// Emits the cached lookup of the kernel's CUfunction for the current
 /// context; returns the function (null pointer on failure). With several
 /// images, `image` receives the index of the image the function comes from
 /// (kNoImage or kDriverError beside a null function).
 static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, const Images &images,
-                          Value *&image) {
+                          Value *&image, Value *&smCount) {
   llvm::LLVMContext &ctx = bd.ctx;
   llvm::Function *fn = b.GetInsertBlock()->getParent();
   bool several = images.several();
@@ -196,6 +223,10 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
     imageSlot = b.CreateAlloca(bd.i32);
     b.CreateStore(b.getInt32(kDriverError), imageSlot);
   }
+  bool persistent = anyPersistent(k);
+  unsigned smField = several ? 3 : 2; // read only beside a function found or loaded
+  Value *smSlot = persistent ? b.CreateAlloca(bd.i32) : nullptr;
+  Value *devSlot = persistent ? b.CreateAlloca(bd.i32) : nullptr;
   Value *rc = b.CreateCall(bd.cu("cuCtxGetCurrent", {bd.ptr}), {ctxSlot});
   Value *cur = b.CreateLoad(bd.ptr, ctxSlot);
   auto *done = llvm::BasicBlock::Create(ctx, "fn.done", fn);
@@ -226,6 +257,8 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
       b.CreateStore(b.CreateLoad(bd.ptr, b.CreateStructGEP(entryTy, ep, 1)), fnSlot);
       if (several)
         b.CreateStore(b.CreateLoad(bd.i32, b.CreateStructGEP(entryTy, ep, 2)), imageSlot);
+      if (persistent)
+        b.CreateStore(b.CreateLoad(bd.i32, b.CreateStructGEP(entryTy, ep, smField)), smSlot);
       b.CreateBr(onHit);
       b.SetInsertPoint(next);
     }
@@ -294,12 +327,16 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
     b.CreateCondBr(b.CreateICmpEQ(arc, b.getInt32(0)), attrOk, fail);
     b.SetInsertPoint(attrOk);
   }
+  if (persistent)
+    emitReadSMCount(bd, b, smSlot, devSlot, fail);
   Value *n = b.CreateLoad(bd.i32, count);
   Value *ep = b.CreateInBoundsGEP(cacheTy, cache, {b.getInt32(0), n});
   b.CreateStore(cur, b.CreateStructGEP(entryTy, ep, 0));
   b.CreateStore(f, b.CreateStructGEP(entryTy, ep, 1));
   if (several)
     b.CreateStore(chosen, b.CreateStructGEP(entryTy, ep, 2));
+  if (persistent)
+    b.CreateStore(b.CreateLoad(bd.i32, smSlot), b.CreateStructGEP(entryTy, ep, smField));
   b.CreateStore(f, fnSlot);
   auto *pub = b.CreateStore(b.CreateAdd(n, b.getInt32(1)), count);
   pub->setAtomic(llvm::AtomicOrdering::Release);
@@ -313,6 +350,7 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   b.SetInsertPoint(done);
   Value *result = b.CreateLoad(bd.ptr, fnSlot);
   image = several ? b.CreateLoad(bd.i32, imageSlot) : nullptr;
+  smCount = persistent ? b.CreateLoad(bd.i32, smSlot) : nullptr;
   return result;
 }
 
@@ -417,9 +455,16 @@ static Value *emitClusterLaunch(Builder &bd, IRBuilder<> &b, Value *stream, cons
 /// Emits, at `b`'s insertion point, the kernel parameters and cuLaunchKernel
 /// of one image's `launch` over its `grid` (checked before), then returns.
 static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const KernelSignature &sig,
-                       const CUDAKernelLaunch &launch, const Grid &g, Value *cuFn,
-                       const llvm::StringMap<Value *> &dims) {
+                       const CUDAKernelLaunch &launch, Grid g, Value *cuFn, const llvm::StringMap<Value *> &dims,
+                       Value *smCount) {
   llvm::LLVMContext &ctx = bd.ctx;
+  if (launch.persistentBlocksPerSM > 0 && smCount) {
+    // Persistent: one wave of blocks at most over the gx x gy tiles.
+    Value *tiles = b.CreateMul(g.extent[0], g.extent[1]);
+    Value *wave = b.CreateMul(b.CreateZExt(smCount, bd.i64), b.getInt64(launch.persistentBlocksPerSM));
+    g.extent[0] = b.CreateSelect(b.CreateICmpSLT(wave, tiles), wave, tiles);
+    g.extent[1] = b.getInt64(1);
+  }
   Value *const *grid = g.extent;
   Value *empty =
       b.CreateOr(b.CreateOr(b.CreateICmpSLE(grid[0], b.getInt64(0)), b.CreateICmpSLE(grid[1], b.getInt64(0))),
@@ -569,8 +614,8 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
         ret(gridNotClustered(b, grids.back(), launch), (int)LaunchStatus::BadDimension);
     }
     // 2. The function of this context (and its image).
-    Value *image = nullptr;
-    Value *cuFn = getFunction(bd, b, k, reach, image);
+    Value *image = nullptr, *smCount = nullptr;
+    Value *cuFn = getFunction(bd, b, k, reach, image, smCount);
     if (!image) {
       ret(b.CreateIsNull(cuFn), (int)LaunchStatus::LaunchFailed);
     } else {
@@ -594,7 +639,7 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
     for (unsigned li = 0; li < k.launches.size(); ++li) {
       if (image)
         b.SetInsertPoint(perImage[li]);
-      emitLaunch(bd, b, fn, sig, k.launches[li], grids[li], cuFn, dims);
+      emitLaunch(bd, b, fn, sig, k.launches[li], grids[li], cuFn, dims, smCount);
     }
   }
   for (const CUDAKernelInfo &k : kernels)

@@ -32,6 +32,11 @@ struct CUDAKernelLaunch {
   /// a grid that is not a multiple of it is a bad dimension.
   int64_t cluster[3] = {0, 0, 0};
   bool hasCluster() const { return cluster[0] > 0; }
+  /// A persistent kernel's blocks per multiprocessor (0: not persistent): the
+  /// launch runs min(gx x gy, SMs x this) x 1 x gz blocks, the kernel loops
+  /// over the gx x gy tiles; the multiprocessor count is cached with the
+  /// context's function.
+  int64_t persistentBlocksPerSM = 0;
 };
 
 /// What the launcher of one kernel needs beyond its C signature.

@@ -196,6 +196,8 @@ static std::vector<CUDAKernelLaunch> readLaunches(ModuleOp lowered, llvm::ArrayR
           if (std::optional<llvm::ArrayRef<int32_t>> c = fn.getKnownClusterSize())
             for (unsigned d = 0; d < 3 && d < c->size(); ++d)
               l.cluster[d] = (*c)[d];
+          if (auto blocks = fn->getAttrOfType<IntegerAttr>("tilec.persistent_blocks"))
+            l.persistentBlocksPerSM = blocks.getInt();
         }
   for (unsigned i = 0; i < kernels.size(); ++i)
     launches[i].gridFunction = "__tilec_" + kernels[i].signature.name + "_grid";
@@ -214,7 +216,8 @@ static std::string groupArchs(const ArchGroup &g, llvm::ArrayRef<std::string> ar
 /// keeps one group per distinct gpu-level result.
 static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> archs,
                                   llvm::ArrayRef<CUDAKernelInfo> kernels, std::vector<ArchGroup> &groups,
-                                  const GPULimits &limits, HopperWarpSpecialization ws, bool tmaStore) {
+                                  const GPULimits &limits, HopperWarpSpecialization ws, bool tmaStore,
+                                  bool persistent) {
   // fp8 values and packed 4-bit tensors: bytes with software conversions.
   GPULoweringOptions lowering;
   lowering.limits = limits;
@@ -224,6 +227,7 @@ static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> a
     CUDATargetInfo info(archs.front());
     info.setWarpSpecialization(ws);
     info.setTMAStore(tmaStore);
+    info.setPersistent(persistent);
     if (failed(lowerTileToGPU(module, info, lowering)))
       return failure();
     ArchGroup &g = groups.emplace_back();
@@ -241,6 +245,7 @@ static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> a
     CUDATargetInfo info(archs[a]);
     info.setWarpSpecialization(ws);
     info.setTMAStore(tmaStore);
+    info.setPersistent(persistent);
     if (failed(lowerTileToGPU(*clone, info, lowering)))
       return failure();
     std::string text;
@@ -361,7 +366,8 @@ LogicalResult CUDABackend::lower(ModuleOp module, EmitStage stage) {
   // MLIR's NVVM serializer finds libdevice through CUDA_ROOT (it has no
   // option for it in the prebuilt pipeline): point it at the chosen toolkit.
   ::setenv("CUDA_ROOT", cudaRoot(options).c_str(), 1);
-  if (failed(lowerPerArch(module, archs, kernels, groups, options.limits, options.warpSpecialization, options.tmaStore)))
+  if (failed(lowerPerArch(module, archs, kernels, groups, options.limits, options.warpSpecialization, options.tmaStore,
+                          options.persistent)))
     return failure();
   groupOf.assign(archs.size(), 0);
   for (unsigned gi = 0; gi < groups.size(); ++gi)

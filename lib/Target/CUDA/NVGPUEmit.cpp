@@ -27,7 +27,7 @@ void CUDATargetInfo::getDependentDialects(DialectRegistry &registry) const {
 }
 
 FailureOr<bool> CUDATargetInfo::lowerKernel(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func) const {
-  return hopper::lowerGemmKernel(kernel, launch, func, *this, warpSpecialization, tmaStore);
+  return hopper::lowerGemmKernel(kernel, launch, func, *this, warpSpecialization, tmaStore, persistent);
 }
 
 SmallVector<Value> CUDATargetInfo::emitMatrixLoad(OpBuilder &b, Location loc, Value addr, int64_t offset, int tiles,

@@ -48,6 +48,8 @@ struct CUDATargetOptions {
   HopperWarpSpecialization warpSpecialization = HopperWarpSpecialization::Auto;
   /// `--hopper-tma-store`: the sm_90a wgmma gemm's epilogue by TMA stores.
   bool tmaStore = false;
+  /// `--hopper-persistent`: the warp-specialized wgmma gemm loops over output tiles.
+  bool persistent = false;
 };
 
 /// The CUDA target in the registry: `-target=sm_80` ... `sm_90a` or a comma

@@ -85,6 +85,9 @@ public:
   /// `--hopper-tma-store`: whether the wgmma path stores C by TMA.
   bool getTMAStore() const { return tmaStore; }
   void setTMAStore(bool on) { tmaStore = on; }
+  /// `--hopper-persistent`: whether the warp-specialized wgmma path is persistent.
+  bool getPersistent() const { return persistent; }
+  void setPersistent(bool on) { persistent = on; }
 
 private:
   std::string arch;
@@ -92,6 +95,7 @@ private:
   bool archSpecific = false; ///< `a` suffix (sm_90a)
   HopperWarpSpecialization warpSpecialization = HopperWarpSpecialization::Auto;
   bool tmaStore = false;
+  bool persistent = false;
 };
 
 /// Registers the `sm_XX` family with the TargetInfo registry.

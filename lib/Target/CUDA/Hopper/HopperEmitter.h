@@ -41,6 +41,10 @@ constexpr int64_t kBoxN = 64;
 /// f32 padding of each row of the epilogue tile (bank conflicts).
 constexpr int64_t kEpiloguePad = 8;
 
+/// i1, true in the producer warpgroup (threads from 128 `consumers` on), as
+/// a warp-uniform branch condition (HopperWarpSpecialized.cpp).
+Value isProducerWarpgroup(OpBuilder &b, Location loc, Value tid, int64_t consumers);
+
 /// The state of one kernel body's emission (HopperGemm.cpp: set-up, loads,
 /// the loop, the epilogue; HopperMma.cpp: the wgmma steps of a stage;
 /// HopperWarpSpecialized.cpp: the producer/consumer form of the loop).
@@ -109,6 +113,16 @@ struct GemmEmitter {
 
   void setUpTypes();
   void blockIndices();
+  void mapBlockIndices(Value bx, Value by, llvm::function_ref<std::pair<Value, Value>()> extents);
+  void tileSetUp();
+  /// Persistent (HopperPersistent.cpp): the tile loops of the producer and
+  /// the consumers; `ringSlot`/`ringPhase` carry the consumers' stage and
+  /// parity from one tile's mainLoop to the next.
+  LogicalResult persistentLoops();
+  Value tileCount();
+  void tileIndices(Value t);
+  void persistentProducer();
+  Value ringSlot, ringPhase;
   void setUpSharedMemory();
   void issueLoads(Value iter, Value slot);
   void countIterations();
@@ -129,6 +143,8 @@ struct GemmEmitter {
   void storeAccStruct(Value acc, Value scratch);
   LLVM::LLVMStructType accStructType();
   void epilogue(Value acc);
+  void storeAcc(Value acc, Value scratch);
+  void storeRows(Value scratch, Value out, Value rowOff, Value colOff, int64_t rowBase);
   void red(Value addr, Value x, bool pair);
   void atomicAddChunk(Value v, Value out, Value gr, Value gc, Value cols, Value rowOk, Value whole);
   void invalidateBarriers();

@@ -113,10 +113,19 @@ void GemmEmitter::blockIndices() {
   AtOp at(*this, launch);
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  mapBlockIndices(bx, by, [&] {
+    return std::pair<Value, Value>(gpu::GridDimOp::create(b, loc, gpu::Dimension::x),
+                                   gpu::GridDimOp::create(b, loc, gpu::Dimension::y));
+  });
+}
+
+/// Maps the launch's block indices to (`bx`, `by`) rasterized by the
+/// kernel's T.use_swizzle over the grid extents `extents()` gives, and a
+/// third one to blockIdx.z.
+void GemmEmitter::mapBlockIndices(Value bx, Value by, llvm::function_ref<std::pair<Value, Value>()> extents) {
   auto ids = launch.getBlockIndices();
   if (p.swizzle && ids.size() >= 2) {
-    Value nx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-    Value ny = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+    auto [nx, ny] = extents();
     bool rows = p.swizzle.getOrder() != "col";
     if (!rows) {
       std::swap(bx, by);
@@ -219,6 +228,18 @@ void GemmEmitter::issueLoads(Value iter, Value slot) {
   }
 }
 
+/// Index arithmetic of the launch body before the loop (loop bounds), then
+/// the k loop's trip count.
+void GemmEmitter::tileSetUp() {
+  for (Operation &op : *launch.getBodyBlock()) {
+    if (&op == p.loop.getOperation())
+      break;
+    if (!isa<tile::TileDialect>(op.getDialect()))
+      b.clone(op, map);
+  }
+  countIterations();
+}
+
 /// The k loop's trip count, ceil((ub - lb) / step), which every thread computes.
 void GemmEmitter::countIterations() {
   tile::ForOp loop = p.loop;
@@ -252,7 +273,8 @@ LogicalResult GemmEmitter::mainLoop() {
   // its phase parity ((i / S) & 1, i1), and with lag 1 those of iteration
   // i - 1 (the stage released and refilled; S - 1 and round -1 for i = 0).
   Value phase0 = arith::ConstantIntOp::create(b, loc, 0, 1), phase1 = arith::ConstantIntOp::create(b, loc, 1, 1);
-  llvm::SmallVector<Value> inits = {acc0, c(0), phase0};
+  // Persistent: the ring's stage and parity run on from the previous tile.
+  llvm::SmallVector<Value> inits = {acc0, ringSlot ? ringSlot : c(0), ringPhase ? ringPhase : phase0};
   if (lag)
     inits.append({c(p.stages - 1), phase1});
   auto forOp = scf::ForOp::create(b, loc, c(0), numIters, c(1), inits);
@@ -292,6 +314,16 @@ LogicalResult GemmEmitter::mainLoop() {
   }
   if (lag)
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  if (p.persistent) {
+    // The last iteration's stage, whose wgmma group just completed, is
+    // released here: the producer refills it with the next tile's loads.
+    if (lag)
+      ifThen(ult(c(0), numIters), [&] {
+        nvgpu::MBarrierArriveOp::create(b, loc, nvgpu::MBarrierTokenType::get(ctx), empty, forOp.getResult(3));
+      });
+    ringSlot = forOp.getResult(1);
+    ringPhase = forOp.getResult(2);
+  }
   epilogue(forOp.getResult(0));
   return success();
 }
@@ -352,13 +384,33 @@ void GemmEmitter::epilogue(Value acc) {
       b.clone(*op, map);
   Value out = map.lookupOrDefault(p.outTensor());
   Value rowOff = map.lookupOrDefault(p.outOffsets()[0]), colOff = map.lookupOrDefault(p.outOffsets()[1]);
-  syncConsumers();
-  int64_t ld = p.blockN + kEpiloguePad;
+  int64_t ld = p.blockN + kEpiloguePad, passes = p.epiloguePasses();
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  Value scratch = view(MemRefType::get({p.blockM, ld}, accElem, AffineMap(), wg), c(0));
-  // The store's lowering adds 16 rows per warp index (tid / 32), so every
-  // warpgroup stores through the same view of the first wgRows rows and
-  // warpgroup w's rows land at wgRows w of the scratch tile.
+  // Persistent: after the stages, which the producer refills meanwhile.
+  int64_t scratchAt = p.persistent ? p.stages * (aStageBytes + bStageBytes) : 0;
+  auto tileT = MemRefType::get({p.blockM, ld}, accElem, AffineMap(), wg);
+  for (int64_t pass = 0; pass < passes; ++pass) {
+    syncConsumers();
+    Value scratch = view(tileT, c(scratchAt));
+    // The store's lowering adds 16 rows per warp index (tid / 32), so every
+    // warpgroup stores through the same view of the first wgRows rows and
+    // warpgroup w's rows land at wgRows w of the scratch tile. By
+    // warpgroup (passes > 1): pass w's warpgroup stores through a view
+    // wgRows w rows lower, its rows landing at the tile's first.
+    if (passes == 1) {
+      storeAcc(acc, scratch);
+    } else {
+      Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         arith::DivUIOp::create(b, loc, tid, c(128)), c(pass));
+      ifThen(here, [&] { storeAcc(acc, view(tileT, c(scratchAt - pass * wgRows * ld * 4))); });
+    }
+    syncConsumers();
+    storeRows(scratch, out, rowOff, colOff, pass * p.epilogueRows());
+  }
+}
+
+/// The accumulator into the f32 tile `scratch` (each warpgroup its rows).
+void GemmEmitter::storeAcc(Value acc, Value scratch) {
   if (p.ownDescriptors) {
     storeAccBlocks(b, loc, acc, scratch, tid, wgRows, p.blockN);
   } else if (p.structAcc()) {
@@ -368,11 +420,14 @@ void GemmEmitter::epilogue(Value acc) {
                                                ArrayRef<int64_t>{wgRows, p.blockN}, ArrayRef<int64_t>{1, 1});
     nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, tileView);
   }
-  syncConsumers();
+}
+
+/// The f32 tile's epilogueRows() rows into C at row rowOff + `rowBase`.
+void GemmEmitter::storeRows(Value scratch, Value out, Value rowOff, Value colOff, int64_t rowBase) {
   // 8 columns per thread and step: one 16-byte store of f16/bf16 C.
   Type outElem = cast<MemRefType>(out.getType()).getElementType();
   Value rows = memref::DimOp::create(b, loc, out, 0), cols = memref::DimOp::create(b, loc, out, 1);
-  int64_t chunksPerRow = p.blockN / 8, steps = p.blockM * chunksPerRow / threads;
+  int64_t chunksPerRow = p.blockN / 8, steps = p.epilogueRows() * chunksPerRow / threads;
   auto loopOp = scf::ForOp::create(b, loc, c(0), c(steps), c(1));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loopOp.getBody());
@@ -388,7 +443,7 @@ void GemmEmitter::epilogue(Value acc) {
     tmaStoreOut(rowOff, colOff);
     return;
   }
-  Value gr = add(rowOff, r), gc = add(colOff, col);
+  Value gr = add(rowOff, rowBase ? add(r, c(rowBase)) : r), gc = add(colOff, col);
   Value rowOk = ult(gr, rows);
   Value whole = andi(rowOk, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, add(gc, c(8)), cols));
   if (p.atomic) {
@@ -435,17 +490,15 @@ LogicalResult GemmEmitter::run(unsigned firstDescArg) {
     tmCPtr = entry.getArgument(firstDescArg + 2);
   tmA = cast(firstDescArg, tmAT);
   tmB = cast(firstDescArg + 1, tmBT);
-  blockIndices();
+  if (!p.persistent)
+    blockIndices();
   setUpSharedMemory();
-  // Index arithmetic of the launch body before the loop (loop bounds).
-  for (Operation &op : *launch.getBodyBlock()) {
-    if (&op == p.loop.getOperation())
-      break;
-    if (!isa<tile::TileDialect>(op.getDialect()))
-      b.clone(op, map);
-  }
-  countIterations();
-  if (p.warpSpecialized) {
+  if (!p.persistent)
+    tileSetUp();
+  if (p.persistent) {
+    if (failed(persistentLoops()))
+      return failure();
+  } else if (p.warpSpecialized) {
     if (failed(warpSpecializedLoop()))
       return failure();
   } else {
@@ -455,15 +508,16 @@ LogicalResult GemmEmitter::run(unsigned firstDescArg) {
   }
   gpu::ReturnOp::create(b, loc);
   int64_t pipeline = p.stages * (aStageBytes + bStageBytes);
-  int64_t epilogueBytes = p.blockM * (p.blockN + kEpiloguePad) * 4 + (p.tmaStore ? tmaStoreTileBytes() : 0);
-  tile::setSharedBytes(func, 1024 + std::max(pipeline, epilogueBytes));
+  int64_t epilogueBytes = p.epilogueRows() * (p.blockN + kEpiloguePad) * 4 + (p.tmaStore ? tmaStoreTileBytes() : 0);
+  tile::setSharedBytes(func, 1024 + (p.persistent ? pipeline + epilogueBytes : std::max(pipeline, epilogueBytes)));
   return success();
 }
 
 FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
-                                               const TargetInfo &target, HopperWarpSpecialization ws, bool tmaStore) {
+                                               const TargetInfo &target, HopperWarpSpecialization ws, bool tmaStore,
+                                               bool persistent) {
   llvm::StringRef whyNot;
-  std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target, &whyNot, ws, tmaStore);
+  std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target, &whyNot, ws, tmaStore, persistent);
   if (target.hasWarpgroupMMA())
     recordWgmmaDecision(func, launch, plan ? &*plan : nullptr, whyNot);
   if (!plan) {
@@ -506,6 +560,8 @@ FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::Laun
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   IntegerAttr::get(IntegerType::get(ctx, 32), plan->minBlocksPerSM()));
   }
+  if (plan->persistent)
+    func->setAttr(kPersistentBlocksAttr, IntegerAttr::get(IntegerType::get(ctx, 64), plan->persistentBlocksPerSM));
   // 2.-5. The body.
   GemmEmitter e(*plan, kernel, launch, func);
   if (failed(e.run(*first)))

@@ -22,9 +22,11 @@ namespace tilec::hopper {
 /// launch body has the supported shape. Returns true when it did (the body
 /// is complete, descriptor parameters appended), false when the kernel does
 /// not match (nothing changed), failure after a diagnostic.
-/// `ws` is --hopper-ws, `tmaStore` --hopper-tma-store.
+/// `ws` is --hopper-ws, `tmaStore` --hopper-tma-store, `persistent`
+/// --hopper-persistent.
 mlir::FailureOr<bool> lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, mlir::gpu::GPUFuncOp func,
-                                      const TargetInfo &target, HopperWarpSpecialization ws, bool tmaStore);
+                                      const TargetInfo &target, HopperWarpSpecialization ws, bool tmaStore,
+                                      bool persistent = false);
 
 /// One CUtensorMap the launcher encodes for a kernel: the tile kernel's
 /// tensor argument `arg`, a box of `boxInner` x `boxOuter` elements (inner

@@ -356,9 +356,46 @@ static Reason decideTMAStore(HopperGemmPlan &plan, tile::KernelOp kernel, const 
   return nullptr;
 }
 
+/// 9. --hopper-persistent=on: a warp-specialized kernel (the producer runs
+///    ahead into the next tile), with the vector-store epilogue, whose f32
+///    epilogue tile fits after at least two stages: the most stages that
+///    fit beside the whole tile or, with two consumer warpgroups, beside one
+///    warpgroup's rows of it (the whole tile first at equal stages). Blocks
+///    per multiprocessor: the one-wave form's, as far as the shared memory
+///    (228 KB per multiprocessor, 1 KB reserved per block) holds them.
+static Reason decidePersistent(HopperGemmPlan &plan, const TargetInfo &target) {
+  if (!plan.warpSpecialized)
+    return "not warp-specialized (the persistent form needs --hopper-ws=on)";
+  if (plan.tmaStore)
+    return "the TMA-store epilogue";
+  int64_t limit = target.getMaxSharedMemoryBytes();
+  auto fits = [&](int64_t stages) { return 1024 + stages * plan.stageBytes() + plan.scratchBytes() <= limit; };
+  int64_t stages = plan.stages;
+  for (; stages >= 2; --stages) {
+    plan.scratchRows = 0;
+    if (fits(stages))
+      break;
+    plan.scratchRows = plan.blockM / plan.warpgroups;
+    if (plan.warpgroups > 1 && fits(stages))
+      break;
+  }
+  if (stages < 2) {
+    plan.scratchRows = 0;
+    return "the epilogue's f32 tile does not fit beside two stages";
+  }
+  if (plan.scratchRows == plan.blockM)
+    plan.scratchRows = 0;
+  plan.stages = stages;
+  int64_t shared = 1024 + stages * plan.stageBytes() + plan.scratchBytes();
+  constexpr int64_t kSharedPerSM = 228 * 1024;
+  plan.persistentBlocksPerSM = std::max<int64_t>(1, std::min<int64_t>(plan.minBlocksPerSM(), kSharedPerSM / (shared + 1024)));
+  return nullptr;
+}
+
 std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                                            const TargetInfo &target, llvm::StringRef *whyNot,
-                                                           HopperWarpSpecialization ws, bool tmaStore) {
+                                                           HopperWarpSpecialization ws, bool tmaStore,
+                                                           bool persistent) {
   HopperGemmPlan plan;
   Reason reason = nullptr;
   // 1. Warpgroup MMA (sm_90a), one or two warpgroups.
@@ -399,6 +436,11 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     plan.notTMAStore = decideTMAStore(plan, kernel, target);
     plan.tmaStore = !plan.notTMAStore;
   }
+  if (persistent) {
+    // A cluster launch's grid must stay a multiple of the cluster shape.
+    plan.notPersistent = launch.getCluster() ? "a thread-block cluster launch" : decidePersistent(plan, target);
+    plan.persistent = !plan.notPersistent;
+  }
   return plan;
 }
 
@@ -433,6 +475,13 @@ void tilec::hopper::recordWgmmaDecision(Operation *func, tile::LaunchOp launch, 
   else
     wos << "off: " << plan->notWarpSpecialized;
   func->setAttr(kWarpSpecializationAttr, StringAttr::get(func->getContext(), ws));
+  if (plan->persistent || plan->notPersistent) {
+    std::string text = plan->persistent ? "grid min(tiles, SMs x " + std::to_string(plan->persistentBlocksPerSM) +
+                                              "), stages " + std::to_string(plan->stages) +
+                                              (plan->epiloguePasses() > 1 ? ", epilogue by warpgroup" : "")
+                                        : std::string("off: ") + plan->notPersistent;
+    func->setAttr(kPersistentDecisionAttr, StringAttr::get(func->getContext(), text));
+  }
   if (plan->tmaStore || plan->notTMAStore)
     func->setAttr(kEpilogueDecisionAttr,
                   StringAttr::get(func->getContext(), plan->tmaStore ? std::string("tma store")

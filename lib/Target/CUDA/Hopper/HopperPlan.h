@@ -92,6 +92,26 @@ struct HopperGemmPlan {
   bool tmaStore = false;
   /// Why not, when asked and not taken (recorded as tilec.epilogue).
   const char *notTMAStore = nullptr;
+  /// Persistent (--hopper-persistent=on; HopperPersistent.cpp): a
+  /// warp-specialized kernel whose grid is at most one wave of blocks
+  /// (`persistentBlocksPerSM` per multiprocessor; the launcher asks the
+  /// device for its multiprocessor count), each block looping over the output
+  /// tiles blockIdx.x, blockIdx.x + gridDim.x, ...; the mbarrier ring runs on
+  /// across tiles, and the epilogue's f32 tile lies after the stages so that
+  /// the producer loads the next tile while the consumers store this one.
+  bool persistent = false;
+  /// Why not, when asked and not taken (recorded as tilec.persistent).
+  const char *notPersistent = nullptr;
+  int64_t persistentBlocksPerSM = 1;
+  /// The rows of the epilogue's f32 tile: blockM, or (persistent, where the
+  /// whole tile does not fit beside the stages) one consumer warpgroup's,
+  /// the epilogue then storing the warpgroups' rows one after the other.
+  int64_t scratchRows = 0;
+  int64_t epilogueRows() const { return scratchRows ? scratchRows : blockM; }
+  int64_t epiloguePasses() const { return blockM / epilogueRows(); }
+  /// The bytes of one stage (A and B tiles) and of the epilogue's f32 tile.
+  int64_t stageBytes() const { return (blockM + blockN) * blockK * elemBytes; }
+  int64_t scratchBytes() const { return epilogueRows() * (blockN + 8) * 4; }
   /// The registers per thread a warp-specialized kernel's producer keeps.
   static constexpr int64_t kProducerRegs = 40;
   /// The kernel's .minnctapersm: 2 with one consumer warpgroup of at most
@@ -129,7 +149,7 @@ bool isFp8(mlir::Type t);
 std::optional<HopperGemmPlan> matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                               const TargetInfo &target, llvm::StringRef *whyNot = nullptr,
                                               HopperWarpSpecialization ws = HopperWarpSpecialization::Auto,
-                                              bool tmaStore = false);
+                                              bool tmaStore = false, bool persistent = false);
 
 /// Records on the lowered kernel `func` (a gpu.func) what the Hopper path
 /// made of a launch that has a T.gemm, as the string attribute
@@ -148,6 +168,11 @@ inline constexpr llvm::StringLiteral kWgmmaDecisionAttr = "tilec.wgmma";
 inline constexpr llvm::StringLiteral kEpilogueDecisionAttr = "tilec.epilogue";
 /// The name of the warp-specialization decision's attribute.
 inline constexpr llvm::StringLiteral kWarpSpecializationAttr = "tilec.ws";
+/// The name of the persistence decision's attribute (only with --hopper-persistent=on).
+inline constexpr llvm::StringLiteral kPersistentDecisionAttr = "tilec.persistent";
+/// The blocks per multiprocessor of a persistent kernel's grid (an i64 on the
+/// gpu.func, read by the launcher: grid = min(tiles, SMs x this)).
+inline constexpr llvm::StringLiteral kPersistentBlocksAttr = "tilec.persistent_blocks";
 
 } // namespace tilec::hopper
 

@@ -72,7 +72,7 @@ void GemmEmitter::producerLoop() {
 /// (`tid >> 7` by shfl.sync idx) so that ptxas knows the branch on it to be
 /// warp-uniform: wgmma in a branch ptxas takes for divergent is serialized
 /// (ptxas C7520).
-static Value isProducerWarpgroup(OpBuilder &b, Location loc, Value tid, int64_t consumers) {
+Value tilec::hopper::isProducerWarpgroup(OpBuilder &b, Location loc, Value tid, int64_t consumers) {
   auto c32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
   Value tid32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
   Value wg = arith::ShRUIOp::create(b, loc, tid32, c32(7));
