@@ -347,6 +347,8 @@ LogicalResult KernelEmitter::createBuffers() {
     return launch.emitOpError("has no shared memory plan (tile-plan-shared-memory writes one)");
   // Views in allocation order (the map's order varies between runs).
   llvm::SmallVector<Value> sharedOrder;
+  // Per-thread arrays left in local memory take vector loads and stores of up to 16 bytes.
+  IntegerAttr align16 = b.getI64IntegerAttr(16);
   for (Operation &op : *launch.getBodyBlock()) {
     auto alloc = dyn_cast<tile::AllocOp>(op);
     if (!alloc)
@@ -375,19 +377,12 @@ LogicalResult KernelEmitter::createBuffers() {
       auto it = plan.fragments.find(alloc.getResult());
       if (it == plan.fragments.end())
         return alloc.emitOpError("has no fragment layout (tile-infer-layouts writes one)");
-      Fragment f;
-      f.layout = it->second;
-      f.elementType = elem;
-      // 16-byte aligned: vector loads and stores of up to 16 bytes reach a register array
-      // that stays in local memory (a dynamic index) with the vector type's alignment.
-      f.regs = memref::AllocaOp::create(b, loc, MemRefType::get({f.layout.numRegs}, elem),
-                                       b.getI64IntegerAttr(16));
-      fragments[alloc.getResult()] = f;
+      Value regs = memref::AllocaOp::create(b, loc, MemRefType::get({it->second.numRegs}, elem), align16);
+      fragments[alloc.getResult()] = Fragment{it->second, elem, regs};
       break;
     }
     case tile::Scope::Local:
-      locals[alloc.getResult()] =
-          memref::AllocaOp::create(b, loc, MemRefType::get(type.getShape(), elem), b.getI64IntegerAttr(16));
+      locals[alloc.getResult()] = memref::AllocaOp::create(b, loc, MemRefType::get(type.getShape(), elem), align16);
       break;
     case tile::Scope::Global:
       return alloc.emitOpError("cannot allocate global memory in a kernel");
