@@ -21,8 +21,8 @@ using namespace tilec;
 
 std::string tilec::defaultOutputName(const CompileOptions &opts) {
   const TargetDescription &target = opts.target.getDescription();
-  llvm::SmallString<128> path(opts.inputFile == "-" ? "a.tile" : opts.inputFile);
-  path = llvm::sys::path::filename(path);
+  // The file name of the input (assigning a SmallString a piece of itself overlaps: ASan).
+  llvm::SmallString<128> path(llvm::sys::path::filename(opts.inputFile == "-" ? "a.tile" : opts.inputFile));
   llvm::StringRef ext = opts.emit == EmitStage::Header                     ? ".h"
                         : opts.emit == EmitStage::Cubin                      ? ".cubin"
                         : opts.emit == EmitStage::Fatbin                     ? ".fatbin"

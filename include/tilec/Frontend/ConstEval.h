@@ -75,6 +75,17 @@ struct ConstResult {
   ConstValue value;
   std::string error; // non-empty on failure
   bool isIntTrueDiv = false; // the error is `/` on two integers
+
+  static ConstResult of(ConstValue v) {
+    ConstResult r;
+    r.value = std::move(v);
+    return r;
+  }
+  static ConstResult failure(std::string message) {
+    ConstResult r;
+    r.error = std::move(message);
+    return r;
+  }
 };
 ConstResult applyBinary(ast::BinaryOp op, const ConstValue &lhs, const ConstValue &rhs);
 /// Reports a failed binary result (`/` on integers at `opRange`, division by

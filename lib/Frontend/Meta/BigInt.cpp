@@ -19,17 +19,8 @@ using namespace tilec::meta;
 using ast::BinaryOp;
 using llvm::APInt;
 
-static ConstResult fail(std::string msg) {
-  ConstResult r;
-  r.error = std::move(msg);
-  return r;
-}
-
-static ConstResult ok(Value v) {
-  ConstResult r;
-  r.value = std::move(v);
-  return r;
-}
+static ConstResult fail(std::string msg) { return ConstResult::failure(std::move(msg)); }
+static ConstResult ok(Value v) { return ConstResult::of(std::move(v)); }
 
 APInt tilec::meta::toAPInt(const Value &v) {
   if (v.isBigInt())

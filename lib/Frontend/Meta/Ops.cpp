@@ -18,17 +18,8 @@ using ast::CompareOp;
 using ast::UnaryOp;
 using K = Value::Kind;
 
-static ConstResult fail(std::string msg) {
-  ConstResult r;
-  r.error = std::move(msg);
-  return r;
-}
-
-static ConstResult ok(Value v) {
-  ConstResult r;
-  r.value = std::move(v);
-  return r;
-}
+static ConstResult fail(std::string msg) { return ConstResult::failure(std::move(msg)); }
+static ConstResult ok(Value v) { return ConstResult::of(std::move(v)); }
 
 //===----------------------------------------------------------------------===//
 // Size expressions

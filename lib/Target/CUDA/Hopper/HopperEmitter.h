@@ -163,6 +163,11 @@ struct GemmEmitter {
   /// branch (setmaxnreg.dec, producerLoop) and the consumers' (setmaxnreg.inc,
   /// mainLoop without its producer parts, the epilogue, invalidateBarriers).
   LogicalResult warpSpecializedLoop();
+  /// The producer / consumer split of a warp-specialized kernel: the scf.if on the warpgroup with
+  /// setmaxnreg moving registers to the consumers; splitRoles leaves the builder in the producer's
+  /// region, enterConsumers moves it to the consumers'.
+  scf::IfOp splitRoles();
+  void enterConsumers(scf::IfOp roles);
   void producerLoop();
   LogicalResult run(unsigned firstDescArg);
 };

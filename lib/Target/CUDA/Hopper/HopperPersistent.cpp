@@ -96,14 +96,10 @@ void GemmEmitter::persistentProducer() {
 }
 
 LogicalResult GemmEmitter::persistentLoops() {
-  Value isProducer = isProducerWarpgroup(b, loc, tid, p.warpgroups);
-  auto ifOp = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  NVVM::SetMaxRegisterOp::create(b, loc, HopperGemmPlan::kProducerRegs, NVVM::SetMaxRegisterAction::decrease);
+  scf::IfOp roles = splitRoles();
   persistentProducer();
-  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-  NVVM::SetMaxRegisterOp::create(b, loc, p.consumerRegs(), NVVM::SetMaxRegisterAction::increase);
+  enterConsumers(roles);
   {
     OpBuilder::InsertionGuard g2(b);
     AtOp at(*this, p.loop);

@@ -81,15 +81,24 @@ Value tilec::hopper::isProducerWarpgroup(OpBuilder &b, Location loc, Value tid, 
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, wgOfLane0, c32(consumers));
 }
 
-LogicalResult GemmEmitter::warpSpecializedLoop() {
+scf::IfOp GemmEmitter::splitRoles() {
   Value isProducer = isProducerWarpgroup(b, loc, tid, p.warpgroups);
   auto ifOp = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
-  OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   NVVM::SetMaxRegisterOp::create(b, loc, HopperGemmPlan::kProducerRegs, NVVM::SetMaxRegisterAction::decrease);
-  producerLoop();
-  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  return ifOp;
+}
+
+void GemmEmitter::enterConsumers(scf::IfOp roles) {
+  b.setInsertionPointToStart(&roles.getElseRegion().front());
   NVVM::SetMaxRegisterOp::create(b, loc, p.consumerRegs(), NVVM::SetMaxRegisterAction::increase);
+}
+
+LogicalResult GemmEmitter::warpSpecializedLoop() {
+  OpBuilder::InsertionGuard g(b);
+  scf::IfOp roles = splitRoles();
+  producerLoop();
+  enterConsumers(roles);
   if (failed(mainLoop()))
     return failure();
   invalidateBarriers();
