@@ -46,8 +46,10 @@ cuda_flag=OFF
 in_chroot "apt-get install -y -qq --no-install-recommends cmake ninja-build gcc libc6-dev make >/dev/null
            cd /tmp && cmake -G Ninja -S project -B pb -DTILEC_USER_CUDA=$cuda_flag >/dev/null
            ninja -C pb >/dev/null && ./pb/saxpy_host_run && ./pb/saxpy_shared_run
-           ninja -C pb -n | grep -q 'no work to do'
+           plan=\$(ninja -C pb -n)
+           grep -q 'no work to do' <<<\"\$plan\"
            sleep 1 && echo '# edited' >> project/saxpy.tile
-           ninja -C pb -n | grep -q 'tilec/saxpy_host/saxpy.o'
+           plan=\$(ninja -C pb -n)
+           grep -q 'tilec/saxpy_host/saxpy.o' <<<\"\$plan\"
            ninja -C pb >/dev/null && ./pb/saxpy_host_run"
 echo "deb-chroot-check: ok ($chroot_dir; CUDA kernel built: $cuda_flag)"

@@ -26,7 +26,7 @@ ninja -C "$work/build" >"$work/build.log"
 "$work/build/saxpy_vulkan_check"
 test -f "$work/build/saxpy_cuda_run" || { echo "FAIL: the sm_90a program was not built"; exit 1; }
 
-up_to_date() { ninja -C "$work/build" -n | grep -q "no work to do"; }
+up_to_date() { local p; p=$(ninja -C "$work/build" -n); grep -q "no work to do" <<<"$p"; }
 up_to_date || { echo "FAIL: a second build is not a no-op"; ninja -C "$work/build" -n; exit 1; }
 
 # Editing the kernel rebuilds its four builds (and nothing is skipped).
@@ -47,8 +47,11 @@ up_to_date || { echo "FAIL: the build after the edit is not a no-op"; exit 1; }
 # Editing the imported helper rebuilds the kernels too.
 sleep 1
 echo "# edited by check-package.sh" >>"$work/src/saxpy_helpers.tile"
-ninja -C "$work/build" -n | grep -q "tilec/saxpy_host/saxpy.o" ||
-  { echo "FAIL: editing saxpy_helpers.tile does not rebuild the kernel"; exit 1; }
+# (The plan is captured first: `ninja -n | grep -q` under pipefail fails when grep exits before ninja's
+# last write, SIGPIPE.)
+plan=$(ninja -C "$work/build" -n)
+grep -q "tilec/saxpy_host/saxpy.o" <<<"$plan" ||
+  { echo "FAIL: editing saxpy_helpers.tile does not rebuild the kernel"; echo "$plan"; exit 1; }
 ninja -C "$work/build" >>"$work/build.log"
 
 # Make with the installed tilec: builds, runs, and rebuilds after an edit of the kernel.
@@ -57,6 +60,7 @@ make -s -C "$work/src" TILEC="$work/prefix/bin/tilec" make-out/app >>"$work/buil
 make -q -C "$work/src" TILEC="$work/prefix/bin/tilec" make-out/app || { echo "FAIL: make rebuilds an up-to-date tree"; exit 1; }
 sleep 1
 echo "# edited again" >>"$work/src/saxpy.tile"
-make -n -C "$work/src" TILEC="$work/prefix/bin/tilec" make-out/app | grep -q "saxpy.tile -target=host" ||
+plan=$(make -n -C "$work/src" TILEC="$work/prefix/bin/tilec" make-out/app)
+grep -q "saxpy.tile -target=host" <<<"$plan" ||
   { echo "FAIL: make does not recompile the edited kernel"; exit 1; }
 echo "install/cmake-package: ok"
