@@ -169,6 +169,13 @@ struct GemmEmitter {
   scf::IfOp splitRoles();
   void enterConsumers(scf::IfOp roles);
   void producerLoop();
+  /// Runs `body(phase0, phase1)` (the i1 constants 0 and 1) on the elected lane of the first
+  /// producer warp.
+  void inProducerLane(llvm::function_ref<void(Value phase0, Value phase1)> body);
+  /// One load of the stage ring inside a loop whose iteration arguments are (slot, phase): waits
+  /// for the stage's release once `load` (the load's number in the kernel) reaches the second
+  /// round, issues k-step `i` into `slot`, yields the next slot and phase.
+  void ringLoad(Value load, Value i, Value slot, Value phase, Value phase1);
   LogicalResult run(unsigned firstDescArg);
 };
 

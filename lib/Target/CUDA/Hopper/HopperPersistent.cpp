@@ -60,38 +60,22 @@ static scf::ForOp tileLoop(GemmEmitter &e, ValueRange inits) {
 
 void GemmEmitter::persistentProducer() {
   AtOp at(*this, p.loop);
-  Value producerTid = arith::SubIOp::create(b, loc, tid, c(threads));
-  Value isLeadWarp = createIsWarp0(b, loc, producerTid);
-  ifThen(isLeadWarp, [&] {
-    ifThen(NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value()), [&] {
-      Value phase0 = arith::ConstantIntOp::create(b, loc, 0, 1);
-      Value phase1 = arith::ConstantIntOp::create(b, loc, 1, 1);
-      OpBuilder::InsertionGuard g(b);
-      scf::ForOp tiles = tileLoop(*this, ValueRange{c(0), phase0, c(0)});
-      Value issued = tiles.getRegionIterArg(2);
-      tileIndices(tiles.getInductionVar());
-      tileSetUp();
-      auto forOp = scf::ForOp::create(b, loc, c(0), numIters, c(1),
-                                      ValueRange{tiles.getRegionIterArg(0), tiles.getRegionIterArg(1)});
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(forOp.getBody());
-        Value i = forOp.getInductionVar();
-        Value slot = forOp.getRegionIterArg(0), phase = forOp.getRegionIterArg(1);
-        // Load number issued + i of the kernel: from the second round of the
-        // ring on, its stage's previous load must have been released (the
-        // empty barrier's phase before this round, parity phase ^ 1).
-        Value refill = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, add(issued, i), c(p.stages));
-        ifThen(refill, [&] {
-          Value parity = arith::XOrIOp::create(b, loc, phase, phase1);
-          nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, parity, c(10000000), slot);
-        });
-        issueLoads(i, slot);
-        auto [slotAfter, phaseAfter] = advanceStage(slot, phase, phase1);
-        scf::YieldOp::create(b, loc, ValueRange{slotAfter, phaseAfter});
-      }
-      scf::YieldOp::create(b, loc, ValueRange{forOp.getResult(0), forOp.getResult(1), add(issued, numIters)});
-    });
+  inProducerLane([&](Value phase0, Value phase1) {
+    OpBuilder::InsertionGuard g(b);
+    scf::ForOp tiles = tileLoop(*this, ValueRange{c(0), phase0, c(0)});
+    Value issued = tiles.getRegionIterArg(2);
+    tileIndices(tiles.getInductionVar());
+    tileSetUp();
+    auto forOp = scf::ForOp::create(b, loc, c(0), numIters, c(1),
+                                    ValueRange{tiles.getRegionIterArg(0), tiles.getRegionIterArg(1)});
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(forOp.getBody());
+      Value i = forOp.getInductionVar();
+      // The ring runs on across tiles: load number issued + i of the kernel.
+      ringLoad(add(issued, i), i, forOp.getRegionIterArg(0), forOp.getRegionIterArg(1), phase1);
+    }
+    scf::YieldOp::create(b, loc, ValueRange{forOp.getResult(0), forOp.getResult(1), add(issued, numIters)});
   });
 }
 

@@ -39,32 +39,40 @@ void GemmEmitter::syncConsumers() {
   NVVM::BarrierOp::create(b, loc, Type(), id, count, NVVM::BarrierReductionAttr(), Value());
 }
 
-void GemmEmitter::producerLoop() {
-  AtOp at(*this, p.loop);
+void GemmEmitter::inProducerLane(llvm::function_ref<void(Value phase0, Value phase1)> body) {
   // The first producer warp (warp-uniform, as createIsWarp0 makes it), then
   // its elected lane.
   Value producerTid = arith::SubIOp::create(b, loc, tid, c(threads));
   Value isLeadWarp = createIsWarp0(b, loc, producerTid);
   ifThen(isLeadWarp, [&] {
     ifThen(NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value()), [&] {
-      Value phase0 = arith::ConstantIntOp::create(b, loc, 0, 1);
-      Value phase1 = arith::ConstantIntOp::create(b, loc, 1, 1);
-      auto forOp = scf::ForOp::create(b, loc, c(0), numIters, c(1), ValueRange{c(0), phase0});
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(forOp.getBody());
-      Value i = forOp.getInductionVar();
-      Value slot = forOp.getRegionIterArg(0), phase = forOp.getRegionIterArg(1);
-      // Round r = i / S > 0 refills the stage that iteration i - S used: its
-      // release is the empty barrier's phase r - 1, of parity phase ^ 1.
-      Value refill = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, i, c(p.stages));
-      ifThen(refill, [&] {
-        Value parity = arith::XOrIOp::create(b, loc, phase, phase1);
-        nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, parity, c(10000000), slot);
-      });
-      issueLoads(i, slot);
-      auto [slotAfter, phaseAfter] = advanceStage(slot, phase, phase1);
-      scf::YieldOp::create(b, loc, ValueRange{slotAfter, phaseAfter});
+      body(arith::ConstantIntOp::create(b, loc, 0, 1), arith::ConstantIntOp::create(b, loc, 1, 1));
     });
+  });
+}
+
+void GemmEmitter::ringLoad(Value load, Value i, Value slot, Value phase, Value phase1) {
+  // Load number `load` of the kernel, from the ring's second round on, refills
+  // the stage an earlier load used: its release is the empty barrier's phase
+  // before this round, of parity phase ^ 1.
+  Value refill = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, load, c(p.stages));
+  ifThen(refill, [&] {
+    Value parity = arith::XOrIOp::create(b, loc, phase, phase1);
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, parity, c(10000000), slot);
+  });
+  issueLoads(i, slot);
+  auto [slotAfter, phaseAfter] = advanceStage(slot, phase, phase1);
+  scf::YieldOp::create(b, loc, ValueRange{slotAfter, phaseAfter});
+}
+
+void GemmEmitter::producerLoop() {
+  AtOp at(*this, p.loop);
+  inProducerLane([&](Value phase0, Value phase1) {
+    auto forOp = scf::ForOp::create(b, loc, c(0), numIters, c(1), ValueRange{c(0), phase0});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(forOp.getBody());
+    Value i = forOp.getInductionVar();
+    ringLoad(i, i, forOp.getRegionIterArg(0), forOp.getRegionIterArg(1), phase1);
   });
 }
 
