@@ -204,6 +204,12 @@ const BuiltinParam pWarpShuffle[] = {{"mask", AK::Scalar, req()},
                                      {"lane", AK::Scalar, req()},
                                      {"width", AK::Scalar, dInt(32)},
                                      {"warp_size", AK::Scalar, dInt(32)}};
+// T.any_sync(predicate, mask=0xFFFFFFFF) and the other votes; T.match_*_sync(value, mask).
+const BuiltinParam pVote[] = {{"predicate", AK::Scalar, req()}, {"mask", AK::Scalar, dInt(0xFFFFFFFF)}};
+const BuiltinParam pPredicate[] = {{"predicate", AK::Scalar, req()}};
+const BuiltinParam pMatch[] = {{"value", AK::Scalar, req()}, {"mask", AK::Scalar, dInt(0xFFFFFFFF)}};
+const BuiltinParam pFfs[] = {{"value", AK::Scalar, req()}};
+const BuiltinParam pFns[] = {{"mask", AK::Scalar, req()}, {"base", AK::Scalar, req()}, {"offset", AK::Scalar, req()}};
 const BuiltinParam pIketPayload[] = {{"expr", AK::Scalar, req()}, {"dtype", AK::Any, none()}};
 
 struct Row {
@@ -377,6 +383,18 @@ const Row rows[] = {
     ROW(WarpShuffle, "T.tvm_warp_shuffle", Expr, pWarpShuffle, true),
     ROW(WarpShuffleDown, "T.tvm_warp_shuffle_down", Expr, pWarpShuffle, true),
     ROW(WarpShuffleUp, "T.tvm_warp_shuffle_up", Expr, pWarpShuffle, true),
+    ROW(AnySync, "T.any_sync", Expr, pVote, true),
+    ROW(AllSync, "T.all_sync", Expr, pVote, true),
+    ROW(BallotSync, "T.ballot_sync", Expr, pVote, true),
+    ROW(Ballot, "T.ballot", Expr, pPredicate, true),
+    ROW(ActiveMask, "T.activemask", Expr, {}, true),
+    ROW(SyncThreadsCount, "T.syncthreads_count", Expr, pPredicate, true),
+    ROW(SyncThreadsAnd, "T.syncthreads_and", Expr, pPredicate, true),
+    ROW(SyncThreadsOr, "T.syncthreads_or", Expr, pPredicate, true),
+    ROW(MatchAnySync, "T.match_any_sync", Expr, pMatch, true),
+    ROW(MatchAllSync, "T.match_all_sync", Expr, pMatch, true),
+    ROW(Ffs, "T.__ffs", Expr, pFfs, true),
+    ROW(Fns, "T.__fns", Expr, pFns, true),
 };
 #undef ROW
 #undef VROW

@@ -101,6 +101,19 @@ std::optional<TValue> KernelGen::evalDevicePrim(const BoundCall &call) {
   case BuiltinID::WarpShuffleDown:
   case BuiltinID::WarpShuffleUp:
     return evalWarpShuffle(call);
+  case BuiltinID::AnySync:
+  case BuiltinID::AllSync:
+  case BuiltinID::BallotSync:
+  case BuiltinID::Ballot:
+  case BuiltinID::ActiveMask:
+  case BuiltinID::SyncThreadsCount:
+  case BuiltinID::SyncThreadsAnd:
+  case BuiltinID::SyncThreadsOr:
+  case BuiltinID::MatchAnySync:
+  case BuiltinID::MatchAllSync:
+  case BuiltinID::Ffs:
+  case BuiltinID::Fns:
+    return evalWarpVote(call);
   case BuiltinID::AccessPtr:
     diags.emit(DiagID::sema_unsupported_primitive, call.call->getCallee()->getRange(), "access_ptr",
                "tilec has no addresses of buffers outside T.ptx_cp_async's arguments; name the buffer or region "
@@ -158,23 +171,11 @@ TValue KernelGen::evalWarpShuffle(const BoundCall &call) {
   mlir::Value laneIdx = toIndex(lane, call.rangeOf("lane"));
   if (!laneIdx)
     return TValue();
-  llvm::ArrayRef<int64_t> dims = launch.getThreads();
   int64_t threads = 1;
-  for (int64_t t : dims)
-    threads *= t;
+  mlir::Value tid = linearThreadId(l, threads);
   mlir::Value scratch = createAlloc(l, {threads}, v.dtype, tile::Scope::Shared);
   namespace arith = mlir::arith;
   auto cst = [&](int64_t c) { return arith::ConstantIndexOp::create(b, l, c).getResult(); };
-  // The caller's linear index in the block.
-  mlir::Value tid = tile::ThreadIdOp::create(b, l, b.getIndexType(), uint64_t(0));
-  int64_t stride = dims.empty() ? 1 : dims[0];
-  for (unsigned d = 1; d < dims.size() && d < 3; ++d) {
-    if (dims[d] == 1)
-      continue;
-    mlir::Value t = tile::ThreadIdOp::create(b, l, b.getIndexType(), uint64_t(d));
-    tid = arith::AddIOp::create(b, l, tid, arith::MulIOp::create(b, l, t, cst(stride)));
-    stride *= dims[d];
-  }
   mlir::memref::StoreOp::create(b, l, v.value, scratch, mlir::ValueRange{tid});
   mlir::Value inGroup = arith::RemUIOp::create(b, l, tid, cst(*width));
   mlir::Value base = arith::SubIOp::create(b, l, tid, inGroup);

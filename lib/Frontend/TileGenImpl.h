@@ -387,6 +387,10 @@ public:
   /// `with iket.range("name"):` runs its body in place (the event is dropped).
   void genProfileRange(const BoundCall &call, const ast::WithStmt *s);
   TValue evalWarpShuffle(const BoundCall &call);
+  /// T.any_sync, T.ballot_sync, T.syncthreads_count, T.match_any_sync, T.__ffs, ... (TileGenWarpVote.cpp).
+  TValue evalWarpVote(const BoundCall &call);
+  /// The caller's linear index in the block (x fastest); `threads` gets the block's thread count.
+  mlir::Value linearThreadId(mlir::Location l, int64_t &threads);
   /// T.ptx_cp_async and T.cp_async_barrier_noinc (TileGenAsyncCopy.cpp).
   void genCpAsync(const BoundCall &call);
   /// T.import_source (checked, no code) and T.call_extern (an error naming the extern).

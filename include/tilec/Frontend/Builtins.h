@@ -168,6 +168,19 @@ enum class BuiltinID {
   WarpShuffle,
   WarpShuffleDown,
   WarpShuffleUp,
+  // Warp votes, matches, block syncs with a predicate, bit scans (TileGenWarpVote.cpp).
+  AnySync,
+  AllSync,
+  BallotSync,
+  Ballot,
+  ActiveMask,
+  SyncThreadsCount,
+  SyncThreadsAnd,
+  SyncThreadsOr,
+  MatchAnySync,
+  MatchAllSync,
+  Ffs,
+  Fns,
 };
 
 /// What an argument must be; checked where the argument is evaluated.

@@ -7,8 +7,9 @@
 //    ops go to their Emit*.cpp function, other ops are cloned (regions
 //    walked recursively so that nested tile ops and buffer accesses are
 //    translated too).
-// 3. Barriers: a shared (or global) buffer written by one op and accessed by
-//    a later one, or read and then written, gets one gpu.barrier between.
+// 3. Barriers (EmitBarriers.cpp): a shared (or global) buffer written by one
+//    op and accessed by a later one, or read and then written, gets one
+//    gpu.barrier between.
 //
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
@@ -270,68 +271,6 @@ scf::ForOp KernelEmitter::loopWithIterArgs(Value lb, Value ub, Value step, Value
   return scf::ForOp::create(b, loc, lb, ub, step, inits, [](OpBuilder &nb, Location l, Value, ValueRange iter) {
     scf::YieldOp::create(nb, l, iter);
   });
-}
-
-void KernelEmitter::barrier() {
-  // Not every thread gets here in per-thread control flow (noteAccess keeps
-  // its accesses for after it).
-  if (divergentDepth)
-    return;
-  rangeThreads ? target.emitRangeBarrier(b, loc, rangeThreads) : target.emitBarrier(b, loc);
-  scratchPendingHalf = -1;
-  pendingReads.clear();
-  pendingWrites.clear();
-}
-
-void KernelEmitter::noteAccess(ArrayRef<Value> reads, ArrayRef<Value> writes) {
-  if (divergentDepth) {
-    // No barrier in per-thread control flow; the accesses become pending
-    // when it ends (exitDivergent).
-    for (Value r : reads)
-      if (!untracked.count(r))
-        divergentReads.insert(r);
-    for (Value w : writes)
-      if (!untracked.count(w))
-        divergentWrites.insert(w);
-    return;
-  }
-  // A pending access of `v` or of a buffer sharing its bytes.
-  auto pending = [&](const llvm::DenseSet<Value> &set, Value v) {
-    return set.count(v) || llvm::any_of(sharedAliases.lookup(v), [&](Value o) { return set.count(o) > 0; });
-  };
-  bool conflict = false;
-  for (Value r : reads)
-    conflict |= !untracked.count(r) && pending(pendingWrites, r);
-  for (Value w : writes)
-    conflict |= !untracked.count(w) && (pending(pendingWrites, w) || pending(pendingReads, w));
-  if (conflict)
-    barrier();
-  for (Value r : reads)
-    if (!untracked.count(r))
-      pendingReads.insert(r);
-  for (Value w : writes)
-    if (!untracked.count(w))
-      pendingWrites.insert(w);
-}
-
-bool KernelEmitter::isDivergent(Operation *op) {
-  return llvm::any_of(op->getOperands(), [&](Value v) { return plan.threadVariant.contains(v); });
-}
-
-void KernelEmitter::enterDivergent() {
-  // What other threads did before must be complete when some threads go on.
-  if (divergentDepth == 0 && (!pendingReads.empty() || !pendingWrites.empty()))
-    barrier();
-  ++divergentDepth;
-}
-
-void KernelEmitter::exitDivergent() {
-  if (--divergentDepth)
-    return;
-  pendingReads.insert(divergentReads.begin(), divergentReads.end());
-  pendingWrites.insert(divergentWrites.begin(), divergentWrites.end());
-  divergentReads.clear();
-  divergentWrites.clear();
 }
 
 //===----------------------------------------------------------------------===//
@@ -616,84 +555,5 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
     rangeThreads = 0;
   for (auto [r, nr] : llvm::zip(op->getResults(), copy->getResults()))
     map.map(r, nr);
-  return success();
-}
-
-/// A value `v` is known to be at least: constants, sums, and induction
-/// variables of serial loops (their lower bound), e.g. `i1 + 1` in
-/// `for i1 in T.serial(n): for i2 in T.serial(i1 + 1)`.
-llvm::DenseSet<Value> gpu_lowering::buffersWritten(Operation *op) {
-  llvm::DenseSet<Value> out;
-  op->walk([&](Operation *inner) {
-    if (auto c = dyn_cast<tile::CopyOp>(inner))
-      out.insert(c.getDst());
-    else if (auto f = dyn_cast<tile::FillOp>(inner))
-      out.insert(f.getBuffer());
-    else if (auto s = dyn_cast<memref::StoreOp>(inner))
-      out.insert(s.getMemRef());
-    else if (auto c = dyn_cast<tile::CumsumOp>(inner))
-      out.insert(c.getDst());
-    else if (auto a = dyn_cast<tile::AtomicAddOp>(inner))
-      out.insert(a.getDst());
-  });
-  return out;
-}
-
-static std::optional<int64_t> lowerBoundOf(Value v, int depth = 0) {
-  if (std::optional<int64_t> c = getConstantIntValue(v))
-    return c;
-  if (depth > 8)
-    return std::nullopt;
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    auto loop = dyn_cast<tile::ForOp>(arg.getOwner()->getParentOp());
-    std::optional<int64_t> step = loop ? getConstantIntValue(loop.getStep()) : std::nullopt;
-    if (loop && arg == loop.getInductionVar() && step && *step > 0)
-      return lowerBoundOf(loop.getLowerBound(), depth + 1);
-    return std::nullopt;
-  }
-  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
-    std::optional<int64_t> l = lowerBoundOf(add.getLhs(), depth + 1), r = lowerBoundOf(add.getRhs(), depth + 1);
-    if (l && r)
-      return *l + *r;
-  }
-  return std::nullopt;
-}
-
-LogicalResult KernelEmitter::emitFor(tile::ForOp op) {
-  // Bounds that differ between threads: each thread runs its own trip
-  // count (per-thread statements only, as for conditions).
-  bool divergent = isDivergent(op);
-  Value lb = map.lookup(op.getLowerBound()), ub = map.lookup(op.getUpperBound()), step = map.lookup(op.getStep());
-  if (divergent)
-    enterDivergent();
-  AccessState before = saveAccessState();
-  auto loop = scf::ForOp::create(b, loc, lb, ub, step);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    map.map(op.getInductionVar(), loop.getInductionVar());
-    if (failed(emitBlock(*op.getBodyBlock())))
-      return failure();
-  }
-  if (divergent)
-    exitDivergent();
-  if (divergentDepth)
-    return success();
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(loop.getBody()->getTerminator());
-  // Accesses left pending at the end of an iteration meet the next one.
-  llvm::DenseSet<Value> bodyWrites = gpu_lowering::buffersWritten(op);
-  bool needed = !pendingWrites.empty();
-  for (Value r : pendingReads)
-    needed |= bodyWrites.count(r) > 0;
-  if (needed)
-    barrier();
-  // A loop that may run no iteration leaves the accesses pending before it
-  // pending after it.
-  std::optional<int64_t> lo = getConstantIntValue(op.getLowerBound()), hi = lowerBoundOf(op.getUpperBound());
-  if (!lo || !hi || *hi <= *lo) {
-    pendingReads.insert(before.reads.begin(), before.reads.end());
-    pendingWrites.insert(before.writes.begin(), before.writes.end());
-  }
   return success();
 }

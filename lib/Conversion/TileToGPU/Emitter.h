@@ -173,6 +173,8 @@ public:
   /// Records that the current op reads/writes shared or global buffers and
   /// emits a barrier first when an earlier access conflicts.
   void noteAccess(llvm::ArrayRef<mlir::Value> reads, llvm::ArrayRef<mlir::Value> writes);
+  /// Whether `set` (pendingReads or pendingWrites) holds `v` or a buffer sharing its bytes.
+  bool isPending(const llvm::DenseSet<mlir::Value> &set, mlir::Value v) const;
 
   /// Translated buffers of the source IR.
   llvm::DenseMap<mlir::Value, SharedBuffer> shared;
