@@ -266,6 +266,8 @@ const Row rows[] = {
     VROW(Parallel, "T.parallel", Iter, pParallel, ConstInt, 1, true),
     ROW(Pipelined, "T.Pipelined", Iter, pPipelined, true),
     ROW(Serial, "T.serial", Iter, pSerial, true),
+    // TIR's T.grid(m, n, ...): a nest of serial loops, one variable per extent.
+    VROW(Grid, "T.grid", Iter, {}, Scalar, 1, true),
     ROW(Serial, "T.Serial", Iter, pSerial, true),
     ROW(Unroll, "T.unroll", Iter, pUnroll, true),
     ROW(Unroll, "T.Unroll", Iter, pUnroll, true),

@@ -315,6 +315,8 @@ public:
   /// The index T.thread_binding names (a thread or block index).
   TValue threadBindingValue(const BoundCall &call);
   void genThreadBindingFor(const ast::ForStmt *s, const BoundCall &call, const ast::NameExpr *name);
+  /// `for i, j in T.grid(m, n)`: nested serial loops (TileGenLoops.cpp).
+  void genGridFor(const ast::ForStmt *s, const BoundCall &bound, llvm::ArrayRef<const ast::NameExpr *> names);
   void genPersistentFor(const ast::ForStmt *s, const BoundCall &call, llvm::ArrayRef<const ast::NameExpr *> names);
   // Views (TileGenViews.cpp).
   /// `T.Tensor(shape, dtype, buf.data)`: a call with a data argument.

@@ -2,7 +2,8 @@
 //
 // T.thread_binding (a loop or a value: the thread's index along one axis),
 // T.Persistent (the tiles of a domain spread over a fixed grid, wave by
-// wave) and serial loops with a negative step, built from the tile dialect's
+// wave), T.grid (a nest of serial loops) and serial loops with a negative
+// step, built from the tile dialect's
 // loops and thread indices; kernel `while` loops and `break`.
 //
 //===----------------------------------------------------------------------===//
@@ -300,4 +301,44 @@ void KernelGen::guardNotBroken(mlir::Location l) {
   mlir::Value clear = mlir::arith::XOrIOp::create(b, l, broken, one);
   auto ifOp = mlir::scf::IfOp::create(b, l, clear, /*withElseRegion=*/false);
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+}
+
+/// `for i, j in T.grid(m, n)`: TIR's nest of serial loops, i outermost, one
+/// loop variable per extent (constant or runtime).
+void KernelGen::genGridFor(const ForStmt *s, const BoundCall &bound, llvm::ArrayRef<const NameExpr *> names) {
+  mlir::Location l = loc(s->getRange());
+  if (names.size() != bound.extra.size()) {
+    diags.emit(DiagID::sema_bind_count, s->getTarget()->getRange(), "the loop target", names.size(),
+               names.size() == 1 ? "" : "s",
+               llvm::formatv("{0} extent{1}", bound.extra.size(), bound.extra.size() == 1 ? "" : "s").str());
+    return;
+  }
+  llvm::SmallVector<mlir::Value, 4> extents;
+  for (const Expr *e : bound.extra) {
+    TValue v = eval(e);
+    if (!v.isValid())
+      return;
+    if (v.isBuffer() || (v.isConst() && !v.cst.isInt()) || (v.isScalar() && !isIntegerDType(v.dtype))) {
+      diags.emit(DiagID::sema_wrong_arg_kind, e->getRange(), "extent", bound.info->name, "an integer", v.describe());
+      return;
+    }
+    mlir::Value ub = toIndex(v, e->getRange());
+    if (!ub)
+      return;
+    extents.push_back(ub);
+  }
+  pushScope(true);
+  for (size_t k = 0; k < names.size(); ++k) {
+    llvm::SMRange range = bound.extra[k]->getRange();
+    auto loop = tile::ForOp::create(b, l, indexConst(0, range), extents[k], indexConst(1, range),
+                                    tile::LoopKind::Serial, std::nullopt);
+    b.setInsertionPoint(loop.getBodyBlock()->getTerminator());
+    mlir::Value iv = loop.getInductionVar();
+    scopes.back().names[names[k]->getName()] =
+        LocalVar{TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(symbolFor(iv))), names[k]->getRange(), depth()};
+  }
+  loopDepth += unsigned(names.size());
+  genBody(s->getBody());
+  loopDepth -= unsigned(names.size());
+  popScope();
 }

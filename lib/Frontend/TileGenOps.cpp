@@ -275,6 +275,8 @@ void KernelGen::genFor(const ForStmt *s) {
   mlir::OpBuilder::InsertionGuard guard(b);
   if (bi->id == BuiltinID::Parallel)
     return genParallelFor(s, bound, names);
+  if (bi->id == BuiltinID::Grid)
+    return genGridFor(s, bound, names);
   if (names.size() != 1) {
     diags.emit(DiagID::sema_bind_count, s->getTarget()->getRange(), "the loop target", names.size(),
                names.size() == 1 ? "" : "s", "1 loop variable");

@@ -168,6 +168,7 @@ enum class BuiltinID {
   WarpShuffle,
   WarpShuffleDown,
   WarpShuffleUp,
+  Grid,
   // Warp votes, matches, block syncs with a predicate, bit scans (TileGenWarpVote.cpp).
   AnySync,
   AllSync,

@@ -42,6 +42,8 @@ tilec_vk_case(gemv_simt_coop ${CMAKE_BINARY_DIR}/test/run/cases/gemv_simt/gemv_s
   ARGS --set N=75)
 tilec_vk_case(gemv_simt_splitk ${CMAKE_BINARY_DIR}/test/run/cases/gemv_simt/gemv_simt.tile splitk_gemv FLAGS --kernel splitk_gemv
   ARGS --set N=75)
+# T.grid: nested serial loops over a runtime and a constant extent.
+tilec_vk_case(grid_loops ${CMAKE_BINARY_DIR}/test/run/cases/grid_loops/grid_loops.tile grid ARGS --set M=13)
 # Warp votes, matches and predicate block syncs through the block-shared scratch row.
 tilec_vk_case(warp_vote ${CMAKE_BINARY_DIR}/test/run/cases/warp_vote/warp_vote.tile votes ARGS --range X=-3000:3000)
 tilec_vk_case(thread_condition ${CMAKE_BINARY_DIR}/test/run/cases/thread_condition/thread_condition.tile thread_cond
