@@ -218,6 +218,7 @@ bool KernelGen::build(mlir::ModuleOp module) {
     buf->scope = tile::Scope::Global;
     buf->declRange = p.range;
     buf->isParam = true;
+    buf->value.setLoc(loc(p.range)); // where target diagnostics about the tensor point
     for (const ShapeDim &d : p.shape) {
       buf->shape.push_back(d.isDynamic() ? mlir::ShapedType::kDynamic : d.size);
       buf->dimNames.push_back(d.dynamicName);
