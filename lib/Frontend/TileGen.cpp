@@ -88,6 +88,8 @@ mlir::Type KernelGen::elementType(DType t) {
     return mlir::Float8E4M3FNType::get(ctx);
   case DType::Float8E5M2:
     return mlir::Float8E5M2Type::get(ctx);
+  case DType::Float4E2M1:
+    return mlir::Float4E2M1FNType::get(ctx);
   case DType::Int8:
   case DType::UInt8:
     return b.getI8Type();

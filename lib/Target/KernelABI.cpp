@@ -313,7 +313,7 @@ llvm::StringRef tilec::cElementType(llvm::StringRef dtype) {
       .Case("float32", "float")
       .Case("float64", "double")
       .Cases("float8_e4m3", "float8_e4m3fn", "float8_e5m2", "uint8_t")
-      .Cases("int4", "uint4", "uint8_t")
+      .Cases("int4", "uint4", "float4_e2m1fn", "uint8_t")
       .Case("int8", "int8_t")
       .Case("uint8", "uint8_t")
       .Case("int16", "int16_t")
@@ -335,7 +335,7 @@ std::string storageNote(llvm::StringRef dtype) {
     return " (bfloat16 bits)";
   if (dtype.starts_with("float8"))
     return " (" + dtype.str() + " bits, one per byte)";
-  if (dtype == "int4" || dtype == "uint4")
+  if (dtype == "int4" || dtype == "uint4" || dtype == "float4_e2m1fn")
     return " (packed: element i in byte i/2, low nibble first)";
   return "";
 }

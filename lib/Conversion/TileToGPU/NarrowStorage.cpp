@@ -7,6 +7,8 @@
 //    load reads its byte and shifts, each element store updates its bits
 //    with an atomic and (clear) plus an atomic or (set), so neighbouring
 //    elements written by other threads or blocks never race.
+// 0. float4_e2m1fn: emulateNarrowFloats with it alone selected, first, so
+//    that its values and tensors are i4 bits, which step 1 packs.
 // 2. fp8: emulateNarrowFloats (NarrowFloatBits.h) with fp8 alone selected:
 //    arithmetic in f32, conversions as integer bit arithmetic bit-exact with
 //    the host target, storage as i8.
@@ -95,6 +97,9 @@ static LogicalResult packArgument(gpu::GPUFuncOp func, BlockArgument arg) {
 }
 
 LogicalResult tilec::gpu_lowering::legalizeNarrowStorage(gpu::GPUFuncOp func) {
+  // 0. float4_e2m1fn: emulated first, so that its tensors are i4 tensors,
+  //    packed below like int4's.
+  emulateNarrowFloats(func, [](Type t) { return isa<Float4E2M1FNType>(t); });
   // 1. Packed tensors.
   FunctionType fnType = func.getFunctionType();
   llvm::SmallVector<Type> inputs(fnType.getInputs());

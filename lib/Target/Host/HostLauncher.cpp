@@ -40,7 +40,7 @@ Type host::cParameterType(Type kernelType) {
     return IntegerType::get(ctx, 64);
   if (auto ft = llvm::dyn_cast<FloatType>(kernelType))
     if (!ft.isF32() && !ft.isF64())
-      return IntegerType::get(ctx, ft.getWidth());
+      return IntegerType::get(ctx, std::max(8u, ft.getWidth())); // float4_e2m1fn: its code in a byte
   if (kernelType.isInteger(1) || kernelType.isInteger(4))
     return IntegerType::get(ctx, 8);
   return kernelType;
@@ -157,6 +157,9 @@ llvm::SmallVector<Value> LauncherInfo::kernelArguments(OpBuilder &b, Location lo
                                            arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0))));
     } else if (type.isInteger(4)) {
       args.push_back(arith::TruncIOp::create(b, loc, type, param));
+    } else if (llvm::isa<Float4E2M1FNType>(type)) {
+      Value code = arith::TruncIOp::create(b, loc, b.getIntegerType(4), param);
+      args.push_back(arith::BitcastOp::create(b, loc, type, code));
     } else if (param.getType() != type) {
       args.push_back(arith::BitcastOp::create(b, loc, type, param));
     } else {
