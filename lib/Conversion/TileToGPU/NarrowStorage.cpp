@@ -1,14 +1,14 @@
 //===- NarrowStorage.cpp - fp8 and packed 4-bit tensors in a gpu.func -----===//
 //
-// The emitters write fp8 and int4/uint4 values with their own types; this
+// The emitters write fp8, fp4 and int4/uint4 values with their own types; this
 // last step makes them bytes, which the NVPTX path can translate:
+// 0. float4_e2m1fn: emulateNarrowFloats with it alone selected, first, so
+//    that its values and tensors are i4 bits, which step 1 packs.
 // 1. Packed global tensors (element i of the row-major tensor in byte
 //    i * bits / 8, low bits first): the argument becomes bytes, each element
 //    load reads its byte and shifts, each element store updates its bits
 //    with an atomic and (clear) plus an atomic or (set), so neighbouring
 //    elements written by other threads or blocks never race.
-// 0. float4_e2m1fn: emulateNarrowFloats with it alone selected, first, so
-//    that its values and tensors are i4 bits, which step 1 packs.
 // 2. fp8: emulateNarrowFloats (NarrowFloatBits.h) with fp8 alone selected:
 //    arithmetic in f32, conversions as integer bit arithmetic bit-exact with
 //    the host target, storage as i8.
