@@ -8,7 +8,8 @@
 //    i * bits / 8, low bits first): the argument becomes bytes, each element
 //    load reads its byte and shifts, each element store updates its bits
 //    with an atomic and (clear) plus an atomic or (set), so neighbouring
-//    elements written by other threads or blocks never race.
+//    elements written by other threads or blocks never race. 4-bit scalar
+//    arguments become bytes.
 // 2. fp8: emulateNarrowFloats (NarrowFloatBits.h) with fp8 alone selected:
 //    arithmetic in f32, conversions as integer bit arithmetic bit-exact with
 //    the host target, storage as i8.
@@ -109,6 +110,17 @@ LogicalResult tilec::gpu_lowering::legalizeNarrowStorage(gpu::GPUFuncOp func) {
       continue;
     if (failed(packArgument(func, arg)))
       return failure();
+    inputs[i] = arg.getType();
+  }
+  // 4-bit scalars (int4, uint4, float4_e2m1fn's bits): a byte each (PTX has
+  // no 4-bit parameters), its low bits taken at the entry.
+  for (auto [i, arg] : llvm::enumerate(func.getArguments().take_front(inputs.size()))) {
+    if (!arg.getType().isInteger(4))
+      continue;
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+    arg.setType(b.getI8Type());
+    Value low = arith::TruncIOp::create(b, func.getLoc(), b.getIntegerType(4), arg);
+    arg.replaceAllUsesExcept(low, low.getDefiningOp());
     inputs[i] = arg.getType();
   }
   func.setType(FunctionType::get(func.getContext(), inputs, fnType.getResults()));

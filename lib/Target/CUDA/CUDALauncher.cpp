@@ -69,7 +69,10 @@ llvm::Type *tilec::cudaScalarType(llvm::LLVMContext &ctx, llvm::StringRef dtype)
     return llvm::Type::getInt64Ty(ctx);
   if (dtype == "int16")
     return llvm::Type::getInt16Ty(ctx);
-  if (dtype == "int8" || dtype == "uint8" || dtype == "bool" || dtype.starts_with("float8"))
+  // 4-bit scalars arrive in a byte (`uint8_t` in the header) and the kernel
+  // takes that byte (legalizeNarrowStorage).
+  if (dtype == "int8" || dtype == "uint8" || dtype == "bool" || dtype.starts_with("float8") || dtype == "int4" ||
+      dtype == "uint4" || dtype == "float4_e2m1fn")
     return llvm::Type::getInt8Ty(ctx);
   return llvm::Type::getInt32Ty(ctx);
 }
