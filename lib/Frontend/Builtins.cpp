@@ -453,10 +453,8 @@ llvm::StringRef tilec::unsupportedTPrimitive(llvm::StringRef attr) {
       {"shfl_up", shuffle},
       {"ptr", pointer},
       {"make_tensor", pointer},
-      {"float4_e2m1fn", "tilec has no 4-bit float dtype yet; store the codes in a T.uint8 tensor (two per byte) "
-                        "and compute in T.float32"},
-      {"float4_e2m1fn_x2", "tilec has no 4-bit float dtype yet; store the codes in a T.uint8 tensor (two per "
-                           "byte) and compute in T.float32"},
+      {"float4_e2m1fn_x2", "tilec has T.float4_e2m1fn (tensors of it are packed two per byte) but not its "
+                           "two-element vector; use T.float4_e2m1fn elements"},
       {"rng_rand_float", "tilec has T.rng_rand (32-bit integers) but not its float forms yet; convert: "
                          "T.cast(T.rng_rand(), T.float32) * 2.3283064e-10"},
       {"ptx_ldmatrix", "tilec picks the matrix instructions itself; write the product as T.gemm(A, B, C)"},

@@ -123,6 +123,28 @@ bool Sema::resolveTensor(const Value &type, llvm::SMRange range, KernelParam &ou
     ShapeDim dim;
     if (d.is(K::Dynamic) && d.isPlainDim()) {
       dim.dynamicName = d.getStr().str();
+      dim.uses.push_back(dim.dynamicName);
+    } else if (d.is(K::Dynamic) && d.getSize()) {
+      // A derived dimension: the launchers compute it (KernelABI.h, DimExpr),
+      // floored `//` and `%` by positive constants only.
+      const meta::SizeExpr *bad = nullptr;
+      std::function<void(const meta::SizeExpr &)> check = [&](const meta::SizeExpr &e) {
+        if (bad || !e.lhs || !e.rhs)
+          return;
+        using Op = meta::SizeExpr::Op;
+        if ((e.op == Op::FloorDiv || e.op == Op::Mod) && !(e.rhs->op == Op::Const && e.rhs->constant > 0))
+          bad = &e;
+        check(*e.lhs);
+        check(*e.rhs);
+      };
+      check(*d.getSize());
+      if (bad) {
+        diags.emit(DiagID::sema_derived_dim_division, range, d.getStr(),
+                   bad->op == meta::SizeExpr::Op::Mod ? "takes a remainder" : "divides", bad->rhs->str());
+        return false;
+      }
+      dim.dynamicName = d.getStr().str();
+      d.getSize()->collectDims(dim.uses);
     } else if (d.is(K::Int) && d.getInt() > 0) {
       dim.size = d.getInt();
     } else {
@@ -228,9 +250,9 @@ void Sema::addKernel(const Value &kernel, const FrontendOptions &opts, SemaModul
   stack.clear();
   for (const KernelParam &kp : info.params)
     for (const ShapeDim &d : kp.shape)
-      if (d.isDynamic() &&
-          std::find(info.dynamicDims.begin(), info.dynamicDims.end(), d.dynamicName) == info.dynamicDims.end())
-        info.dynamicDims.push_back(d.dynamicName);
+      for (const std::string &u : d.uses)
+        if (std::find(info.dynamicDims.begin(), info.dynamicDims.end(), u) == info.dynamicDims.end())
+          info.dynamicDims.push_back(u);
   if (ok)
     out.kernels.push_back(std::move(info));
 }

@@ -88,6 +88,8 @@ mlir::Type KernelGen::elementType(DType t) {
     return mlir::Float8E4M3FNType::get(ctx);
   case DType::Float8E5M2:
     return mlir::Float8E5M2Type::get(ctx);
+  case DType::Float4E2M1:
+    return mlir::Float4E2M1FNType::get(ctx);
   case DType::Int8:
   case DType::UInt8:
     return b.getI8Type();
@@ -218,6 +220,7 @@ bool KernelGen::build(mlir::ModuleOp module) {
     buf->scope = tile::Scope::Global;
     buf->declRange = p.range;
     buf->isParam = true;
+    buf->value.setLoc(loc(p.range)); // where target diagnostics about the tensor point
     for (const ShapeDim &d : p.shape) {
       buf->shape.push_back(d.isDynamic() ? mlir::ShapedType::kDynamic : d.size);
       buf->dimNames.push_back(d.dynamicName);

@@ -125,6 +125,9 @@ ConstValue limitOf(DType t, bool max) {
   case DType::Float8E5M2:
     f = 57344.0;
     break;
+  case DType::Float4E2M1:
+    f = 6.0;
+    break;
   default: {
     unsigned bits = dtypeBits(t);
     if (isUnsignedDType(t))

@@ -82,6 +82,132 @@ static mlir::LogicalResult getLaunchSteps(tile::KernelOp kernel, KernelSignature
   return mlir::success();
 }
 
+namespace {
+/// A recursive-descent parser of a dimension's text (the frontend's
+/// SizeExpr::str(): `+ - * // %`, parentheses, `min(a, b)`, `max(a, b)`).
+struct DimParser {
+  llvm::StringRef text;
+  const KernelSignature &sig;
+
+  void skip() { text = text.ltrim(); }
+  bool eat(llvm::StringRef tok) {
+    skip();
+    if (!text.consume_front(tok))
+      return false;
+    return true;
+  }
+  static DimExprRef make(DimExpr::Op op, DimExprRef l, DimExprRef r) {
+    auto e = std::make_shared<DimExpr>();
+    e->op = op;
+    e->lhs = std::move(l);
+    e->rhs = std::move(r);
+    return e;
+  }
+  DimExprRef primary() {
+    skip();
+    if (eat("(")) {
+      DimExprRef e = sum();
+      return e && eat(")") ? e : nullptr;
+    }
+    bool negative = eat("-");
+    skip();
+    size_t n = 0;
+    while (n < text.size() && llvm::isDigit(text[n]))
+      ++n;
+    if (n) {
+      auto e = std::make_shared<DimExpr>();
+      if (text.take_front(n).getAsInteger(10, e->value))
+        return nullptr;
+      e->value = negative ? -e->value : e->value;
+      text = text.drop_front(n);
+      return e;
+    }
+    if (negative)
+      return nullptr;
+    while (n < text.size() && (llvm::isAlnum(text[n]) || text[n] == '_'))
+      ++n;
+    if (!n)
+      return nullptr;
+    llvm::StringRef name = text.take_front(n);
+    text = text.drop_front(n);
+    if (name == "min" || name == "max") {
+      if (!eat("("))
+        return nullptr;
+      DimExprRef a = sum();
+      if (!a || !eat(","))
+        return nullptr;
+      DimExprRef b = sum();
+      if (!b || !eat(")"))
+        return nullptr;
+      return make(name == "min" ? DimExpr::Op::Min : DimExpr::Op::Max, a, b);
+    }
+    for (unsigned j = 0; j < sig.args.size(); ++j)
+      if (sig.args[j].kind == KernelArg::Kind::DynamicDim && sig.args[j].name == name) {
+        auto e = std::make_shared<DimExpr>();
+        e->op = DimExpr::Op::Arg;
+        e->arg = j;
+        return e;
+      }
+    return nullptr;
+  }
+  DimExprRef product() {
+    DimExprRef e = primary();
+    while (e) {
+      DimExpr::Op op;
+      if (eat("//"))
+        op = DimExpr::Op::FloorDiv;
+      else if (eat("*"))
+        op = DimExpr::Op::Mul;
+      else if (eat("%"))
+        op = DimExpr::Op::Mod;
+      else
+        break;
+      DimExprRef r = primary();
+      // Floored division by a positive constant only (the frontend's rule).
+      if (!r || (op != DimExpr::Op::Mul && (!r->isConstant() || r->value <= 0)))
+        return nullptr;
+      e = make(op, e, r);
+    }
+    return e;
+  }
+  DimExprRef sum() {
+    DimExprRef e = product();
+    while (e) {
+      DimExpr::Op op;
+      if (eat("+"))
+        op = DimExpr::Op::Add;
+      else if (eat("-"))
+        op = DimExpr::Op::Sub;
+      else
+        break;
+      DimExprRef r = product();
+      if (!r)
+        return nullptr;
+      e = make(op, e, r);
+    }
+    return e;
+  }
+};
+} // namespace
+
+std::optional<DimExprRef> tilec::parseDimExpr(llvm::StringRef text, const KernelSignature &sig) {
+  DimParser p{text, sig};
+  DimExprRef e = p.sum();
+  p.skip();
+  if (!e || !p.text.empty())
+    return std::nullopt;
+  return e;
+}
+
+std::vector<std::pair<unsigned, unsigned>> tilec::derivedDimensions(const KernelSignature &sig) {
+  std::vector<std::pair<unsigned, unsigned>> out;
+  for (auto [i, a] : llvm::enumerate(sig.args))
+    for (auto [d, e] : llvm::enumerate(a.dims))
+      if (e && e->isDerived())
+        out.push_back({unsigned(i), unsigned(d)});
+  return out;
+}
+
 mlir::LogicalResult tilec::getKernelSignature(mlir::Operation *op, KernelSignature &sig) {
   auto fn = llvm::dyn_cast<mlir::FunctionOpInterface>(op);
   if (!fn || fn.isExternal())
@@ -117,6 +243,22 @@ mlir::LogicalResult tilec::getKernelSignature(mlir::Operation *op, KernelSignatu
       return op->emitError() << "kernel argument #" << i << " has no 'tile.dtype'";
     sig.args.push_back(std::move(arg));
   }
+  // Each tensor dimension as an expression over the dynamic dimensions.
+  for (KernelArg &arg : sig.args) {
+    if (arg.kind != KernelArg::Kind::Tensor)
+      continue;
+    for (const std::string &d : arg.shape) {
+      if (d == "?") {
+        arg.dims.push_back(nullptr); // no tile.shape: resolved by the launcher (the only dynamic dimension)
+        continue;
+      }
+      std::optional<DimExprRef> e = parseDimExpr(d, sig);
+      if (!e)
+        return op->emitError() << "tensor '" << arg.name << "' has dimension '" << d
+                               << "', which is neither a constant, a dynamic dimension nor an expression over them";
+      arg.dims.push_back(*e);
+    }
+  }
   sig.threads = {1, 1, 1};
   op->walk([&](tile::LaunchOp launch) {
     llvm::ArrayRef<int64_t> threads = launch.getThreads();
@@ -129,6 +271,27 @@ mlir::LogicalResult tilec::getKernelSignature(mlir::Operation *op, KernelSignatu
     sig.exported = !kernel.isPrivate();
     if (kernel.isLaunchSequence() && mlir::failed(getLaunchSteps(kernel, sig)))
       return mlir::failure();
+  }
+  return mlir::success();
+}
+
+mlir::LogicalResult tilec::rejectDerivedDimensions(mlir::ModuleOp module, llvm::ArrayRef<KernelSignature> sigs,
+                                                   llvm::StringRef target) {
+  for (const KernelSignature &sig : sigs) {
+    std::vector<std::pair<unsigned, unsigned>> derived = derivedDimensions(sig);
+    if (derived.empty())
+      continue;
+    auto [i, d] = derived.front();
+    mlir::Location loc = module.getLoc();
+    if (auto kernel = module.lookupSymbol<tile::KernelOp>(sig.name)) {
+      loc = kernel.getLoc();
+      if (!kernel.getBody().empty() && i < kernel.getBody().front().getNumArguments())
+        loc = kernel.getBody().front().getArgument(i).getLoc();
+    }
+    const KernelArg &a = sig.args[i];
+    return mlir::emitError(loc) << "tensor '" << a.name << "' has the derived dimension '" << a.shape[d]
+                                << "' (dimension " << d << "), which the " << target
+                                << " target does not support; give the tensor a T.dynamic dimension of its own";
   }
   return mlir::success();
 }
@@ -150,7 +313,7 @@ llvm::StringRef tilec::cElementType(llvm::StringRef dtype) {
       .Case("float32", "float")
       .Case("float64", "double")
       .Cases("float8_e4m3", "float8_e4m3fn", "float8_e5m2", "uint8_t")
-      .Cases("int4", "uint4", "uint8_t")
+      .Cases("int4", "uint4", "float4_e2m1fn", "uint8_t")
       .Case("int8", "int8_t")
       .Case("uint8", "uint8_t")
       .Case("int16", "int16_t")
@@ -172,7 +335,7 @@ std::string storageNote(llvm::StringRef dtype) {
     return " (bfloat16 bits)";
   if (dtype.starts_with("float8"))
     return " (" + dtype.str() + " bits, one per byte)";
-  if (dtype == "int4" || dtype == "uint4")
+  if (dtype == "int4" || dtype == "uint4" || dtype == "float4_e2m1fn")
     return " (packed: element i in byte i/2, low nibble first)";
   return "";
 }

@@ -21,20 +21,17 @@ TensorSizeTerms tilec::tensorSizeTerms(const KernelSignature &sig, unsigned tens
   TensorSizeTerms t;
   const KernelArg &arg = sig.args[tensorArg];
   t.staticBytes = tensorElementBytes(arg.dtype);
-  for (const std::string &d : arg.shape) {
-    uint64_t v;
-    if (!llvm::StringRef(d).getAsInteger(10, v)) {
-      if (v != 0 && t.staticBytes > kMaxTensorBytes / v)
-        t.staticTooBig = true;
-      else
-        t.staticBytes *= v;
+  for (const DimExprRef &e : arg.dims) {
+    if (!e || !e->isConstant()) {
+      if (e)
+        t.dims.push_back(e.get());
       continue;
     }
-    for (unsigned j = 0; j < sig.args.size(); ++j)
-      if (sig.args[j].kind == KernelArg::Kind::DynamicDim && sig.args[j].name == d) {
-        t.dimArgs.push_back(j);
-        break;
-      }
+    uint64_t v = e->value;
+    if (v != 0 && t.staticBytes > kMaxTensorBytes / v)
+      t.staticTooBig = true;
+    else
+      t.staticBytes *= v;
   }
   if (t.staticBytes > kMaxTensorBytes)
     t.staticTooBig = true;

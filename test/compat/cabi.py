@@ -4,7 +4,7 @@
 records: each argument's kind (tensor, dynamic dimension, scalar, workspace),
 dtype, shape expression and whether the kernel writes it. `encode`/`decode`
 convert float64 NumPy arrays to and from the stored element bits (float16,
-bfloat16, float8 e4m3/e5m2, packed int4). `call(lib, kernel, values)` runs
+bfloat16, float8 e4m3/e5m2, packed int4 and float4_e2m1fn). `call(lib, kernel, values)` runs
 one launcher through ctypes.
 """
 import ctypes
@@ -85,9 +85,26 @@ STORAGE = {
     "float16": np.float16, "float32": np.float32, "float64": np.float64, "bfloat16": np.uint16,
     "float8_e4m3": np.uint8, "float8_e4m3fn": np.uint8, "float8_e5m2": np.uint8,
     "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
-    "uint32": np.uint32, "bool": np.bool_, "int4": np.uint8, "uint4": np.uint8,
+    "uint32": np.uint32, "bool": np.bool_, "int4": np.uint8, "uint4": np.uint8, "float4_e2m1fn": np.uint8,
 }
-FLOATS = ("float16", "bfloat16", "float32", "float64", "float8_e4m3", "float8_e4m3fn", "float8_e5m2")
+FLOATS = ("float16", "bfloat16", "float32", "float64", "float8_e4m3", "float8_e4m3fn", "float8_e5m2",
+          "float4_e2m1fn")
+PACKED = ("int4", "uint4", "float4_e2m1fn")  # two elements a byte, low nibble first
+
+# float4_e2m1fn: the 16 codes (sign bit 3; exponent bits 2-1, bias 1; mantissa bit 0; no inf or NaN).
+FP4 = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0])
+
+
+def _fp4_encode(x):
+    """Nearest code, ties to the even code, saturating at 6 (CUDA's satfinite conversion)."""
+    x = np.asarray(x, np.float64).ravel()
+    mag = np.minimum(np.abs(x), 6.0)
+    pos = FP4[:8]
+    idx = np.clip(np.searchsorted(pos, mag), 1, 7)
+    lo, hi = pos[idx - 1], pos[idx]
+    dl, dh = mag - lo, hi - mag
+    code = np.where(dl < dh, idx - 1, np.where(dh < dl, idx, np.where((idx - 1) % 2 == 0, idx - 1, idx)))
+    return np.where(np.signbit(x), code | 8, code).astype(np.uint8)
 
 
 def _bf16_encode(x):
@@ -143,7 +160,7 @@ def _fp8_encode(x, dtype):
 
 def element_count(dtype, n):
     """Stored elements for n logical elements (int4 packs two a byte)."""
-    return (n + 1) // 2 if dtype in ("int4", "uint4") else n
+    return (n + 1) // 2 if dtype in PACKED else n
 
 
 def encode(x, dtype):
@@ -153,8 +170,8 @@ def encode(x, dtype):
         return _bf16_encode(x).ravel()
     if dtype in FP8:
         return _fp8_encode(x, dtype).ravel()
-    if dtype in ("int4", "uint4"):
-        v = (np.asarray(x, np.int64).ravel() & 0xF).astype(np.uint8)
+    if dtype in PACKED:
+        v = _fp4_encode(x) if dtype == "float4_e2m1fn" else (np.asarray(x, np.int64).ravel() & 0xF).astype(np.uint8)
         if v.size % 2:
             v = np.append(v, 0)
         return (v[0::2] | (v[1::2] << 4)).astype(np.uint8)
@@ -167,10 +184,12 @@ def decode(raw, dtype, n=None):
         return _bf16_decode(raw)
     if dtype in FP8:
         return FP8[dtype][np.asarray(raw, np.uint8)]
-    if dtype in ("int4", "uint4"):
+    if dtype in PACKED:
         lo, hi = raw & 0xF, raw >> 4
         v = np.stack([lo, hi], 1).ravel().astype(np.int64)
-        if dtype == "int4":
+        if dtype == "float4_e2m1fn":
+            v = FP4[v]
+        elif dtype == "int4":
             v = np.where(v >= 8, v - 16, v)
         return v[:n] if n is not None else v
     if dtype in FLOATS:
@@ -180,7 +199,7 @@ def decode(raw, dtype, n=None):
 
 def quantize(x, dtype):
     """x rounded to dtype's values, as float64 (what the kernel sees as input)."""
-    if dtype in FLOATS or dtype in ("int4", "uint4"):
+    if dtype in FLOATS or dtype in PACKED:
         return decode(encode(x, dtype), dtype, np.size(x)).reshape(np.shape(x))
     return np.asarray(x).astype(STORAGE[dtype]).astype(np.int64)
 

@@ -43,10 +43,13 @@ struct FrontendOptions {
   int deviceMajor = 9, deviceMinor = 0;
 };
 
-/// One dimension of a kernel tensor: static, or a runtime dimension.
+/// One dimension of a kernel tensor: static, a runtime dimension, or a
+/// derived dimension (an expression of runtime dimensions, `seq_len * 4`,
+/// which the launchers compute from them).
 struct ShapeDim {
   int64_t size = 0;        // when static
-  std::string dynamicName; // non-empty when a runtime dimension
+  std::string dynamicName; // non-empty when runtime: the dimension's name, or a derived one's text
+  std::vector<std::string> uses; // the runtime dimensions it is computed from (itself when plain)
   bool isDynamic() const { return !dynamicName.empty(); }
 };
 

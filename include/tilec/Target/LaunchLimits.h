@@ -29,12 +29,13 @@ constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 48;
 unsigned tensorElementBytes(llvm::StringRef dtype);
 
 /// A tensor argument's size in terms a launcher evaluates: the product of its
-/// static dimensions times the element bytes, and the argument indices of
-/// its dynamic dimensions (in shape order, repeats kept).
+/// static dimensions times the element bytes, and its other dimensions
+/// (dynamic dimension arguments and derived dimensions, in shape order,
+/// repeats kept). A derived dimension <= 0 is bad too.
 struct TensorSizeTerms {
   uint64_t staticBytes = 1;
   bool staticTooBig = false; ///< the static part alone is over the limit
-  llvm::SmallVector<unsigned> dimArgs;
+  llvm::SmallVector<const DimExpr *> dims;
 };
 TensorSizeTerms tensorSizeTerms(const KernelSignature &sig, unsigned tensorArg);
 

@@ -1,12 +1,15 @@
 //===- NarrowStorage.cpp - fp8 and packed 4-bit tensors in a gpu.func -----===//
 //
-// The emitters write fp8 and int4/uint4 values with their own types; this
+// The emitters write fp8, fp4 and int4/uint4 values with their own types; this
 // last step makes them bytes, which the NVPTX path can translate:
+// 0. float4_e2m1fn: emulateNarrowFloats with it alone selected, first, so
+//    that its values and tensors are i4 bits, which step 1 packs.
 // 1. Packed global tensors (element i of the row-major tensor in byte
 //    i * bits / 8, low bits first): the argument becomes bytes, each element
 //    load reads its byte and shifts, each element store updates its bits
 //    with an atomic and (clear) plus an atomic or (set), so neighbouring
-//    elements written by other threads or blocks never race.
+//    elements written by other threads or blocks never race. 4-bit scalar
+//    arguments become bytes.
 // 2. fp8: emulateNarrowFloats (NarrowFloatBits.h) with fp8 alone selected:
 //    arithmetic in f32, conversions as integer bit arithmetic bit-exact with
 //    the host target, storage as i8.
@@ -95,6 +98,9 @@ static LogicalResult packArgument(gpu::GPUFuncOp func, BlockArgument arg) {
 }
 
 LogicalResult tilec::gpu_lowering::legalizeNarrowStorage(gpu::GPUFuncOp func) {
+  // 0. float4_e2m1fn: emulated first, so that its tensors are i4 tensors,
+  //    packed below like int4's.
+  emulateNarrowFloats(func, [](Type t) { return isa<Float4E2M1FNType>(t); });
   // 1. Packed tensors.
   FunctionType fnType = func.getFunctionType();
   llvm::SmallVector<Type> inputs(fnType.getInputs());
@@ -104,6 +110,17 @@ LogicalResult tilec::gpu_lowering::legalizeNarrowStorage(gpu::GPUFuncOp func) {
       continue;
     if (failed(packArgument(func, arg)))
       return failure();
+    inputs[i] = arg.getType();
+  }
+  // 4-bit scalars (int4, uint4, float4_e2m1fn's bits): a byte each (PTX has
+  // no 4-bit parameters), its low bits taken at the entry.
+  for (auto [i, arg] : llvm::enumerate(func.getArguments().take_front(inputs.size()))) {
+    if (!arg.getType().isInteger(4))
+      continue;
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+    arg.setType(b.getI8Type());
+    Value low = arith::TruncIOp::create(b, func.getLoc(), b.getIntegerType(4), arg);
+    arg.replaceAllUsesExcept(low, low.getDefiningOp());
     inputs[i] = arg.getType();
   }
   func.setType(FunctionType::get(func.getContext(), inputs, fnType.getResults()));

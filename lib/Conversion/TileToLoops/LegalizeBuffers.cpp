@@ -1,9 +1,10 @@
 //===- LegalizeBuffers.cpp - Host types for tile buffers ------------------===//
 //
 // The last step of convert-tile-to-loops:
-// 1. Find the loads and stores of i4 elements, noting whether the buffer is
-//    a global tensor (packed, two per byte) or block-private (a byte each).
-// 2. Retype every value in place: strip `#tile.scope`, i4 elements to i8.
+// 1. Find the loads and stores of 4-bit elements (i4, and float4_e2m1fn's
+//    f4E2M1FN, whose bits are moved as i4), noting whether the buffer is a
+//    global tensor (packed, two per byte) or block-private (a byte each).
+// 2. Retype every value in place: strip `#tile.scope`, 4-bit elements to i8.
 // 3. Rewrite the noted i4 accesses on the byte buffers: nibble extraction
 //    and an atomic read-modify-write for packed tensors (element `i` of the
 //    row-major tensor lives in byte `i / 2`, low nibble first).
@@ -25,13 +26,16 @@ using namespace tilec::loops;
 
 namespace {
 
-/// The host type of a buffer type: no memory space, i4 stored as i8.
+/// Whether elements of `type` take 4 bits (i4, f4E2M1FN).
+bool isNibble(Type type) { return type.isInteger(4) || llvm::isa<Float4E2M1FNType>(type); }
+
+/// The host type of a buffer type: no memory space, 4-bit elements stored as i8.
 Type hostType(Type type) {
   auto memref = llvm::dyn_cast<MemRefType>(type);
-  if (!memref || (!tile::getBufferScope(memref) && !memref.getElementType().isInteger(4)))
+  if (!memref || (!tile::getBufferScope(memref) && !isNibble(memref.getElementType())))
     return type;
   Type element = memref.getElementType();
-  if (element.isInteger(4))
+  if (isNibble(element))
     element = IntegerType::get(type.getContext(), 8);
   return MemRefType::get(memref.getShape(), element, memref.getLayout(), Attribute());
 }
@@ -87,6 +91,8 @@ void rewriteLoad(memref::LoadOp load, bool packed) {
     bits = memref::LoadOp::create(b, loc, load.getMemref(), load.getIndices());
   }
   Value nibble = arith::TruncIOp::create(b, loc, b.getIntegerType(4), bits);
+  if (load.getType() != nibble.getType()) // f4E2M1FN: the float of these bits
+    nibble = arith::BitcastOp::create(b, loc, load.getType(), nibble);
   load.getResult().replaceAllUsesWith(nibble);
   load.erase();
 }
@@ -94,7 +100,10 @@ void rewriteLoad(memref::LoadOp load, bool packed) {
 void rewriteStore(memref::StoreOp store, bool packed) {
   OpBuilder b(store);
   Location loc = store.getLoc();
-  Value byteValue = arith::ExtUIOp::create(b, loc, b.getI8Type(), store.getValue());
+  Value value = store.getValue();
+  if (!value.getType().isInteger(4))
+    value = arith::BitcastOp::create(b, loc, b.getIntegerType(4), value);
+  Value byteValue = arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
   if (!packed) {
     memref::StoreOp::create(b, loc, byteValue, store.getMemref(), store.getIndices());
     store.erase();
@@ -122,17 +131,17 @@ LogicalResult loops::legalizeBuffers(Operation *root) {
   bool unsupported = false;
   root->walk([&](Operation *op) {
     if (auto load = llvm::dyn_cast<memref::LoadOp>(op)) {
-      if (load.getType().isInteger(4))
+      if (isNibble(load.getType()))
         loads.push_back({load, isGlobalBuffer(load.getMemref())});
     } else if (auto store = llvm::dyn_cast<memref::StoreOp>(op)) {
-      if (store.getValue().getType().isInteger(4))
+      if (isNibble(store.getValue().getType()))
         stores.push_back({store, isGlobalBuffer(store.getMemref())});
     }
     for (Value operand : op->getOperands())
       if (auto type = llvm::dyn_cast<MemRefType>(operand.getType()))
-        if (type.getElementType().isInteger(4) &&
+        if (isNibble(type.getElementType()) &&
             !llvm::isa<memref::LoadOp, memref::StoreOp, memref::DimOp, memref::DeallocOp>(op)) {
-          op->emitOpError("on an int4 buffer is not supported on the host target");
+          op->emitOpError("on a 4-bit (int4/uint4/float4_e2m1fn) buffer is not supported on the host target");
           unsupported = true;
         }
   });

@@ -23,15 +23,20 @@ struct Format {
   int bias;
   bool ieeeSpecials; ///< all-ones exponent is inf/NaN (false: E4M3FN, NaN only at all ones)
   bool saturate;     ///< overflow gives the largest finite value instead of inf
+  bool noSpecials = false; ///< no inf and no NaN (E2M1FN): every code is finite; NaN encodes as +max
 
   int64_t maxFinite() const {
     int64_t allOnesExp = (int64_t(1) << expBits) - 1;
+    if (noSpecials)
+      return (allOnesExp << manBits) | ((int64_t(1) << manBits) - 1);
     if (ieeeSpecials)
       return ((allOnesExp - 1) << manBits) | ((int64_t(1) << manBits) - 1);
     return (allOnesExp << manBits) | ((int64_t(1) << manBits) - 2);
   }
   int64_t infinity() const { return ((int64_t(1) << expBits) - 1) << manBits; }
   int64_t nan() const {
+    if (noSpecials)
+      return maxFinite(); // CUDA's satfinite conversion to e2m1 gives +6 for NaN
     return ieeeSpecials ? infinity() | (int64_t(1) << (manBits - 1)) : (int64_t(1) << (width - 1)) - 1;
   }
 };
@@ -45,6 +50,8 @@ std::optional<Format> narrowFormat(Type type) {
     return Format{8, 5, 2, 15, true, true};
   if (llvm::isa<Float8E4M3FNType>(type))
     return Format{8, 4, 3, 7, false, true};
+  if (llvm::isa<Float4E2M1FNType>(type))
+    return Format{4, 2, 1, 1, false, true, true};
   return std::nullopt;
 }
 
@@ -102,6 +109,10 @@ Value tilec::emitDecodeToF32(OpBuilder &b, Location loc, Value bits, FloatType n
   Value sub = o.bor(sign, arith::BitcastOp::create(b, loc, i32, subF));
   Value allOnes = o.c((1 << f.expBits) - 1);
   Value special, isSpecial;
+  if (f.noSpecials) {
+    Value isSub = o.cmp(arith::CmpIPredicate::eq, exp, o.c(0));
+    return arith::BitcastOp::create(b, loc, f32, o.sel(isSub, sub, normal));
+  }
   if (f.ieeeSpecials) {
     // inf (man == 0) or a quiet NaN keeping the payload.
     Value nanBit = o.sel(o.cmp(arith::CmpIPredicate::ne, man, o.c(0)), o.c(0x400000), o.c(0));
@@ -154,6 +165,9 @@ Value tilec::emitEncodeFromF32(OpBuilder &b, Location loc, Value value, FloatTyp
   Value overflow = o.bor(o.cmp(arith::CmpIPredicate::ugt, magnitude, o.c(f.maxFinite())), isInf);
   magnitude = o.sel(overflow, o.c(f.saturate ? f.maxFinite() : f.infinity()), magnitude);
   magnitude = o.sel(isNaN, o.c(f.nan()), magnitude);
-  Value bits = o.bor(o.shl(signBit, f.width - 1), magnitude);
+  Value sign = o.shl(signBit, f.width - 1);
+  if (f.noSpecials) // NaN: +max, whatever its sign bit
+    sign = o.sel(isNaN, o.c(0), sign);
+  Value bits = o.bor(sign, magnitude);
   return arith::TruncIOp::create(b, loc, shapedLike(like, b.getIntegerType(f.width)), bits);
 }

@@ -25,6 +25,7 @@ const DTypeName dtypeNames[] = {
     {"uint32", DType::UInt32, true},          {"bool", DType::Bool, true},
     {"int4", DType::Int4, true},              {"uint4", DType::UInt4, true},
     {"uint16", DType::UInt16, true},          {"uint64", DType::UInt64, true},
+    {"float4_e2m1fn", DType::Float4E2M1, true},
     // tile-lang's and NumPy's aliases.
     {"float", DType::Float32, false},         {"half", DType::Float16, false},
     {"double", DType::Float64, false},        {"int", DType::Int32, false},
@@ -68,7 +69,7 @@ llvm::ArrayRef<llvm::StringRef> tilec::allDTypeNames() {
 bool tilec::isFloatDType(DType t) {
   switch (t) {
   case DType::Float16: case DType::BFloat16: case DType::Float32: case DType::Float64:
-  case DType::Float8E4M3: case DType::Float8E5M2:
+  case DType::Float8E4M3: case DType::Float8E5M2: case DType::Float4E2M1:
     return true;
   default:
     return false;
@@ -88,14 +89,16 @@ unsigned tilec::dtypeBits(DType t) {
   case DType::Float64: case DType::Int64: case DType::UInt64: case DType::Index: return 64;
   case DType::Float8E4M3: case DType::Float8E5M2: case DType::Int8: case DType::UInt8: return 8;
   case DType::Bool: return 1;
-  case DType::Int4: case DType::UInt4: return 4;
+  case DType::Int4: case DType::UInt4: case DType::Float4E2M1: return 4;
   }
   return 32;
 }
 
 namespace {
 bool isIEEEFloat(DType t) { return t == DType::Float16 || t == DType::Float32 || t == DType::Float64; }
-bool isFloat8(DType t) { return t == DType::Float8E4M3 || t == DType::Float8E5M2; }
+/// The narrow floats (float8 kinds and float4_e2m1fn): after bfloat16, and
+/// two different ones do not mix.
+bool isFloat8(DType t) { return t == DType::Float8E4M3 || t == DType::Float8E5M2 || t == DType::Float4E2M1; }
 /// Significant bits (the implicit one included) and exponent bits of a float dtype.
 unsigned significandBits(DType t) {
   switch (t) {
@@ -111,6 +114,8 @@ unsigned significandBits(DType t) {
     return 4;
   case DType::Float8E5M2:
     return 3;
+  case DType::Float4E2M1:
+    return 2;
   default:
     return 0;
   }
@@ -128,6 +133,8 @@ unsigned exponentBits(DType t) {
     return 4;
   case DType::Float8E5M2:
     return 5;
+  case DType::Float4E2M1:
+    return 2;
   default:
     return 0;
   }

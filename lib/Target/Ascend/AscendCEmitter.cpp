@@ -189,7 +189,8 @@ LogicalResult KernelEmitter::declareUnifiedBuffer(tile::LaunchOp launch, SmallVe
 }
 
 LogicalResult KernelEmitter::run() {
-  if (failed(getKernelSignature(kernel, out.signature)))
+  if (failed(getKernelSignature(kernel, out.signature)) ||
+      failed(rejectDerivedDimensions(kernel->getParentOfType<ModuleOp>(), {out.signature}, "ascend")))
     return failure();
   const KernelSignature &sig = out.signature;
   Block &entry = kernel.getBody().front();

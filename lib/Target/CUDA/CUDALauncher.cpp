@@ -69,7 +69,10 @@ llvm::Type *tilec::cudaScalarType(llvm::LLVMContext &ctx, llvm::StringRef dtype)
     return llvm::Type::getInt64Ty(ctx);
   if (dtype == "int16")
     return llvm::Type::getInt16Ty(ctx);
-  if (dtype == "int8" || dtype == "uint8" || dtype == "bool" || dtype.starts_with("float8"))
+  // 4-bit scalars arrive in a byte (`uint8_t` in the header) and the kernel
+  // takes that byte (legalizeNarrowStorage).
+  if (dtype == "int8" || dtype == "uint8" || dtype == "bool" || dtype.starts_with("float8") || dtype == "int4" ||
+      dtype == "uint4" || dtype == "float4_e2m1fn")
     return llvm::Type::getInt8Ty(ctx);
   return llvm::Type::getInt32Ty(ctx);
 }
@@ -354,21 +357,40 @@ static Value *getFunction(Builder &bd, IRBuilder<> &b, const CUDAKernelInfo &k, 
   return result;
 }
 
+Value *tilec::cudaDimValue(IRBuilder<> &b, llvm::Function *fn, const DimExpr &e) {
+  IRDimBuilder db{b, fn, b.getInt64Ty()};
+  return buildDimExpr<IRDimBuilder, Value *>(e, db);
+}
+
 Value *tilec::cudaTensorTooLarge(IRBuilder<> &b, const KernelSignature &sig, unsigned i, llvm::Function *fn) {
   TensorSizeTerms t = tensorSizeTerms(sig, i);
   if (t.staticTooBig)
     return b.getTrue();
-  if (t.dimArgs.empty())
+  if (t.dims.empty())
     return nullptr;
   // In i128, each dimension clamped to just over the limit: nothing wraps.
+  // A derived dimension <= 0, or computed through a value over the limit, is
+  // bad as well.
   llvm::Type *i128 = b.getInt128Ty();
   Value *cap = llvm::ConstantInt::get(i128, kMaxTensorBytes + 1);
   Value *bytes = llvm::ConstantInt::get(i128, t.staticBytes);
-  for (unsigned a : t.dimArgs) {
-    Value *d = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, fn->getArg(a), b.getInt64(kMaxTensorBytes + 1));
-    bytes = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateMul(bytes, b.CreateZExt(d, i128)), cap);
+  Value *bad = nullptr;
+  IRDimBuilder db{b, fn, i128, kMaxTensorBytes + 1};
+  for (const DimExpr *e : t.dims) {
+    Value *d;
+    if (e->isArg()) {
+      d = db.arg(e->arg);
+    } else {
+      Value *over = b.getFalse();
+      d = buildCheckedDimExpr<IRDimBuilder, Value *>(*e, db, over, int64_t(kMaxTensorBytes));
+      if (!e->isConstant())
+        over = b.CreateOr(over, b.CreateICmpSLE(d, llvm::ConstantInt::get(i128, 0)));
+      bad = bad ? b.CreateOr(bad, over) : over;
+    }
+    bytes = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateMul(bytes, d), cap);
   }
-  return b.CreateICmpUGT(bytes, llvm::ConstantInt::get(i128, kMaxTensorBytes));
+  Value *tooLarge = b.CreateICmpUGT(bytes, llvm::ConstantInt::get(i128, kMaxTensorBytes));
+  return bad ? b.CreateOr(bad, tooLarge) : tooLarge;
 }
 
 /// The grid of one image's `launch`, from its grid function.
@@ -455,7 +477,7 @@ static Value *emitClusterLaunch(Builder &bd, IRBuilder<> &b, Value *stream, cons
 /// Emits, at `b`'s insertion point, the kernel parameters and cuLaunchKernel
 /// of one image's `launch` over its `grid` (checked before), then returns.
 static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const KernelSignature &sig,
-                       const CUDAKernelLaunch &launch, Grid g, Value *cuFn, const llvm::StringMap<Value *> &dims,
+                       const CUDAKernelLaunch &launch, Grid g, Value *cuFn,
                        Value *smCount) {
   llvm::LLVMContext &ctx = bd.ctx;
   if (launch.persistentBlocksPerSM > 0 && smCount) {
@@ -493,10 +515,8 @@ static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const Ke
     slot(fn->getArg(i)); // aligned
     slot(b.getInt64(0)); // offset
     llvm::SmallVector<Value *> sizes;
-    for (const std::string &d : a.shape) {
-      int64_t v;
-      sizes.push_back(llvm::StringRef(d).getAsInteger(10, v) ? dims.lookup(d) : b.getInt64(v));
-    }
+    for (const DimExprRef &d : a.dims)
+      sizes.push_back(d ? cudaDimValue(b, fn, *d) : nullptr);
     for (Value *s : sizes)
       slot(s ? s : b.getInt64(1));
     llvm::SmallVector<Value *> strides(sizes.size());
@@ -583,13 +603,11 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
     // 1. Argument checks, in the host launcher's order (LaunchLimits.h):
     // null pointers, dimensions (<= 0, tensors over the limit), alignment,
     // then every image's grid -- all before the first driver call.
-    llvm::StringMap<Value *> dims;
     for (unsigned i = 0; i < sig.args.size(); ++i)
       if (sig.args[i].kind == KernelArg::Kind::Tensor)
         ret(b.CreateIsNull(fn->getArg(i)), (int)LaunchStatus::NullPointer);
     for (unsigned i = 0; i < sig.args.size(); ++i)
       if (sig.args[i].kind == KernelArg::Kind::DynamicDim) {
-        dims[sig.args[i].name] = fn->getArg(i);
         ret(b.CreateICmpSLE(fn->getArg(i), b.getInt64(0)), (int)LaunchStatus::BadDimension);
       }
     for (unsigned i = 0; i < sig.args.size(); ++i)
@@ -639,7 +657,7 @@ void tilec::buildCUDALaunchers(llvm::Module &module, llvm::ArrayRef<CUDAKernelIn
     for (unsigned li = 0; li < k.launches.size(); ++li) {
       if (image)
         b.SetInsertPoint(perImage[li]);
-      emitLaunch(bd, b, fn, sig, k.launches[li], grids[li], cuFn, dims, smCount);
+      emitLaunch(bd, b, fn, sig, k.launches[li], grids[li], cuFn, smCount);
     }
   }
   for (const CUDAKernelInfo &k : kernels)

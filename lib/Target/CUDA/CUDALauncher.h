@@ -69,6 +69,37 @@ llvm::Type *cudaScalarType(llvm::LLVMContext &ctx, llvm::StringRef dtype);
 /// (LaunchLimits.h), or null when its shape is static and within it.
 llvm::Value *cudaTensorTooLarge(llvm::IRBuilder<> &b, const KernelSignature &sig, unsigned i, llvm::Function *fn);
 
+/// buildDimExpr's builder over an IRBuilder: arguments are `fn`'s (int64_t
+/// dimensions), values of type `type` (i64, or i128 with each dimension
+/// clamped to [0, clamp] for the checks when clamp > 0).
+struct IRDimBuilder {
+  llvm::IRBuilder<> &b;
+  llvm::Function *fn;
+  llvm::Type *type;
+  uint64_t clamp = 0;
+  llvm::Value *constant(int64_t v) { return llvm::ConstantInt::getSigned(type, v); }
+  llvm::Value *arg(unsigned i) {
+    llvm::Value *p = fn->getArg(i);
+    if (clamp)
+      p = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, p, b.getInt64(clamp));
+    return p->getType() == type ? p : b.CreateZExt(p, type);
+  }
+  llvm::Value *add(llvm::Value *x, llvm::Value *y) { return b.CreateAdd(x, y); }
+  llvm::Value *sub(llvm::Value *x, llvm::Value *y) { return b.CreateSub(x, y); }
+  llvm::Value *mul(llvm::Value *x, llvm::Value *y) { return b.CreateMul(x, y); }
+  llvm::Value *sdiv(llvm::Value *x, llvm::Value *y) { return b.CreateSDiv(x, y); }
+  llvm::Value *srem(llvm::Value *x, llvm::Value *y) { return b.CreateSRem(x, y); }
+  llvm::Value *smin(llvm::Value *x, llvm::Value *y) { return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y); }
+  llvm::Value *smax(llvm::Value *x, llvm::Value *y) { return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y); }
+  llvm::Value *slt(llvm::Value *x, llvm::Value *y) { return b.CreateICmpSLT(x, y); }
+  llvm::Value *select(llvm::Value *c, llvm::Value *x, llvm::Value *y) { return b.CreateSelect(c, x, y); }
+  llvm::Value *bor(llvm::Value *x, llvm::Value *y) { return b.CreateOr(x, y); }
+};
+
+/// The int64 value of tensor dimension `e` in launcher `fn` (a constant, a
+/// dimension argument or a derived dimension).
+llvm::Value *cudaDimValue(llvm::IRBuilder<> &b, llvm::Function *fn, const DimExpr &e);
+
 /// Adds the launcher of launch sequence `sig` (CUDASequence.cpp): the
 /// argument checks, the workspace's buffers (`module` holds its workspace
 /// function, made internal here), then each part's launcher on the same

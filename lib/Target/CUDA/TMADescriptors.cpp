@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Target/CUDA/TMADescriptors.h"
+#include "CUDALauncher.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 
@@ -64,16 +65,9 @@ llvm::SmallVector<Value *> tilec::emitTMADescriptors(llvm::IRBuilder<> &b, llvm:
   llvm::FunctionCallee encode = m.getOrInsertFunction(
       "cuTensorMapEncodeTiled",
       llvm::FunctionType::get(i32, {ptr, i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32}, false));
-  // A dimension's value: a literal or the dynamic-dimension argument.
-  auto dimValue = [&](const std::string &d) -> Value * {
-    int64_t v;
-    if (!llvm::StringRef(d).getAsInteger(10, v))
-      return b.getInt64(v);
-    for (unsigned i = 0; i < sig.args.size(); ++i)
-      if (sig.args[i].kind == KernelArg::Kind::DynamicDim && sig.args[i].name == d)
-        return launcher->getArg(i);
-    return b.getInt64(1);
-  };
+  // A dimension's value: a literal, the dynamic-dimension argument or a
+  // derived dimension computed from them.
+  auto dimValue = [&](const DimExprRef &d) -> Value * { return d ? cudaDimValue(b, launcher, *d) : b.getInt64(1); };
   auto array = [&](llvm::Type *elem, llvm::ArrayRef<Value *> values) {
     auto *ty = llvm::ArrayType::get(elem, values.size());
     Value *slot = b.CreateAlloca(ty);
@@ -85,7 +79,7 @@ llvm::SmallVector<Value *> tilec::emitTMADescriptors(llvm::IRBuilder<> &b, llvm:
     const KernelArg &a = sig.args[d.arg];
     int64_t bytes;
     int type = dataType(a.dtype, bytes);
-    Value *rows = dimValue(a.shape[0]), *cols = dimValue(a.shape[1]);
+    Value *rows = dimValue(a.dims[0]), *cols = dimValue(a.dims[1]);
     Value *dims = array(i64, {cols, rows});
     Value *strides = array(i64, {b.CreateMul(cols, b.getInt64(bytes))});
     Value *box = array(i32, {b.getInt32(d.box[0]), b.getInt32(d.box[1])});

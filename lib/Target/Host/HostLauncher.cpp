@@ -40,7 +40,7 @@ Type host::cParameterType(Type kernelType) {
     return IntegerType::get(ctx, 64);
   if (auto ft = llvm::dyn_cast<FloatType>(kernelType))
     if (!ft.isF32() && !ft.isF64())
-      return IntegerType::get(ctx, ft.getWidth());
+      return IntegerType::get(ctx, std::max(8u, ft.getWidth())); // float4_e2m1fn: its code in a byte
   if (kernelType.isInteger(1) || kernelType.isInteger(4))
     return IntegerType::get(ctx, 8);
   return kernelType;
@@ -68,21 +68,44 @@ LogicalResult LauncherInfo::resolveDimensions() {
     for (int64_t d = 0; d < type.getRank(); ++d) {
       if (!type.isDynamicDim(d))
         continue;
-      llvm::StringRef name = d < (int64_t)arg.shape.size() ? llvm::StringRef(arg.shape[d]) : "?";
-      std::optional<unsigned> found;
-      for (unsigned j : dims)
-        if (sig.args[j].name == name)
-          found = j;
-      if (!found && dims.size() == 1)
-        found = dims.front(); // no tile.shape: the only dynamic dimension
-      if (!found)
+      DimExprRef e = d < (int64_t)arg.dims.size() ? arg.dims[d] : nullptr;
+      if (!e && dims.size() == 1) {
+        auto only = std::make_shared<DimExpr>(); // no tile.shape: the only dynamic dimension
+        only->op = DimExpr::Op::Arg;
+        only->arg = dims.front();
+        e = only;
+      }
+      if (!e)
         return body.emitError() << "cannot tell which dynamic dimension sizes dimension " << d << " of '" << arg.name
                                 << "' (no 'tile.shape' attribute)";
-      dynamicSizeArg[{unsigned(i), unsigned(d)}] = *found;
+      dynamicSize[{unsigned(i), unsigned(d)}] = e;
     }
   }
   return success();
 }
+
+Value ArithDimBuilder::constant(int64_t v) {
+  // Sign-extended: Builder::getIntegerAttr zero-extends into a signless i128.
+  return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, llvm::APInt(type.getIntOrFloatBitWidth(), v, true)));
+}
+Value ArithDimBuilder::arg(unsigned i) {
+  Value p = params[i];
+  if (clamp > 0)
+    p = arith::MinUIOp::create(b, loc, p, arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(clamp)));
+  return p.getType() == type ? p : arith::ExtUIOp::create(b, loc, type, p).getResult();
+}
+Value ArithDimBuilder::add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+Value ArithDimBuilder::sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+Value ArithDimBuilder::mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+Value ArithDimBuilder::sdiv(Value x, Value y) { return arith::DivSIOp::create(b, loc, x, y); }
+Value ArithDimBuilder::srem(Value x, Value y) { return arith::RemSIOp::create(b, loc, x, y); }
+Value ArithDimBuilder::smin(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+Value ArithDimBuilder::smax(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+Value ArithDimBuilder::slt(Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+}
+Value ArithDimBuilder::select(Value c, Value x, Value y) { return arith::SelectOp::create(b, loc, c, x, y); }
+Value ArithDimBuilder::bor(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
 
 /// A memref descriptor over `ptr`, cast to `type`.
 static Value buildDescriptor(OpBuilder &b, Location loc, MemRefType type, Value ptr, llvm::ArrayRef<Value> sizes) {
@@ -118,9 +141,14 @@ llvm::SmallVector<Value> LauncherInfo::kernelArguments(OpBuilder &b, Location lo
     Value param = params[i];
     if (auto memref = llvm::dyn_cast<MemRefType>(type)) {
       llvm::SmallVector<Value> sizes;
-      for (int64_t d = 0; d < memref.getRank(); ++d)
-        sizes.push_back(memref.isDynamicDim(d) ? params[dynamicSizeArg.lookup({i, unsigned(d)})]
-                                               : LLVM::ConstantOp::create(b, loc, i64, memref.getDimSize(d)));
+      for (int64_t d = 0; d < memref.getRank(); ++d) {
+        if (!memref.isDynamicDim(d)) {
+          sizes.push_back(LLVM::ConstantOp::create(b, loc, i64, memref.getDimSize(d)));
+          continue;
+        }
+        ArithDimBuilder db{b, loc, params, i64};
+        sizes.push_back(buildDimExpr<ArithDimBuilder, Value>(*dynamicSize.lookup({i, unsigned(d)}), db));
+      }
       args.push_back(buildDescriptor(b, loc, memref, param, sizes));
     } else if (type.isIndex()) {
       args.push_back(arith::IndexCastOp::create(b, loc, type, param));
@@ -129,6 +157,9 @@ llvm::SmallVector<Value> LauncherInfo::kernelArguments(OpBuilder &b, Location lo
                                            arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0))));
     } else if (type.isInteger(4)) {
       args.push_back(arith::TruncIOp::create(b, loc, type, param));
+    } else if (llvm::isa<Float4E2M1FNType>(type)) {
+      Value code = arith::TruncIOp::create(b, loc, b.getIntegerType(4), param);
+      args.push_back(arith::BitcastOp::create(b, loc, type, code));
     } else if (param.getType() != type) {
       args.push_back(arith::BitcastOp::create(b, loc, type, param));
     } else {
@@ -143,23 +174,35 @@ Value LauncherInfo::checkArguments(OpBuilder &b, Location loc, ValueRange params
 }
 
 /// True when tensor argument `i`, with the dynamic dimensions in `params`, is
-/// over kMaxTensorBytes. In i128, each dimension clamped to just over the
-/// limit (a negative one counts as huge), so nothing wraps.
+/// over kMaxTensorBytes, or has a derived dimension <= 0 (or one computed
+/// through a value over the limit). In i128, each dimension clamped to just
+/// over the limit (a negative one counts as huge), so nothing wraps.
 static Value tensorTooLarge(OpBuilder &b, Location loc, const KernelSignature &sig, unsigned i, ValueRange params) {
   TensorSizeTerms t = tensorSizeTerms(sig, i);
   if (t.staticTooBig)
     return arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-  if (t.dimArgs.empty())
+  if (t.dims.empty())
     return Value();
   Type i128 = b.getIntegerType(128);
   auto c128 = [&](uint64_t v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i128, v)).getResult(); };
-  Value capI64 = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(int64_t(kMaxTensorBytes + 1)));
   Value cap = c128(kMaxTensorBytes + 1), bytes = c128(t.staticBytes);
-  for (unsigned a : t.dimArgs) {
-    Value d = arith::ExtUIOp::create(b, loc, i128, arith::MinUIOp::create(b, loc, params[a], capI64));
+  Value bad;
+  ArithDimBuilder db{b, loc, params, i128, int64_t(kMaxTensorBytes + 1)};
+  for (const DimExpr *e : t.dims) {
+    Value d;
+    if (e->isArg()) {
+      d = db.arg(e->arg);
+    } else {
+      Value over = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+      d = buildCheckedDimExpr<ArithDimBuilder, Value>(*e, db, over, int64_t(kMaxTensorBytes));
+      if (!e->isConstant())
+        over = arith::OrIOp::create(b, loc, over, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, d, c128(0)));
+      bad = bad ? arith::OrIOp::create(b, loc, bad, over).getResult() : over;
+    }
     bytes = arith::MinUIOp::create(b, loc, arith::MulIOp::create(b, loc, bytes, d), cap);
   }
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, bytes, c128(kMaxTensorBytes));
+  Value tooLarge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, bytes, c128(kMaxTensorBytes));
+  return bad ? arith::OrIOp::create(b, loc, bad, tooLarge).getResult() : tooLarge;
 }
 
 Value host::checkLauncherArguments(OpBuilder &b, Location loc, const KernelSignature &sig, ValueRange params) {

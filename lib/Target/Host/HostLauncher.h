@@ -27,6 +27,29 @@ mlir::Type cParameterType(mlir::Type kernelType);
 mlir::Value checkLauncherArguments(mlir::OpBuilder &b, mlir::Location loc, const KernelSignature &sig,
                                    mlir::ValueRange params);
 
+/// buildDimExpr's builder over arith ops: `params` are the launcher's C
+/// parameters (int64_t dimensions), values of type `type` (i64, or i128 with
+/// each dimension clamped to [0, clamp] for the checks when clamp > 0).
+struct ArithDimBuilder {
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+  mlir::ValueRange params;
+  mlir::Type type;
+  int64_t clamp = 0;
+  mlir::Value constant(int64_t v);
+  mlir::Value arg(unsigned i);
+  mlir::Value add(mlir::Value x, mlir::Value y);
+  mlir::Value sub(mlir::Value x, mlir::Value y);
+  mlir::Value mul(mlir::Value x, mlir::Value y);
+  mlir::Value sdiv(mlir::Value x, mlir::Value y);
+  mlir::Value srem(mlir::Value x, mlir::Value y);
+  mlir::Value smin(mlir::Value x, mlir::Value y);
+  mlir::Value smax(mlir::Value x, mlir::Value y);
+  mlir::Value slt(mlir::Value x, mlir::Value y);
+  mlir::Value select(mlir::Value c, mlir::Value x, mlir::Value y);
+  mlir::Value bor(mlir::Value x, mlir::Value y);
+};
+
 /// Makes `fn` private to the object (internal linkage).
 void makeInternal(mlir::func::FuncOp fn);
 
@@ -60,8 +83,9 @@ public:
 private:
   const KernelSignature &sig;
   mutable mlir::func::FuncOp body, grid; // op handles: their accessors are not const
-  /// (tensor argument, dimension) -> index of the dimension argument.
-  llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> dynamicSizeArg;
+  /// (tensor argument, dimension) -> its size: a dimension argument or a
+  /// derived dimension over them.
+  llvm::DenseMap<std::pair<unsigned, unsigned>, DimExprRef> dynamicSize;
 };
 
 /// Guards every integer division and remainder with a divisor that may be 0

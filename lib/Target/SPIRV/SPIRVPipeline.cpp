@@ -23,7 +23,7 @@ using namespace tilec;
 LogicalResult SPIRVPipelineBackend::lower(ModuleOp module, EmitStage) {
   // 1. The C ABI of every kernel, before the tile kernels are lowered away.
   std::vector<KernelSignature> sigs;
-  if (failed(getKernelSignatures(module, sigs)))
+  if (failed(getKernelSignatures(module, sigs)) || failed(rejectDerivedDimensions(module, sigs, target->getName())))
     return failure();
   for (KernelSignature &sig : sigs)
     signatures[sig.name] = std::move(sig);

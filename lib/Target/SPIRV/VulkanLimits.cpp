@@ -222,6 +222,9 @@ LogicalResult tilec::vulkan::checkLimits(gpu::GPUFuncOp kernel, const vk::Reflec
       if (t.isInteger(4))
         return emitError() << "kernel '" << r.kernelName
                            << "' uses 4-bit integers, which the Vulkan target does not support (no 4-bit storage)";
+      if (isa<Float4E2M1FNType>(t))
+        return emitError() << "kernel '" << r.kernelName
+                           << "' uses float4_e2m1fn, which the Vulkan target does not support (no 4-bit storage)";
       if (isa<Float8E4M3FNType, Float8E5M2Type>(t))
         return emitError() << "kernel '" << r.kernelName << "' uses an 8-bit float type, which the Vulkan "
                                << "target does not support";

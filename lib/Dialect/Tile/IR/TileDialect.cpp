@@ -40,6 +40,7 @@ Type tilec::tile::getDtypeElementType(MLIRContext *ctx, StringRef dtype) {
       .Case("float64", b.getF64Type())
       .Cases({"float8_e4m3", "float8_e4m3fn"}, b.getType<Float8E4M3FNType>())
       .Case("float8_e5m2", b.getType<Float8E5M2Type>())
+      .Case("float4_e2m1fn", b.getType<Float4E2M1FNType>())
       .Case("bool", b.getI1Type())
       .Cases({"int4", "uint4"}, b.getIntegerType(4))
       .Cases({"int8", "uint8"}, b.getI8Type())
@@ -62,6 +63,8 @@ StringRef tilec::tile::getDtypeSpelling(Type type) {
     return "float8_e4m3";
   if (isa<Float8E5M2Type>(type))
     return "float8_e5m2";
+  if (isa<Float4E2M1FNType>(type))
+    return "float4_e2m1fn";
   if (type.isInteger(1))
     return "bool";
   if (auto i = dyn_cast<IntegerType>(type)) {

@@ -25,7 +25,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 /// Element types of tile buffers (all signless; unsignedness lives in the
 /// kernel argument's `tile.dtype`).
-def Tile_ElementType : AnyTypeOf<[F16, BF16, F32, F64, F8E4M3FN, F8E5M2,
+def Tile_ElementType : AnyTypeOf<[F16, BF16, F32, F64, F8E4M3FN, F8E5M2, F4E2M1FN,
                                   I1, I<4>, I8, I16, I32, I64],
                                  "tile element type">;
 
