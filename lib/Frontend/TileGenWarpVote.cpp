@@ -274,52 +274,39 @@ TValue KernelGen::evalWarpVote(const BoundCall &call) {
   // Accumulators are 32-bit: counts, flags and 32-lane masks.
   Bits a{b, l};
   mlir::Value one = a.i64(1), zero = a.i64(0), vzero = k.i64(0);
-  mlir::Value r;
-  switch (id) {
-  case BuiltinID::AnySync:
-  case BuiltinID::SyncThreadsOr:
-    r = accumulate(*this, l, count, zero, [&](mlir::Value j, mlir::Value acc) {
-      mlir::Value ok;
-      mlir::Value x = entry(j, ok);
+  // One pass over the lanes: a flag (any / all), a count, or a lane mask.
+  bool startsSet = id == BuiltinID::AllSync || id == BuiltinID::SyncThreadsAnd || id == BuiltinID::MatchAllSync;
+  mlir::Value r = accumulate(*this, l, count, startsSet ? one : zero, [&](mlir::Value j, mlir::Value acc) {
+    mlir::Value ok;
+    mlir::Value x = entry(j, ok);
+    switch (id) {
+    case BuiltinID::AnySync:
+    case BuiltinID::SyncThreadsOr:
       return a.sel(a.band(ok, k.cmp(P::ne, x, vzero)), one, acc);
-    });
-    return bitsAs(*this, l, r, DType::Int32);
-  case BuiltinID::AllSync:
-  case BuiltinID::SyncThreadsAnd:
-    r = accumulate(*this, l, count, one, [&](mlir::Value j, mlir::Value acc) {
-      mlir::Value ok;
-      mlir::Value x = entry(j, ok);
+    case BuiltinID::AllSync:
+    case BuiltinID::SyncThreadsAnd:
       return a.sel(a.band(ok, k.cmp(P::eq, x, vzero)), zero, acc);
-    });
-    return bitsAs(*this, l, r, DType::Int32);
-  case BuiltinID::SyncThreadsCount:
-    r = accumulate(*this, l, count, zero, [&](mlir::Value j, mlir::Value acc) {
-      mlir::Value ok;
-      mlir::Value x = entry(j, ok);
+    case BuiltinID::SyncThreadsCount:
       return a.sel(a.band(ok, k.cmp(P::ne, x, vzero)), a.add(acc, one), acc);
-    });
-    return bitsAs(*this, l, r, DType::Int32);
-  case BuiltinID::BallotSync:
-  case BuiltinID::Ballot:
-  case BuiltinID::MatchAnySync:
-    r = accumulate(*this, l, count, zero, [&](mlir::Value j, mlir::Value acc) {
-      mlir::Value ok;
-      mlir::Value x = entry(j, ok);
+    case BuiltinID::MatchAllSync: // cleared by a lane of the mask holding another value
+      return a.sel(a.band(ok, k.cmp(P::ne, x, mine)), zero, acc);
+    default: // ballots and match_any: the lanes' bits
       mlir::Value set = isMatch ? k.cmp(P::eq, x, mine) : k.cmp(P::ne, x, vzero);
       return a.sel(a.band(ok, set), a.bor(acc, a.shl(one, a.toI64(j))), acc);
-    });
-    return bitsAs(*this, l, r, isMatch ? DType::UInt32 : DType::UInt64);
+    }
+  });
+  switch (id) {
+  case BuiltinID::BallotSync:
+  case BuiltinID::Ballot:
+    return bitsAs(*this, l, r, DType::UInt64);
+  case BuiltinID::MatchAnySync:
+    return bitsAs(*this, l, r, DType::UInt32);
   case BuiltinID::MatchAllSync: {
-    r = accumulate(*this, l, count, one, [&](mlir::Value j, mlir::Value acc) {
-      mlir::Value ok;
-      mlir::Value x = entry(j, ok);
-      return a.sel(a.band(ok, k.cmp(P::ne, x, mine)), zero, acc);
-    });
     // The mask when every lane of it holds the caller's value, else 0.
     mlir::Value mask32 = k.w == 64 ? arith::TruncIOp::create(b, l, b.getI32Type(), mask).getResult() : mask;
     return bitsAs(*this, l, a.sel(a.cmp(P::ne, r, zero), mask32, zero), DType::UInt32);
   }
   default:
-    llvm_unreachable("not a warp vote");
+    return bitsAs(*this, l, r, DType::Int32);
   }
 }

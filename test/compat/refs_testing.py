@@ -102,75 +102,25 @@ def tile_cumsum(ins, p):
     return {names[1]: _tile_cumsum(a, blocks, p.get("dim", 0), bool(p.get("reverse")))}
 
 
-# tile-lang's warp-vote kernels (test_tilelang_language_warp_vote.py): B[tx] for one warp of 32.
-def _lanes(v):
-    return {"B": np.full(32, v, dtype=np.int64)}
+
+# tile-lang's warp-vote kernels (test_tilelang_language_warp_vote.py): B[tx] for one warp of 32
+# threads, the values the test asserts as CUDA computes them (votes 1, masks zero-extended).
+def _vote_ref(name, lanes, doc):
+    def fn(ins, p):
+        return {"B": np.asarray(lanes, dtype=np.int64) * np.ones(32, dtype=np.int64)}
+    fn.__name__, fn.__doc__ = name, doc
+    return ref(fn)
 
 
-@ref
-def vote_any(ins, p):
-    """T.any_sync(tx == 0): lane 0's predicate is set, so 1 on every lane."""
-    return _lanes(1)
-
-
-@ref
-def vote_all(ins, p):
-    """T.all_sync(1): 1 on every lane."""
-    return _lanes(1)
-
-
-@ref
-def vote_one(ins, p):
-    """T.syncthreads_and(1) / T.syncthreads_or(tx == 0): 1 on every thread."""
-    return _lanes(1)
-
-
-@ref
-def vote_zero(ins, p):
-    """T.syncthreads_and(tx != 0), T.syncthreads_or(0), T.match_all_sync(tx): 0."""
-    return _lanes(0)
-
-
-@ref
-def vote_ballot_lane0(ins, p):
-    """T.ballot_sync(tx == 0): bit 0 only."""
-    return _lanes(1)
-
-
-@ref
-def vote_ballot_full(ins, p):
-    """T.ballot(1) and T.activemask(): the 32 lanes, zero-extended to 64 bits."""
-    return _lanes(0xFFFFFFFF)
-
-
-@ref
-def vote_ffs_from7(ins, p):
-    """T.__ffs(T.ballot_sync(tx >= 7)) - 1: the lowest set lane, 7."""
-    return _lanes(7)
-
-
-@ref
-def vote_fns_from7(ins, p):
-    """T.__fns(ballot of tx >= 7, 0, 3): the third set bit from bit 0 up, 9."""
-    return _lanes(9)
-
-
-@ref
-def vote_count16(ins, p):
-    """T.syncthreads_count(tx < 16): 16."""
-    return _lanes(16)
-
-
-@ref
-def vote_match_halves(ins, p):
-    """T.match_any_sync(1 for lanes 0-15, 2 for 16-31): each half's mask, as int32."""
-    b = np.empty(32, dtype=np.int64)
-    b[:16] = 0x0000FFFF
-    b[16:] = np.int64(np.int32(np.uint32(0xFFFF0000).view(np.int32)))
-    return {"B": b}
-
-
-@ref
-def vote_minus_one(ins, p):
-    """T.match_all_sync(7): every lane agrees, the full mask 0xFFFFFFFF as int32, -1."""
-    return _lanes(-1)
+_HALVES = [0x0000FFFF] * 16 + [int(np.uint32(0xFFFF0000).view(np.int32))] * 16
+for _name, _lanes, _doc in [
+        ("vote_one", 1, "T.any_sync(tx == 0), T.all_sync(1), T.ballot_sync(tx == 0) (bit 0), "
+                        "T.syncthreads_and(1), T.syncthreads_or(tx == 0): 1"),
+        ("vote_zero", 0, "T.syncthreads_and(tx != 0), T.syncthreads_or(0), T.match_all_sync(tx): 0"),
+        ("vote_ballot_full", 0xFFFFFFFF, "T.ballot(1), T.activemask(): the 32 lanes, zero-extended"),
+        ("vote_ffs_from7", 7, "T.__ffs(T.ballot_sync(tx >= 7)) - 1: the lowest set lane"),
+        ("vote_fns_from7", 9, "T.__fns(ballot of tx >= 7, 0, 3): the third set bit from bit 0 up"),
+        ("vote_count16", 16, "T.syncthreads_count(tx < 16)"),
+        ("vote_match_halves", _HALVES, "T.match_any_sync(1 for lanes 0-15, 2 for 16-31): each half's mask"),
+        ("vote_minus_one", -1, "T.match_all_sync(7): the full mask 0xFFFFFFFF as int32")]:
+    _vote_ref(_name, _lanes, _doc)
