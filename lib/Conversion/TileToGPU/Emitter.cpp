@@ -473,6 +473,8 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
     return emitAtomicAdd(a);
   if (auto p = dyn_cast<tile::PrintOp>(op))
     return emitPrint(p);
+  if (auto c = dyn_cast<tile::CallExternOp>(op))
+    return emitCallExtern(c);
   if (auto p = dyn_cast<tile::ParallelOp>(op))
     return emitParallel(p);
   if (auto f = dyn_cast<tile::ForOp>(op)) {

@@ -241,6 +241,7 @@ public:
   /// T.atomic_add(..., return_prev=True): a per-thread fetch-and-add.
   mlir::LogicalResult emitFetchAdd(mlir::memref::AtomicRMWOp op);
   mlir::LogicalResult emitPrint(tile::PrintOp op);
+  mlir::LogicalResult emitCallExtern(tile::CallExternOp op);
   mlir::LogicalResult emitGemm(tile::GemmOp op);
   /// T.gemm as subgroup matrix operations (EmitGemmSubgroupMMA.cpp); nullopt
   /// when the target has none for this gemm.
