@@ -10,9 +10,11 @@
 // predicate fills the n destination elements with zeros and reads nothing, as cp.async's
 // zero-fill does. T.access_ptr is accepted only as an argument of T.ptx_cp_async.
 //
-// T.import_source(src) brings in device source code (a compile-time string, or None): tilec
-// checks it and compiles none of it, so it changes nothing; a T.call_extern of a function from
-// it is an error naming the function, on every target.
+// T.import_source(src) brings in device source code (a compile-time string, or None), kept
+// for every T.call_extern of the kernel function; T.call_extern(dtype, name, *args) becomes a
+// tile.call_extern of scalars and pointers to buffer elements (T.address_of, T.access_ptr),
+// with the C++ types tile-lang's CUDA code gives them. The CUDA targets compile the sources
+// (lib/Target/CUDA/ExternCode.cpp); the others report each call.
 //
 //===----------------------------------------------------------------------===//
 #include "TileGenImpl.h"
