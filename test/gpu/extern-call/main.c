@@ -87,6 +87,20 @@ int main(void) {
     printf("ext_memory  %s (%d wrong of 128)\n", wrong ? "FAIL" : "ok", wrong);
     bad |= wrong != 0;
   }
+  // ext_parallel: B = 2 A (T.Parallel over a fragment).
+  {
+    int32_t A[256], B[256];
+    for (int i = 0; i < 256; ++i)
+      A[i] = rand() - RAND_MAX / 2;
+    CUdeviceptr dA = upload(A, sizeof A), dB = poisoned(sizeof B);
+    LAUNCH(ext_parallel((const int32_t *)dA, (int32_t *)dB, 0));
+    CK(cuMemcpyDtoH(B, dB, sizeof B));
+    int wrong = 0;
+    for (int i = 0; i < 256; ++i)
+      wrong += B[i] != (int32_t)(2u * (uint32_t)A[i]);
+    printf("ext_parallel %s (%d wrong of 256)\n", wrong ? "FAIL" : "ok", wrong);
+    bad |= wrong != 0;
+  }
   // bitnet decode, M=3 N=100 K=1024: C[m, n] = sum_k A[m, k] * w(n, k), where the thread's 4
   // bytes q of B hold its 16 weights interleaved: element 4 i + j is (q[j] >> 2 i) & 3.
   {
