@@ -383,6 +383,12 @@ LogicalResult KernelEmitter::emitWhile(scf::WhileOp op) {
   return success();
 }
 
+LogicalResult KernelEmitter::emitThreadCall(Operation *op) {
+  if (auto p = dyn_cast<tile::PrintOp>(op))
+    return emitPrint(p);
+  return emitCallExtern(cast<tile::CallExternOp>(op));
+}
+
 /// T.call_extern: the target calls the extern with pointers to the elements
 /// (a local buffer's alloca, a shared buffer's place in the window, a global
 /// tensor) and the scalars; a thread's call reads and writes the shared and
