@@ -231,7 +231,8 @@ static llvm::StringRef externCType(DType t) {
   return "";
 }
 
-/// One pointer argument of a T.call_extern: `T.address_of(buf[i, ...])` or
+/// One pointer argument of a T.call_extern: `T.address_of(buf[i, ...])` (or of
+/// a T.alloc_var), or
 /// `T.access_ptr(buf[i, ...], mode[, extents][, offset=])`; appends the buffer
 /// and its element's indices to `operands`. False after a diagnostic.
 static bool externPointerArg(KernelGen &g, const CallExpr *ce, bool isAccessPtr, llvm::StringRef callee,
@@ -252,7 +253,12 @@ static bool externPointerArg(KernelGen &g, const CallExpr *ce, bool isAccessPtr,
                    std::to_string(ce->getArgs().size()) + " arguments");
       return false;
     }
-    if (!g.evalRegion(ce->getArgs()[0], p.region))
+    const Expr *arg = ce->getArgs()[0];
+    auto *name = llvm::dyn_cast<NameExpr>(arg);
+    LocalVar *var = name ? g.lookupLocal(name->getName()) : nullptr;
+    if (var && var->isBound() && var->value.isBuffer() && var->value.buffer->isVar)
+      p.region.buffer = var->value.buffer; // T.address_of(v) of a T.alloc_var: its one element
+    else if (!g.evalRegion(arg, p.region))
       return false;
   }
   BufferInfo *buf = p.region.buffer;

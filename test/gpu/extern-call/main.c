@@ -101,6 +101,20 @@ int main(void) {
     printf("ext_parallel %s (%d wrong of 256)\n", wrong ? "FAIL" : "ok", wrong);
     bad |= wrong != 0;
   }
+  // ext_var: A = 5 A in place (the address of a T.alloc_var).
+  {
+    int32_t A[64], R[64];
+    for (int i = 0; i < 64; ++i)
+      A[i] = rand() - RAND_MAX / 2;
+    CUdeviceptr dA = upload(A, sizeof A);
+    LAUNCH(ext_var((int32_t *)dA, 0));
+    CK(cuMemcpyDtoH(R, dA, sizeof R));
+    int wrong = 0;
+    for (int i = 0; i < 64; ++i)
+      wrong += R[i] != (int32_t)(5u * (uint32_t)A[i]);
+    printf("ext_var     %s (%d wrong of 64)\n", wrong ? "FAIL" : "ok", wrong);
+    bad |= wrong != 0;
+  }
   // bitnet decode, M=3 N=100 K=1024: C[m, n] = sum_k A[m, k] * w(n, k), where the thread's 4
   // bytes q of B hold its 16 weights interleaved: element 4 i + j is (q[j] >> 2 i) & 3.
   {
