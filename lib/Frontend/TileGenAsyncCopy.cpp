@@ -359,12 +359,10 @@ TValue KernelGen::genExternSource(const BoundCall &call, bool asValue) {
       ok = false;
       continue;
     }
-    if (v.isConst() && (v.cst.isInt() || v.cst.getKind() == ConstValue::Kind::Float ||
-                        v.cst.getKind() == ConstValue::Kind::Bool)) {
+    if (v.isConst() &&
+        (v.cst.isInt() || v.cst.getKind() == ConstValue::Kind::Float || v.cst.getKind() == ConstValue::Kind::Bool)) {
       // A Python literal: int32, float32 or bool, as tile-lang's IntImm / FloatImm.
-      DType t = v.cst.getKind() == ConstValue::Kind::Bool ? DType::Bool
-                : v.cst.isInt()                             ? DType::Int32
-                                                            : DType::Float32;
+      DType t = v.cst.getKind() == ConstValue::Kind::Bool ? DType::Bool : v.cst.isInt() ? DType::Int32 : DType::Float32;
       v = materialize(v.cst, t, e->getRange());
       if (!v.isValid()) {
         ok = false;

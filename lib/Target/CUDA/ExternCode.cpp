@@ -167,8 +167,8 @@ struct ClangRun {
 static ClangRun runClang(const std::string &clang, const ExternCompileOptions &o, llvm::StringRef tuPath,
                          llvm::StringRef bcPath, bool cudaHeaders) {
   std::string arch = "--cuda-gpu-arch=" + o.arch, cudaPath = "--cuda-path=" + o.cudaRoot;
-  llvm::SmallVector<llvm::StringRef> argv{clang, "-x", "cuda", "--cuda-device-only", arch, "-nocudalib", "-std=c++17",
-                                          "-O3", "-emit-llvm", "-c", "-w"};
+  llvm::SmallVector<llvm::StringRef> argv{
+      clang, "-x", "cuda", "--cuda-device-only", arch, "-nocudalib", "-std=c++17", "-O3", "-emit-llvm", "-c", "-w"};
   if (cudaHeaders) {
     argv.append({cudaPath, "-DTILEC_CUDA_HEADERS=1"});
   } else {
@@ -191,8 +191,8 @@ FailureOr<std::string> tilec::compileExterns(gpu::GPUModuleOp module, const Exte
     auto info = fn->getAttrOfType<DictionaryAttr>(kExternWrapperAttr);
     if (!info)
       continue;
-    Wrapper w{fn, cast<StringAttr>(info.get("callee")).str(), {}, cast<StringAttr>(info.get("result")).str(),
-              fn.getLoc()};
+    Wrapper w{
+        fn, cast<StringAttr>(info.get("callee")).str(), {}, cast<StringAttr>(info.get("result")).str(), fn.getLoc()};
     for (Attribute p : cast<ArrayAttr>(info.get("params")))
       w.params.push_back(cast<StringAttr>(p).str());
     for (auto [s, l] : llvm::zip(cast<ArrayAttr>(info.get("sources")), cast<ArrayAttr>(info.get("source_locs")))) {
@@ -227,8 +227,8 @@ FailureOr<std::string> tilec::compileExterns(gpu::GPUModuleOp module, const Exte
   std::string clang = findClang(o);
   if (clang.empty() || !llvm::sys::fs::can_execute(clang))
     return emitError(primary) << callName(wrappers.front()) << " needs clang to compile T.import_source's code, "
-                              << (clang.empty() ? std::string("and none was found (clang++ in ") + TILEC_LLVM_TOOLS_DIR +
-                                                      " or on PATH)"
+                              << (clang.empty() ? std::string("and none was found (clang++ in ") +
+                                                      TILEC_LLVM_TOOLS_DIR + " or on PATH)"
                                                 : "and '" + clang + "' cannot be run")
                               << "; name one with --cuda-clang";
   llvm::SmallString<128> tuPath, bcPath;
@@ -253,13 +253,12 @@ FailureOr<std::string> tilec::compileExterns(gpu::GPUModuleOp module, const Exte
     const ClangMessage *first = errors.empty() ? nullptr : &errors.front();
     auto wrapperAt = [&](const ClangMessage &m) -> const Wrapper * {
       return m.file == "tilec_extern_calls" && m.line >= 1 && m.line <= wrappers.size() ? &wrappers[m.line - 1]
-                                                                                         : nullptr;
+                                                                                        : nullptr;
     };
     auto sourceAt = [&](const ClangMessage &m) -> int {
       unsigned k;
       llvm::StringRef f(m.file);
-      return f.consume_front("import_source_") && !f.getAsInteger(10, k) && k >= 1 && k <= sources.size() ? k - 1
-                                                                                                          : -1;
+      return f.consume_front("import_source_") && !f.getAsInteger(10, k) && k >= 1 && k <= sources.size() ? k - 1 : -1;
     };
     const Wrapper *at = first ? wrapperAt(*first) : nullptr;
     InFlightDiagnostic diag = emitError(at ? at->callLoc : primary);
@@ -269,8 +268,8 @@ FailureOr<std::string> tilec::compileExterns(gpu::GPUModuleOp module, const Exte
     }
     if (at) {
       std::string args = llvm::join(at->params, ", ");
-      diag << callName(*at) << " with arguments (" << args << ") does not compile against T.import_source's code: "
-           << first->message;
+      diag << callName(*at) << " with arguments (" << args
+           << ") does not compile against T.import_source's code: " << first->message;
     } else {
       diag << callName(wrappers.front()) << ": T.import_source's code does not compile: " << first->message;
     }
@@ -310,10 +309,12 @@ bool tilec::linkExterns(llvm::Module &m, llvm::StringRef bitcode, std::string &e
   }
   if (llvm::NamedMDNode *flags = ext->getModuleFlagsMetadata())
     ext->eraseNamedMetadata(flags);
-  bool failed = llvm::Linker::linkModules(
-      m, std::move(ext), llvm::Linker::Flags::LinkOnlyNeeded, [](llvm::Module &dst, const llvm::StringSet<> &added) {
-        llvm::internalizeModule(dst, [&](const llvm::GlobalValue &gv) { return !gv.hasName() || !added.count(gv.getName()); });
-      });
+  bool failed = llvm::Linker::linkModules(m, std::move(ext), llvm::Linker::Flags::LinkOnlyNeeded,
+                                          [](llvm::Module &dst, const llvm::StringSet<> &added) {
+                                            llvm::internalizeModule(dst, [&](const llvm::GlobalValue &gv) {
+                                              return !gv.hasName() || !added.count(gv.getName());
+                                            });
+                                          });
   if (failed)
     error = "cannot link the extern bitcode into the kernels' module";
   return !failed;
