@@ -190,7 +190,8 @@ void KernelGen::genCpAsync(const BoundCall &call) {
 }
 
 /// The C++ type tile-lang's CUDA code gives elements of `t` (tl's
-/// half_t / bfloat16_t / fp8 types, `int`, `uint`), or "" for packed int4.
+/// half_t / bfloat16_t / fp8 types, `int`, `uint`), or "" for the packed
+/// 4-bit types.
 static llvm::StringRef externCType(DType t) {
   switch (t) {
   case DType::Float16:
@@ -226,6 +227,7 @@ static llvm::StringRef externCType(DType t) {
     return "bool";
   case DType::Int4:
   case DType::UInt4:
+  case DType::Float4E2M1:
     return "";
   }
   return "";
