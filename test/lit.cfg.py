@@ -17,3 +17,7 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%tilec_opt", os.path.join(config.tilec_tools_dir, "tilec-opt")))
 config.substitutions.append(("%tilec", os.path.join(config.tilec_tools_dir, "tilec")))
 config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
+
+# CUDA's headers (T.import_source code that uses CUDA's intrinsics and types compiles against them).
+if os.path.exists(os.path.join(getattr(config, "cuda_path", "/usr/local/cuda"), "include", "cuda_runtime.h")):
+    config.available_features.add("cuda-headers")

@@ -55,6 +55,7 @@ static std::unique_ptr<TargetBackend> createCUDA(const CompileOptions &opts, llv
   CUDATargetOptions options;
   options.archs = opts.target.archs;
   options.cudaPath = opts.cudaPath;
+  options.clang = opts.cudaClang;
   options.shared = opts.shared;
   options.toolLog = opts.verbose ? &errs : nullptr;
   options.resourceLog = opts.resourceUsage ? &errs : nullptr;

@@ -379,7 +379,7 @@ const Row rows[] = {
     VROW(AccessPtr, "T.access_ptr", Expr, pAccessPtr, Scalar, 0, true),
     // A grid-wide barrier: the end of one launch and the start of the next (TileGenGridSync.cpp).
     ROW(SyncGrid, "T.sync_grid", Stmt, {}, true),
-    // Device source code for T.call_extern: checked, used by no target yet (TileGenAsyncCopy.cpp).
+    // Device source code and calls into it: compiled on CUDA only (TileGenAsyncCopy.cpp).
     ROW(ImportSource, "T.import_source", Stmt, pImportSource, true),
     VROW(CallExtern, "T.call_extern", Stmt, pCallExtern, Any, 1, true),
     ROW(WarpShuffle, "T.tvm_warp_shuffle", Expr, pWarpShuffle, true),
@@ -444,7 +444,8 @@ llvm::StringRef tilec::unsupportedTPrimitive(llvm::StringRef attr) {
       "tilec kernels take no raw pointers; pass each tensor as a T.Tensor parameter (one launch per group, or "
       "one concatenated tensor with offsets)";
   static const std::pair<const char *, const char *> table[] = {
-      {"address_of", "tilec has no addresses of buffers; name the buffer or region itself"},
+      {"address_of", "tilec has no addresses of buffers outside T.call_extern's arguments; name the buffer or "
+                     "region itself"},
       {"sync_global", "a grid-wide barrier; split the kernel function into two T.Kernel blocks, which run one "
                       "after another (spec §6)"},
       {"shfl_sync", shuffle},

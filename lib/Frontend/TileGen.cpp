@@ -248,6 +248,7 @@ bool KernelGen::build(mlir::ModuleOp module) {
 
   b.setInsertionPointToEnd(entry);
   tile::ReturnOp::create(b, loc(fn->getRange()));
+  attachExternSources();
   if (diags.getNumErrors() != errorsAtStart)
     return false;
   // Spec §6: every thread reaches each tile operation.

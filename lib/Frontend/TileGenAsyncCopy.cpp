@@ -10,9 +10,11 @@
 // predicate fills the n destination elements with zeros and reads nothing, as cp.async's
 // zero-fill does. T.access_ptr is accepted only as an argument of T.ptx_cp_async.
 //
-// T.import_source(src) brings in device source code (a compile-time string, or None): tilec
-// checks it and compiles none of it, so it changes nothing; a T.call_extern of a function from
-// it is an error naming the function, on every target.
+// T.import_source(src) brings in device source code (a compile-time string, or None), kept
+// for every T.call_extern of the kernel function; T.call_extern(dtype, name, *args) becomes a
+// tile.call_extern of scalars and pointers to buffer elements (T.address_of, T.access_ptr),
+// with the C++ types tile-lang's CUDA code gives them. The CUDA targets compile the sources
+// (lib/Target/CUDA/ExternCode.cpp); the others report each call.
 //
 //===----------------------------------------------------------------------===//
 #include "TileGenImpl.h"
@@ -187,23 +189,231 @@ void KernelGen::genCpAsync(const BoundCall &call) {
   copyAll(true);
 }
 
-void KernelGen::genExternSource(const BoundCall &call) {
+/// The C++ type tile-lang's CUDA code gives elements of `t` (tl's
+/// half_t / bfloat16_t / fp8 types, `int`, `uint`), or "" for the packed
+/// 4-bit types.
+static llvm::StringRef externCType(DType t) {
+  switch (t) {
+  case DType::Float16:
+    return "half_t";
+  case DType::BFloat16:
+    return "bfloat16_t";
+  case DType::Float32:
+    return "float";
+  case DType::Float64:
+    return "double";
+  case DType::Float8E4M3:
+    return "fp8_e4_t";
+  case DType::Float8E5M2:
+    return "fp8_e5_t";
+  case DType::Int8:
+    return "int8_t";
+  case DType::UInt8:
+    return "uint8_t";
+  case DType::Int16:
+    return "int16_t";
+  case DType::UInt16:
+    return "uint16_t";
+  case DType::Int32:
+    return "int";
+  case DType::UInt32:
+    return "uint";
+  case DType::Int64:
+  case DType::Index:
+    return "int64_t";
+  case DType::UInt64:
+    return "uint64_t";
+  case DType::Bool:
+    return "bool";
+  case DType::Int4:
+  case DType::UInt4:
+  case DType::Float4E2M1:
+    return "";
+  }
+  return "";
+}
+
+/// One pointer argument of a T.call_extern: `T.address_of(buf[i, ...])` (or of
+/// a T.alloc_var), or
+/// `T.access_ptr(buf[i, ...], mode[, extents][, offset=])`; appends the buffer
+/// and its element's indices to `operands`. False after a diagnostic.
+static bool externPointerArg(KernelGen &g, const CallExpr *ce, bool isAccessPtr, llvm::StringRef callee,
+                             llvm::SmallVectorImpl<mlir::Value> &operands, std::string &ctype) {
+  PointerArg p;
+  if (isAccessPtr) {
+    BoundCall wrap; // accessPtrArg reads the pointer from a bound call's parameter
+    static const BuiltinParam one[] = {{"ptr", ArgKind::Any, {}}};
+    static const BuiltinInfo info{BuiltinID::CallExtern, "T.call_extern", BuiltinContext::Stmt, one};
+    wrap.info = &info;
+    wrap.call = ce;
+    wrap.args.push_back(ce);
+    if (!accessPtrArg(g, wrap, "ptr", p))
+      return false;
+  } else {
+    if (ce->getArgs().size() != 1) {
+      g.diags.emit(DiagID::sema_wrong_arg_kind, ce->getRange(), "buffer", "T.address_of", "one element buf[i, ...]",
+                   std::to_string(ce->getArgs().size()) + " arguments");
+      return false;
+    }
+    const Expr *arg = ce->getArgs()[0];
+    auto *name = llvm::dyn_cast<NameExpr>(arg);
+    LocalVar *var = name ? g.lookupLocal(name->getName()) : nullptr;
+    if (var && var->isBound() && var->value.isBuffer() && var->value.buffer->isVar)
+      p.region.buffer = var->value.buffer; // T.address_of(v) of a T.alloc_var: its one element
+    else if (!g.evalRegion(arg, p.region))
+      return false;
+  }
+  BufferInfo *buf = p.region.buffer;
+  llvm::StringRef why;
+  if (buf->scope == tile::Scope::Fragment)
+    why = "a fragment's elements are spread over the block's threads (layout inference decides which thread holds "
+          "which); copy the elements into a T.alloc_local buffer first";
+  else if (buf->isBarrier)
+    why = "it holds mbarriers";
+  else if (buf->layout)
+    why = "its elements are placed by a T.Layout";
+  else if (externCType(buf->dtype).empty())
+    why = "its packed 4-bit elements have no address of their own; view the buffer as int8";
+  if (!why.empty()) {
+    g.diags.emit(DiagID::sema_extern_pointer, ce->getRange(), callee, buf->name, why);
+    return false;
+  }
+  operands.push_back(buf->value);
+  llvm::SmallVector<mlir::Value, 4> idx(p.region.offsets);
+  if (p.offset && !idx.empty())
+    idx.back() = mlir::arith::AddIOp::create(g.b, g.loc(ce->getRange()), idx.back(), p.offset);
+  llvm::append_range(operands, idx);
+  ctype = (externCType(buf->dtype) + "*").str();
+  return true;
+}
+
+TValue KernelGen::genExternSource(const BoundCall &call, bool asValue) {
   if (call.info->id == BuiltinID::ImportSource) {
     TValue src = eval(call.get("source"));
     bool ok = src.isConst() && (src.cst.getKind() == ConstValue::Kind::Str || src.cst.getKind() == ConstValue::Kind::None);
     if (src.isValid() && !ok)
       diags.emit(DiagID::sema_wrong_arg_kind, call.rangeOf("source"), "source", call.info->name,
                  "a compile-time string of device source code (or None)", src.describe());
-    return;
+    if (ok && src.cst.getKind() == ConstValue::Kind::Str) {
+      std::string text = src.cst.getStr().str();
+      if (llvm::none_of(externSources, [&](const auto &e) { return e.first == text; }))
+        externSources.emplace_back(std::move(text), loc(call.call->getRange()));
+    }
+    return TValue();
   }
   // T.call_extern(dtype, name, *args) or T.call_extern(name, *args, dtype=...).
-  size_t at = call.get("dtype") ? 0 : 1;
-  std::string name = "?";
-  if (at < call.extra.size())
-    if (TValue n = eval(call.extra[at]); n.isConst() && n.cst.getKind() == ConstValue::Kind::Str)
-      name = n.cst.getStr().str();
-  diags.emit(DiagID::not_supported_yet, call.call->getRange(),
-             "T.call_extern of '" + name +
-                 "' (a device function of T.import_source's code, which tilec does not compile; write what it "
-                 "computes in the kernel)");
+  llvm::SMRange range = call.call->getRange();
+  const Expr *dtypeExpr = call.get("dtype");
+  size_t at = dtypeExpr ? 0 : 1;
+  if (!dtypeExpr && !call.extra.empty())
+    dtypeExpr = call.extra[0];
+  if (at >= call.extra.size() || !dtypeExpr) {
+    diags.emit(DiagID::sema_extern_name, range, "no name");
+    return TValue();
+  }
+  TValue n = eval(call.extra[at]);
+  if (!n.isValid())
+    return TValue();
+  if (!n.isConst() || n.cst.getKind() != ConstValue::Kind::Str) {
+    diags.emit(DiagID::sema_extern_name, call.extra[at]->getRange(), n.describe());
+    return TValue();
+  }
+  std::string name = n.cst.getStr().str();
+  TValue dv = eval(dtypeExpr);
+  if (!dv.isValid())
+    return TValue();
+  std::optional<DType> resultDType;
+  bool isHandle = dv.isConst() && dv.cst.getKind() == ConstValue::Kind::Str && dv.cst.getStr() == "handle";
+  if (!isHandle) {
+    resultDType = dv.isConst() ? dv.cst.asDType() : std::nullopt;
+    if (!resultDType || externCType(*resultDType).empty()) {
+      bool isStr = dv.isConst() && dv.cst.getKind() == ConstValue::Kind::Str;
+      diags.emit(DiagID::sema_extern_dtype, dtypeExpr->getRange(), name,
+                 isStr ? "\"" + dv.cst.getStr().str() + "\"" : dv.describe());
+      return TValue();
+    }
+  }
+  if (!launch) {
+    diags.emit(DiagID::sema_outside_launch, call.call->getCallee()->getRange(), call.info->name);
+    return TValue();
+  }
+  llvm::SmallVector<mlir::Value, 8> operands;
+  llvm::SmallVector<std::string, 4> ctypes;
+  bool ok = true;
+  for (size_t i = at + 1; i < call.extra.size(); ++i) {
+    const Expr *e = call.extra[i];
+    unsigned argNo = i - at - 1;
+    if (auto *ce = llvm::dyn_cast<CallExpr>(e)) {
+      std::string callee = calleeName(ce->getCallee());
+      const BuiltinInfo *bi = resolveCallee(ce, false);
+      bool isAccessPtr = bi && bi->id == BuiltinID::AccessPtr;
+      if (isAccessPtr || callee == "address_of" || llvm::StringRef(callee).ends_with(".address_of")) {
+        std::string ctype;
+        if (externPointerArg(*this, ce, isAccessPtr, name, operands, ctype))
+          ctypes.push_back(std::move(ctype));
+        else
+          ok = false;
+        continue;
+      }
+    }
+    TValue v = eval(e);
+    if (!v.isValid()) {
+      ok = false;
+      continue;
+    }
+    if (v.isConst() &&
+        (v.cst.isInt() || v.cst.getKind() == ConstValue::Kind::Float || v.cst.getKind() == ConstValue::Kind::Bool)) {
+      // A Python literal: int32, float32 or bool, as tile-lang's IntImm / FloatImm.
+      DType t = v.cst.getKind() == ConstValue::Kind::Bool ? DType::Bool : v.cst.isInt() ? DType::Int32 : DType::Float32;
+      v = materialize(v.cst, t, e->getRange());
+      if (!v.isValid()) {
+        ok = false;
+        continue;
+      }
+    }
+    if (!v.isScalar() || externCType(v.dtype).empty()) {
+      diags.emit(DiagID::sema_extern_arg, e->getRange(), argNo, name, v.describe());
+      ok = false;
+      continue;
+    }
+    operands.push_back(v.value);
+    ctypes.push_back(externCType(v.dtype).str());
+  }
+  if (!ok)
+    return TValue();
+  if (asValue && !resultDType) {
+    diags.emit(DiagID::sema_extern_no_value, range, name);
+    return TValue();
+  }
+  // As a statement the result is unused, whatever the dtype says (tile-lang's
+  // `T.call_extern(f, ..., dtype=T.float16)` of a void decoder): a void call.
+  if (!asValue)
+    resultDType.reset();
+  mlir::Location l = loc(range);
+  llvm::SmallVector<mlir::Type, 1> results;
+  if (resultDType)
+    results.push_back(elementType(*resultDType));
+  llvm::SmallVector<mlir::NamedAttribute, 4> attrs{
+      b.getNamedAttr("callee", b.getStringAttr(name)),
+      b.getNamedAttr("arg_ctypes", b.getStrArrayAttr(llvm::to_vector_of<llvm::StringRef>(ctypes))),
+      b.getNamedAttr("result_ctype", b.getStringAttr(resultDType ? externCType(*resultDType) : "void"))};
+  auto op = tile::CallExternOp::create(b, l, results, operands, attrs);
+  externCalls.push_back(op);
+  if (!resultDType)
+    return TValue();
+  return TValue::ofScalar(op.getResult(), *resultDType);
+}
+
+void KernelGen::attachExternSources() {
+  llvm::SmallVector<llvm::StringRef, 2> texts;
+  llvm::SmallVector<mlir::Attribute, 2> locs;
+  for (const auto &[text, l] : externSources) {
+    texts.push_back(text);
+    locs.push_back(mlir::LocationAttr(l));
+  }
+  for (tile::CallExternOp call : externCalls) {
+    call.setSourcesAttr(b.getStrArrayAttr(texts));
+    call.setSourceLocsAttr(b.getArrayAttr(locs));
+  }
+  externCalls.clear();
 }

@@ -107,11 +107,9 @@ TValue KernelGen::evalCall(const CallExpr *e) {
     BoundCall bound;
     return bindCall(*bi, e, diags, bound) ? genViewBuiltin(bound) : TValue();
   }
-  if (bi->id == BuiltinID::CallExtern) { // a value too: reported by genExternSource
+  if (bi->id == BuiltinID::CallExtern) { // a value too: `x = T.call_extern(T.int32, "f", ...)`
     BoundCall bound;
-    if (bindCall(*bi, e, diags, bound))
-      genExternSource(bound);
-    return TValue();
+    return bindCall(*bi, e, diags, bound) ? genExternSource(bound, true) : TValue();
   }
   if (bi->id == BuiltinID::AtomicAdd) { // `pos = T.atomic_add(dst[i], 1, return_prev=True)`
     BoundCall bound;

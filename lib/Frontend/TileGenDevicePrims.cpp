@@ -77,7 +77,7 @@ bool KernelGen::genDevicePrimStmt(const BoundCall &call) {
     return true;
   case BuiltinID::ImportSource:
   case BuiltinID::CallExtern:
-    genExternSource(call);
+    genExternSource(call, false);
     return true;
   case BuiltinID::PtxCpAsync:
   case BuiltinID::CpAsyncBarrier:

@@ -395,8 +395,11 @@ public:
   mlir::Value linearThreadId(mlir::Location l, int64_t &threads);
   /// T.ptx_cp_async and T.cp_async_barrier_noinc (TileGenAsyncCopy.cpp).
   void genCpAsync(const BoundCall &call);
-  /// T.import_source (checked, no code) and T.call_extern (an error naming the extern).
-  void genExternSource(const BoundCall &call);
+  /// T.import_source (recorded in externSources) and T.call_extern (a
+  /// tile.call_extern; its value, invalid for "handle" or after an error).
+  TValue genExternSource(const BoundCall &call, bool asValue);
+  /// Gives every tile.call_extern of the kernel function its sources.
+  void attachExternSources();
   /// T.sync_grid: ends the launch, the rest of the body a second one (TileGenGridSync.cpp).
   void genSyncGrid(const BoundCall &call);
   // T.rng_init / T.rng_rand (TileGenRandom.cpp).
@@ -474,6 +477,10 @@ public:
   tile::LaunchOp launch;
   /// Every T.Kernel of the kernel function, in order.
   llvm::SmallVector<tile::LaunchOp, 2> launches;
+  /// T.import_source's strings, in order (each once), with where each was
+  /// first imported; every T.call_extern of the function sees all of them.
+  llvm::SmallVector<std::pair<std::string, mlir::Location>, 2> externSources;
+  llvm::SmallVector<tile::CallExternOp, 2> externCalls;
   unsigned parallelDepth = 0;
   /// The enclosing T.Parallel loops' variables, by LinearForm symbol.
   llvm::DenseMap<unsigned, ParallelVar> parallelVars;

@@ -107,6 +107,10 @@ void TargetInfo::emitTensorCopyRelease(OpBuilder &, Location, Value, int64_t) co
   noFeature(*this, "tensor copy engine");
 }
 
+FailureOr<Value> TargetInfo::emitExternCall(OpBuilder &, tile::CallExternOp call, ArrayRef<ExternCallArg>) const {
+  noFeature(*this, "extern calls");
+}
+
 Value TargetInfo::emitElect(OpBuilder &, Location) const { noFeature(*this, "lane election"); }
 
 Value TargetInfo::emitIsWarpZero(OpBuilder &b, Location loc, Value tid) const {

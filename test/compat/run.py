@@ -142,6 +142,11 @@ def run_entry(e, args, caps, workroot):
         r["numerics_detail"] = detail
     elif not e.get("ref"):
         r["numerics"] = "no-ref"
+    elif e.get("device_only") and not r["targets"].get("host"):
+        # The host reports the kernel's T.call_extern (CUDA C++ of T.import_source): its
+        # reference is checked on the GPU only (--gpu-kit), where the sm_90a build runs.
+        r["numerics"] = "device-only"
+        r["numerics_detail"] = e["device_only"]
     if args.gpu_kit and e.get("ref") and "sm_90a_dir" in r:
         bundle_for_gpu(e, r, args.gpu_kit)
     return r

@@ -34,6 +34,7 @@ const char *const singleDashLongOptions[] = {
     "MQ",
     "MP",
     "cuda-path",
+    "cuda-clang",
     "verify-diagnostics",
     "split-input-file",
     "version",
@@ -270,6 +271,8 @@ int main(int argc, char **argv) {
                "Add a phony rule for each imported helper module, so that removing one does not break make "
                "(also -MP)");
   app.add_option("--cuda-path", opts.cudaPath, "CUDA toolkit root for ptxas/fatbinary (default: CUDA_PATH, /usr/local/cuda)");
+  app.add_option("--cuda-clang", opts.cudaClang,
+                 "clang++ that compiles T.import_source's CUDA C++ (default: LLVM's bin directory, then PATH)");
   // GPU kernel size limits (GPULimits.h), checked before the lowering.
   app.add_option("--max-fragment-elements", opts.limits.maxFragmentElements,
                  "GPU targets: most elements one thread may hold of a fragment or local buffer (default 1024)")

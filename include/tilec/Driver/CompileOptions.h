@@ -83,6 +83,7 @@ struct CompileOptions {
   std::vector<std::string> depTargets; ///< `-MT` (as given) / `-MQ` (quoted): the rule's targets
   bool depPhonyTargets = false;     ///< `-MP`: a phony rule for each imported module
   std::string cudaPath;             ///< `--cuda-path`
+  std::string cudaClang;            ///< `--cuda-clang` (T.import_source's code)
   unsigned threads = 1;             ///< `-j`: host blocks run on this many threads
   GPULimits limits;                 ///< `--max-fragment-elements`, `--max-unrolled-ops`
   int64_t maxParallelOps = 8192;    ///< `--max-parallel-ops`: host, operations in one T.Parallel body

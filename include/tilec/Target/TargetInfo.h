@@ -33,7 +33,16 @@ struct KernelLayouts;
 namespace tile {
 class KernelOp;
 class LaunchOp;
+class CallExternOp;
 } // namespace tile
+
+/// One C++ argument of an extern call (emitExternCall): a pointer to
+/// `buffer[indices]` (a memref in the target's memory spaces), or `value`.
+struct ExternCallArg {
+  mlir::Value buffer;
+  llvm::SmallVector<mlir::Value, 4> indices;
+  mlir::Value value;
+};
 
 /// A warp-level matrix instruction shape: D(m x n) += A(m x k) * B(k x n).
 struct MatrixShape {
@@ -111,6 +120,9 @@ public:
   /// co-scheduled and launched together, CUDA's thread-block clusters); 0
   /// when the target has no clusters (the default).
   virtual int64_t getMaxClusterSize() const { return 0; }
+  /// Whether T.call_extern can call device functions of T.import_source's
+  /// CUDA C++ code (the target compiles the sources with the kernels).
+  virtual bool hasExternCalls() const { return false; }
   /// Whether fp8 values and packed 4-bit global tensors are stored as bytes
   /// and converted with integer arithmetic (the target has no such types).
   virtual bool emulatesNarrowTypes() const { return false; }
@@ -188,6 +200,12 @@ public:
   /// Thread 0, once no thread waits any more: retires the barriers.
   virtual void emitTensorCopyRelease(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barriers,
                                      int64_t stages) const;
+
+  /// The calling thread's call of `call`'s extern (hasExternCalls) with
+  /// `args`; returns its result (null for a void extern), or failure after a
+  /// diagnostic.
+  virtual mlir::FailureOr<mlir::Value> emitExternCall(mlir::OpBuilder &b, tile::CallExternOp call,
+                                                      llvm::ArrayRef<ExternCallArg> args) const;
 
   /// i1: true on one lane of the (converged) warp.
   virtual mlir::Value emitElect(mlir::OpBuilder &b, mlir::Location loc) const;

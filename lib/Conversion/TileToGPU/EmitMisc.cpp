@@ -382,3 +382,60 @@ LogicalResult KernelEmitter::emitWhile(scf::WhileOp op) {
   pendingWrites.insert(before.writes.begin(), before.writes.end());
   return success();
 }
+
+LogicalResult KernelEmitter::emitThreadCall(Operation *op) {
+  if (auto p = dyn_cast<tile::PrintOp>(op))
+    return emitPrint(p);
+  return emitCallExtern(cast<tile::CallExternOp>(op));
+}
+
+/// T.call_extern: the target calls the extern with pointers to the elements
+/// (a local buffer's alloca, a shared buffer's place in the window, a global
+/// tensor) and the scalars; a thread's call reads and writes the shared and
+/// global buffers it points into, as a per-thread load and store would.
+LogicalResult KernelEmitter::emitCallExtern(tile::CallExternOp op) {
+  if (!target.hasExternCalls())
+    return op.emitOpError("is not available on this target"); // tile-lower-warp-groups reports it first
+  llvm::SmallVector<tile::CallExternOp::ExternArg> externArgs = op.getExternArgs();
+  llvm::SmallVector<ExternCallArg> args;
+  llvm::SmallVector<Value> touched;
+  for (tile::CallExternOp::ExternArg &a : externArgs) {
+    ExternCallArg out;
+    if (!a.buffer) {
+      out.value = map.lookup(a.value);
+      args.push_back(out);
+      continue;
+    }
+    for (Value i : a.indices)
+      out.indices.push_back(map.lookup(i));
+    auto scope = tile::getBufferScope(cast<MemRefType>(a.buffer.getType()));
+    if (scope == tile::Scope::Local) {
+      out.buffer = locals.lookup(a.buffer);
+    } else if (scope == tile::Scope::Shared) {
+      const SharedBuffer &sb = shared[a.buffer];
+      if (sb.swizzled)
+        return op.emitOpError() << "T.call_extern of '" << op.getCallee()
+                                << "' takes a pointer into a shared buffer that tilec stores swizzled (a T.gemm or "
+                                   "tensor copy operand); copy the elements into a buffer of their own first";
+      out.indices = {sharedIndex(a.buffer, out.indices)};
+      out.buffer = sb.flat;
+      touched.push_back(a.buffer);
+    } else if (scope == tile::Scope::Global) {
+      out.buffer = globals.lookup(a.buffer);
+      touched.push_back(a.buffer);
+    } else {
+      return op.emitOpError() << "T.call_extern of '" << op.getCallee() << "' takes a pointer into a fragment";
+    }
+    if (!out.buffer)
+      return op.emitOpError("has a pointer argument the GPU lowering cannot place");
+    args.push_back(std::move(out));
+  }
+  if (!par && !touched.empty())
+    noteAccess(touched, touched);
+  FailureOr<Value> result = target.emitExternCall(b, op, args);
+  if (failed(result))
+    return failure();
+  if (op.getResult())
+    map.map(op.getResult(), *result);
+  return success();
+}

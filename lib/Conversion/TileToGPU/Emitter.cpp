@@ -471,8 +471,8 @@ LogicalResult KernelEmitter::emitOpImpl(Operation *op) {
     return emitFinalizeReducer(r);
   if (auto a = dyn_cast<tile::AtomicAddOp>(op))
     return emitAtomicAdd(a);
-  if (auto p = dyn_cast<tile::PrintOp>(op))
-    return emitPrint(p);
+  if (isa<tile::PrintOp, tile::CallExternOp>(op))
+    return emitThreadCall(op);
   if (auto p = dyn_cast<tile::ParallelOp>(op))
     return emitParallel(p);
   if (auto f = dyn_cast<tile::ForOp>(op)) {

@@ -240,7 +240,10 @@ public:
   mlir::LogicalResult emitAtomicAdd(tile::AtomicAddOp op);
   /// T.atomic_add(..., return_prev=True): a per-thread fetch-and-add.
   mlir::LogicalResult emitFetchAdd(mlir::memref::AtomicRMWOp op);
+  /// The calling thread's T.print or T.call_extern (EmitMisc.cpp).
+  mlir::LogicalResult emitThreadCall(mlir::Operation *op);
   mlir::LogicalResult emitPrint(tile::PrintOp op);
+  mlir::LogicalResult emitCallExtern(tile::CallExternOp op);
   mlir::LogicalResult emitGemm(tile::GemmOp op);
   /// T.gemm as subgroup matrix operations (EmitGemmSubgroupMMA.cpp); nullopt
   /// when the target has none for this gemm.

@@ -178,6 +178,9 @@ LogicalResult tilec::convertTileToLoops(ModuleOp module, int64_t stackLimit) {
   for (auto kernel : llvm::make_early_inc_range(module.getOps<tile::KernelOp>()))
     if (kernel.isLaunchSequence())
       kernel.erase();
+  // T.import_source's code is CUDA C++: the host compiles none of it.
+  if (failed(tile::reportExternCalls(module, "host")))
+    return failure();
   // T.ws regions and barriers run in program order (the host takes them all).
   for (auto kernel : module.getOps<tile::KernelOp>())
     if (tile::LaunchOp launch = kernel.getLaunchOp(); launch && failed(tile::lowerWarpGroups(launch, nullptr)))

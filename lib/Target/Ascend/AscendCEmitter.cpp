@@ -64,6 +64,10 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   if (isa<tile::WarpGroupOp>(op) && op->hasAttr(tile::kThreadRangeAttr))
     return error(op, "does not support tile operations under a condition on the thread index (tile-lang runs "
                      "them on the threads the condition leaves)");
+  if (isa<tile::CallExternOp>(op)) {
+    (void)tile::reportExternCalls(op, "ascend");
+    return failure();
+  }
   if (isa<tile::WarpGroupOp, tile::AllocBarrierOp>(op))
     return error(op, "does not support explicit warp specialization (T.ws regions, T.alloc_barrier mbarriers)");
   if (isa<tile::UseSwizzleOp, tile::AnnotateLayoutOp, tile::YieldOp>(op))

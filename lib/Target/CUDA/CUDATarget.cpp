@@ -137,14 +137,17 @@ static std::string ptxFeatures(llvm::StringRef arch) { return "+ptx80"; }
 /// Lowers a clone of the gpu-level module for `arch` with `format`
 /// (isa or llvm); returns the lowered module and the object bytes.
 static FailureOr<OwningOpRef<ModuleOp>> lowerForArch(ModuleOp gpuLevel, llvm::StringRef arch, llvm::StringRef format,
-                                                     DebugInfoLevel debugInfo, std::string &object) {
+                                                     const CUDATargetOptions &opts, std::string &object) {
   OwningOpRef<ModuleOp> clone(gpuLevel.clone());
   NVVMPipelineOptions options;
   options.chip = arch.str();
   options.features = ptxFeatures(arch);
   options.format = format.str();
   options.optLevel = 3;
-  options.debugInfo = debugInfo;
+  options.debugInfo = opts.debugInfo;
+  options.clang = opts.clang;
+  options.cudaRoot = cudaRoot(opts);
+  options.toolLog = opts.toolLog;
   if (failed(runNVVMPipeline(*clone, options)))
     return failure();
   for (auto bin : llvm::make_early_inc_range(clone->getOps<gpu::BinaryOp>())) {
@@ -389,7 +392,7 @@ LogicalResult CUDABackend::printDeviceLLVM(llvm::raw_ostream &out) {
   for (unsigned a = 0; a < archs.size(); ++a) {
     std::string bitcode;
     ModuleOp module = groups[groupOf[a]].module;
-    if (failed(lowerForArch(module, archs[a], "llvm", options.debugInfo, bitcode)))
+    if (failed(lowerForArch(module, archs[a], "llvm", options, bitcode)))
       return failure();
     llvm::LLVMContext llvmCtx;
     auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "device"), llvmCtx);
@@ -407,7 +410,7 @@ LogicalResult CUDABackend::emitPTX() {
   ptx.resize(archs.size());
   for (unsigned a = 0; a < archs.size(); ++a) {
     ArchGroup &g = groups[groupOf[a]];
-    auto lowered = lowerForArch(g.module, archs[a], "isa", options.debugInfo, ptx[a]);
+    auto lowered = lowerForArch(g.module, archs[a], "isa", options, ptx[a]);
     if (failed(lowered))
       return failure();
     if (!g.host)

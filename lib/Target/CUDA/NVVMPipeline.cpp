@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "NVVMPipeline.h"
+#include "ExternCode.h"
 
 #include "tilec/Target/Host/DebugInfo.h"
 
@@ -20,9 +21,11 @@
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/InstIterator.h"
@@ -103,8 +106,11 @@ private:
 } // namespace
 
 /// gpu-module-to-binary with `format`, the SLSR gate installed on each
-/// module's LLVM context after its optimization (before codegen).
-static LogicalResult serializeGpuModules(ModuleOp module, llvm::StringRef format) {
+/// module's LLVM context after its optimization (before codegen); a
+/// module calling externs gets their bitcode (`externs`, keyed by wrapper
+/// names) linked in first.
+static LogicalResult serializeGpuModules(ModuleOp module, llvm::StringRef format,
+                                         const llvm::StringMap<std::string> &externs) {
   std::optional<gpu::CompilationTarget> target = llvm::StringSwitch<std::optional<gpu::CompilationTarget>>(format)
                                                      .Cases({"offloading", "llvm"}, gpu::CompilationTarget::Offload)
                                                      .Cases({"assembly", "isa"}, gpu::CompilationTarget::Assembly)
@@ -121,16 +127,30 @@ static LogicalResult serializeGpuModules(ModuleOp module, llvm::StringRef format
   };
   SkipSLSRGate gate;
   auto optimized = [&](llvm::Module &m) { gate.install(m); };
-  gpu::TargetOptions options({}, {}, {}, {}, *target, lazyTable, {}, {}, optimized);
-  return gpu::transformGpuModulesToBinaries(module, nullptr, options);
+  std::string linkError;
+  auto initial = [&](llvm::Module &m) {
+    for (llvm::Function &f : m)
+      if (auto it = externs.find(f.getName()); f.isDeclaration() && it != externs.end()) {
+        if (!linkExterns(m, it->second, linkError))
+          return;
+        break;
+      }
+  };
+  gpu::TargetOptions options({}, {}, {}, {}, *target, lazyTable, initial, {}, optimized);
+  if (failed(gpu::transformGpuModulesToBinaries(module, nullptr, options)))
+    return failure();
+  if (!linkError.empty())
+    return module.emitError() << linkError;
+  return success();
 }
 
 /// The host code, the serialization of the gpu.modules, cleanups.
-static LogicalResult runHostHalf(ModuleOp module, const NVVMPipelineOptions &o) {
+static LogicalResult runHostHalf(ModuleOp module, const NVVMPipelineOptions &o,
+                                 const llvm::StringMap<std::string> &externs) {
   PassManager toLLVM(module.getContext());
   toLLVM.enableVerifier(true);
   toLLVM.addPass(createGpuToLLVMConversionPass());
-  if (failed(toLLVM.run(module)) || failed(serializeGpuModules(module, o.format)))
+  if (failed(toLLVM.run(module)) || failed(serializeGpuModules(module, o.format, externs)))
     return failure();
   PassManager pm(module.getContext());
   pm.enableVerifier(true);
@@ -150,5 +170,19 @@ LogicalResult tilec::runNVVMPipeline(ModuleOp module, const NVVMPipelineOptions 
   if (options.debugInfo != DebugInfoLevel::None)
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
       attachDebugInfo(gpuModule, LLVM::DIEmissionKind::DebugDirectivesOnly);
-  return runHostHalf(module, options);
+  // T.import_source's code: one clang run per gpu.module that calls externs.
+  llvm::StringMap<std::string> externs;
+  ExternCompileOptions externOptions{options.chip, options.clang, options.cudaRoot, options.toolLog};
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    llvm::SmallVector<std::string> wrappers;
+    for (auto fn : gpuModule.getOps<LLVM::LLVMFuncOp>())
+      if (fn->hasAttr(kExternWrapperAttr))
+        wrappers.push_back(fn.getSymName().str());
+    FailureOr<std::string> bitcode = compileExterns(gpuModule, externOptions);
+    if (failed(bitcode))
+      return failure();
+    if (!wrappers.empty())
+      externs[wrappers.front()] = std::move(*bitcode);
+  }
+  return runHostHalf(module, options, externs);
 }

@@ -21,6 +21,9 @@ struct NVVMPipelineOptions {
   std::string format;   ///< gpu-module-to-binary's: "isa" (PTX) or "llvm" (bitcode)
   unsigned optLevel = 3;
   DebugInfoLevel debugInfo = DebugInfoLevel::None;
+  std::string clang;    ///< --cuda-clang, for T.import_source's code (ExternCode.h)
+  std::string cudaRoot; ///< the toolkit (CUDA's headers for that code)
+  llvm::raw_ostream *toolLog = nullptr;
 };
 
 /// Lowers `module` (gpu dialect, thread level) to the LLVM dialect with its
@@ -28,6 +31,8 @@ struct NVVMPipelineOptions {
 /// buildLowerToNVVMPassPipeline does, pass for pass. With debug info the
 /// device functions get line directives (DebugDirectivesOnly: `.file` and
 /// `.loc`, as clang -gline-directives-only writes for optimised CUDA code).
+/// The code of T.import_source (T.call_extern) is compiled by clang and
+/// linked into each gpu.module's LLVM IR before its optimization.
 mlir::LogicalResult runNVVMPipeline(mlir::ModuleOp module, const NVVMPipelineOptions &options);
 
 } // namespace tilec

@@ -1016,3 +1016,64 @@ tile.kernel @bad_shape_rank(%A: memref<4x4xf32, #tile.scope<global>> {tile.dtype
 tile.kernel @bad_shape_kind(%A: memref<4xf32, #tile.scope<global>> {tile.dtype = "float32", tile.shape = [4]}) {
   tile.return
 }
+
+// -----
+
+tile.kernel @k() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %v = tile.alloc : memref<4x4xf32, #tile.scope<local>>
+    %c0 = arith.constant 0 : index
+    // expected-error@+1 {{'tile.call_extern' op expects 2 indices after pointer argument 0}}
+    "tile.call_extern"(%v, %c0) {callee = "f", arg_ctypes = ["float*"], result_ctype = "void"} : (memref<4x4xf32, #tile.scope<local>>, index) -> ()
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %i = arith.constant 3 : i32
+    // expected-error@+1 {{'tile.call_extern' op has 1 arguments but 2 C++ argument types}}
+    tile.call_extern "f"(%i) {arg_ctypes = ["int", "int"], result_ctype = "void"} : (i32) -> ()
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %i = arith.constant 3 : i32
+    // expected-error@+1 {{'tile.call_extern' op result type 'int' does not match its results}}
+    tile.call_extern "f"(%i) {arg_ctypes = ["int"], result_ctype = "int"} : (i32) -> ()
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %v = arith.constant dense<1.0> : vector<4xf32>
+    // expected-error@+1 {{'tile.call_extern' op expects scalar or buffer arguments, got 'vector<4xf32>'}}
+    tile.call_extern "f"(%v) {arg_ctypes = ["float4"], result_ctype = "void"} : (vector<4xf32>) -> ()
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %i = arith.constant 3 : i32
+    // expected-error@+1 {{'tile.call_extern' op has 1 sources but 0 source locations}}
+    tile.call_extern "f"(%i) {arg_ctypes = ["int"], result_ctype = "void", sources = ["int x;"]} : (i32) -> ()
+  }
+  tile.return
+}

@@ -320,3 +320,19 @@ tile.kernel @two_launches(%g: index {tile.name = "g", tile.dynamic}) {
   }
   tile.return
 }
+
+// CHECK-LABEL: tile.kernel @extern_calls
+// CHECK: tile.call_extern "scale"(%{{.*}}, %{{.*}}, %{{.*}}) {arg_ctypes = ["float*", "float"], result_ctype = "void", source_locs = [#{{.*}}], sources = ["template <typename T> __device__ void scale(T *p, T s) { *p *= s; }"]} : (memref<4xf32, #tile.scope<local>>, index, f32) -> ()
+// CHECK: tile.call_extern "twice"(%{{.*}}) {arg_ctypes = ["int"], result_ctype = "int"} : (i32) -> i32
+tile.kernel @extern_calls() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads [128, 1, 1] as (%bx) {
+    %c0 = arith.constant 0 : index
+    %two = arith.constant 2.0 : f32
+    %i = arith.constant 3 : i32
+    %v = tile.alloc : memref<4xf32, #tile.scope<local>>
+    tile.call_extern "scale"(%v, %c0, %two) {arg_ctypes = ["float*", "float"], result_ctype = "void", sources = ["template <typename T> __device__ void scale(T *p, T s) { *p *= s; }"], source_locs = [loc("src.tile":3:5)]} : (memref<4xf32, #tile.scope<local>>, index, f32) -> ()
+    %r = tile.call_extern "twice"(%i) {arg_ctypes = ["int"], result_ctype = "int"} : (i32) -> i32
+  }
+  tile.return
+}

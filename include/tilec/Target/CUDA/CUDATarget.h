@@ -28,6 +28,9 @@ struct CUDATargetOptions {
   /// The toolkit root for ptxas and fatbinary; empty: CUDA_PATH, then
   /// /usr/local/cuda.
   std::string cudaPath;
+  /// clang++ for T.import_source's code (T.call_extern); empty: LLVM's bin
+  /// directory, then PATH.
+  std::string clang;
   /// The default stage links a shared library instead of an object.
   bool shared = false;
   /// Where the command line of every tool run (ptxas, fatbinary, the

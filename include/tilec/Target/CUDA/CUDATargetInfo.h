@@ -35,6 +35,7 @@ public:
   bool hasWarpgroupMMA() const override { return cc == 90 && archSpecific; }
   bool hasDeviceAssert() const override { return true; } // __assertfail
   bool emulatesNarrowTypes() const override { return true; }
+  bool hasExternCalls() const override { return true; } // clang compiles T.import_source's code (ExternCode.cpp)
   /// tile-lang's T.ws / T.alloc_barrier kernels are Hopper kernels (sm_90+).
   bool hasWarpSpecialization() const override { return cc >= 90; }
   /// Thread-block clusters from sm_90; 8 blocks is the portable limit.
@@ -71,6 +72,8 @@ public:
                           mlir::Value parity) const override;
   void emitTensorCopyRelease(mlir::OpBuilder &b, mlir::Location loc, mlir::Value barriers,
                              int64_t stages) const override;
+  mlir::FailureOr<mlir::Value> emitExternCall(mlir::OpBuilder &b, tile::CallExternOp call,
+                                              llvm::ArrayRef<ExternCallArg> args) const override;
   mlir::Value emitElect(mlir::OpBuilder &b, mlir::Location loc) const override;
   bool hasRangeBarrier() const override { return true; }
   /// bar.sync 2, count (named barrier 2; Hopper's consumer warpgroups use 1).

@@ -400,6 +400,69 @@ LogicalResult PrintOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// CallExternOp
+//===----------------------------------------------------------------------===//
+
+llvm::SmallVector<CallExternOp::ExternArg> CallExternOp::getExternArgs() {
+  llvm::SmallVector<ExternArg> out;
+  OperandRange args = getArgs();
+  for (unsigned i = 0; i < args.size();) {
+    ExternArg a;
+    if (auto type = dyn_cast<MemRefType>(args[i].getType())) {
+      unsigned rank = type.getRank();
+      if (i + 1 + rank > args.size())
+        return {};
+      a.buffer = args[i];
+      a.indices = args.slice(i + 1, rank);
+      i += 1 + rank;
+    } else {
+      a.value = args[i++];
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
+LogicalResult CallExternOp::verify() {
+  OperandRange args = getArgs();
+  unsigned n = 0;
+  for (unsigned i = 0; i < args.size(); ++n) {
+    auto type = dyn_cast<MemRefType>(args[i].getType());
+    if (!type) {
+      if (!args[i].getType().isIntOrIndexOrFloat())
+        return emitOpError() << "expects scalar or buffer arguments, got " << args[i].getType();
+      ++i;
+      continue;
+    }
+    if (!getBufferScope(type))
+      return emitOpError() << "expects buffers in a #tile.scope memory space, got " << type;
+    for (unsigned d = 0; d < type.getRank(); ++d)
+      if (i + 1 + d >= args.size() || !args[i + 1 + d].getType().isIndex())
+        return emitOpError() << "expects " << type.getRank() << " indices after pointer argument " << n;
+    i += 1 + type.getRank();
+  }
+  if (getArgCtypes().size() != n)
+    return emitOpError() << "has " << n << " arguments but " << getArgCtypes().size() << " C++ argument types";
+  if ((getResultCtype() == "void") != !getResult())
+    return emitOpError() << "result type '" << getResultCtype() << "' does not match its results";
+  if (getSources().size() != getSourceLocs().size())
+    return emitOpError() << "has " << getSources().size() << " sources but " << getSourceLocs().size()
+                         << " source locations";
+  return success();
+}
+
+LogicalResult tilec::tile::reportExternCalls(Operation *root, llvm::StringRef targetName) {
+  bool found = false;
+  root->walk([&](CallExternOp call) {
+    call.emitError() << "T.call_extern of '" << call.getCallee() << "' is not available on target '" << targetName
+                     << "': T.import_source's device code is CUDA C++, which tilec compiles for the CUDA targets "
+                        "(sm_80 ... sm_90a) only";
+    found = true;
+  });
+  return failure(found);
+}
+
+//===----------------------------------------------------------------------===//
 // UseSwizzleOp, AnnotateLayoutOp, ThreadIdOp
 //===----------------------------------------------------------------------===//
 

@@ -4,7 +4,8 @@
 // 1. On a target without explicit warp specialization, the first
 //    tile.warp_group and the first tile.alloc_barrier are diagnostics naming
 //    the target; a gemm marked wgmma (T.wgmma_gemm) is one on a GPU
-//    target without warpgroup MMA.
+//    target without warpgroup MMA; every tile.call_extern is one on a
+//    target that does not compile T.import_source's code.
 // 2. Each tile.warp_group, innermost first: its groups must exist in the
 //    block; in its body (and in the bodies of loops and branches that hold
 //    tile operations) every run of per-thread ops that write moves into an
@@ -65,6 +66,8 @@ static LogicalResult checkSupport(LaunchOp launch, const TargetInfo *target) {
       return WalkResult::interrupt();
     });
   }
+  if (!target->hasExternCalls() && failed(reportExternCalls(launch, target->getName())))
+    ok = false;
   if (!target->hasWarpgroupMMA())
     launch.walk([&](GemmOp g) {
       if (!g.getWgmma())

@@ -23,4 +23,12 @@
 #define GET_OP_CLASSES
 #include "tilec/Dialect/Tile/IR/TileOps.h.inc"
 
+namespace tilec::tile {
+
+/// Reports every tile.call_extern in `root` as unavailable on target
+/// `targetName` (every target but CUDA's); failure when there was one.
+mlir::LogicalResult reportExternCalls(mlir::Operation *root, llvm::StringRef targetName);
+
+} // namespace tilec::tile
+
 #endif // TILEC_DIALECT_TILE_IR_TILEOPS_H

@@ -470,6 +470,47 @@ def Tile_PrintOp : Tile_Op<"print"> {
   let hasVerifier = 1;
 }
 
+def Tile_CallExternOp : Tile_Op<"call_extern"> {
+  let summary = "a call of a device function of T.import_source's code (T.call_extern)";
+  let description = [{
+    `T.call_extern(dtype, name, *args)`: the calling thread calls `callee`,
+    a function (or function template) of the CUDA C++ `sources`
+    (T.import_source's strings, in order; `source_locs` are where each was
+    imported). `args` are the call's arguments in order: a scalar stands for
+    itself; a buffer operand is a pointer argument and is followed by one
+    index per dimension, the element it points at (`T.address_of(buf[i])`,
+    `T.access_ptr(buf[i], "r")`). `arg_ctypes` spells each argument's C++
+    type (`int8_t*`, `half_t*`, `float`), `result_ctype` the result's
+    (`void` for dtype "handle", no result). Only the CUDA targets compile
+    the sources; the others report the call.
+
+    ```mlir
+    tile.call_extern "decode"(%q, %c0, %w, %c0)
+        {arg_ctypes = ["int8_t*", "int8_t*"], result_ctype = "void",
+         sources = ["template <typename T> ..."], source_locs = [loc("k.tile":3:5)]}
+        : (memref<4xi8, #tile.scope<local>>, index, memref<16xi8, #tile.scope<local>>, index) -> ()
+    ```
+  }];
+  let arguments = (ins StrAttr:$callee, StrArrayAttr:$arg_ctypes, StrAttr:$result_ctype,
+                       Variadic<AnyType>:$args,
+                       DefaultValuedAttr<StrArrayAttr, "{}">:$sources,
+                       DefaultValuedAttr<ArrayAttr, "{}">:$source_locs);
+  let results = (outs Optional<AnyType>:$result);
+  let assemblyFormat = "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// One C++ argument of the call: a pointer (`buffer` set, `indices` the
+    /// element) or a scalar `value`.
+    struct ExternArg {
+      ::mlir::Value buffer;
+      ::mlir::ValueRange indices;
+      ::mlir::Value value;
+    };
+    /// The C++ arguments, in order (args decoded; empty when malformed).
+    ::llvm::SmallVector<ExternArg> getExternArgs();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Loops
 //===----------------------------------------------------------------------===//
