@@ -190,7 +190,7 @@ def candidates(dt, m, n, k):
     else:
         names = ["m128n256w2s4", "m128n128w1s3", "m128n256w2s4ws", "m128n128w1s3ws", "m128n128w1s3tma",
                  "m128n256w2s4wstma", "m128n256w2s4wsp", "m128n128w1s3wsp", "m128n128w1s4pp", "m128n128w1s5pp",
-                 "m64n256w1s4pp"] + (["m64n256w1s4"] if k > 8192 else [])
+                 "m64n256w1s4pp", "m128n256w2s4wspr"] + (["m64n256w1s4"] if k > 8192 else [])
     # A kit built with KIT_CONFIGS holds only some of them.
     return [c for c in names if c in K.GEMM16 or c in K.SPLITK16]
 

@@ -38,6 +38,7 @@ enum class HopperPersistence {
   On,       ///< the warp-specialized loop over output tiles (cooperative consumers)
   Off,      ///< one output tile per block
   Pingpong, ///< two consumer warpgroups on alternate output tiles (HopperPersistent.cpp)
+  OnRegisters, ///< On, the epilogue storing from registers (no f32 shared tile; 16-bit operands)
 };
 
 /// The mode spelled `text`; nullopt for anything else.
@@ -50,6 +51,8 @@ inline std::optional<HopperPersistence> parseHopperPersistence(llvm::StringRef t
     return HopperPersistence::Off;
   if (text == "pingpong")
     return HopperPersistence::Pingpong;
+  if (text == "on-registers")
+    return HopperPersistence::OnRegisters;
   return std::nullopt;
 }
 

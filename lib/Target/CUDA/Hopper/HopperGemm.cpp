@@ -391,7 +391,7 @@ void GemmEmitter::epilogue(Value acc) {
       b.clone(*op, map);
   Value out = map.lookupOrDefault(p.outTensor());
   Value rowOff = map.lookupOrDefault(p.outOffsets()[0]), colOff = map.lookupOrDefault(p.outOffsets()[1]);
-  if (p.pingpong) {
+  if (p.registerEpilogue) {
     storeFromRegisters(acc, out, rowOff, colOff);
     return;
   }
@@ -522,7 +522,7 @@ LogicalResult GemmEmitter::run(unsigned firstDescArg) {
   }
   gpu::ReturnOp::create(b, loc);
   int64_t pipeline = p.stages * (aStageBytes + bStageBytes);
-  int64_t epilogueBytes = p.epilogueRows() * (p.blockN + kEpiloguePad) * 4 + (p.tmaStore ? tmaStoreTileBytes() : 0);
+  int64_t epilogueBytes = p.scratchBytes() + (p.tmaStore ? tmaStoreTileBytes() : 0);
   // Ping-pong stores from registers: the stages only.
   tile::setSharedBytes(func, 1024 + (p.pingpong     ? pipeline
                                      : p.persistent ? pipeline + epilogueBytes

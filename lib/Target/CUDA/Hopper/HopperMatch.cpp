@@ -414,7 +414,7 @@ static Reason decidePingpong(HopperGemmPlan &plan, HopperWarpSpecialization ws) 
     return "one stage (num_stages = 1): nothing for a producer to run ahead into";
   plan.warpSpecialized = true;
   plan.notWarpSpecialized = nullptr;
-  plan.ownDescriptors = true;
+  plan.ownDescriptors = plan.registerEpilogue = true;
   plan.persistentBlocksPerSM = 1;
   return nullptr;
 }
@@ -463,13 +463,20 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     plan.notTMAStore = decideTMAStore(plan, kernel, target);
     plan.tmaStore = !plan.notTMAStore;
   }
+  bool ownDescriptors = plan.ownDescriptors;
   if (persistent == HopperPersistence::Pingpong) {
     plan.notPersistent = launch.getCluster() ? "a thread-block cluster launch" : decidePingpong(plan, ws);
     plan.persistent = plan.pingpong = !plan.notPersistent;
-  } else if (persistent == HopperPersistence::On) {
+  } else if (persistent == HopperPersistence::On || persistent == HopperPersistence::OnRegisters) {
+    // The register epilogue reads own-descriptor accumulators of 16-bit operands into a copy epilogue.
+    if (persistent == HopperPersistence::OnRegisters && !plan.kMajor() && !plan.promote && plan.store &&
+        !plan.tmaStore)
+      plan.registerEpilogue = plan.ownDescriptors = true;
     // A cluster launch's grid must stay a multiple of the cluster shape.
     plan.notPersistent = launch.getCluster() ? "a thread-block cluster launch" : decidePersistent(plan, target);
     plan.persistent = !plan.notPersistent;
+    if (!plan.persistent)
+      plan.registerEpilogue = false, plan.ownDescriptors = ownDescriptors;
   }
   return plan;
 }
@@ -510,7 +517,9 @@ void tilec::hopper::recordWgmmaDecision(Operation *func, tile::LaunchOp launch, 
                                         "stages " + std::to_string(plan->stages) + ", epilogue from registers"
                        : plan->persistent ? "grid min(tiles, SMs x " + std::to_string(plan->persistentBlocksPerSM) +
                                               "), stages " + std::to_string(plan->stages) +
-                                              (plan->epiloguePasses() > 1 ? ", epilogue by warpgroup" : "")
+                                              (plan->registerEpilogue         ? ", epilogue from registers"
+                                               : plan->epiloguePasses() > 1 ? ", epilogue by warpgroup"
+                                                                             : "")
                                         : std::string("off: ") + plan->notPersistent;
     func->setAttr(kPersistentDecisionAttr, StringAttr::get(func->getContext(), text));
   }

@@ -159,6 +159,9 @@ void GemmEmitter::storeFromRegisters(Value acc, Value out, Value rowOff, Value c
   Value lane = arith::RemUIOp::create(b, loc, tid, c(32));
   Value warp = arith::RemUIOp::create(b, loc, arith::DivUIOp::create(b, loc, tid, c(32)), c(4));
   Value row0 = add(rowOff, add(mul(warp, c(16)), arith::DivUIOp::create(b, loc, lane, c(4))));
+  // Two warpgroups of one tile (not ping-pong): warpgroup w's rows start at w wgRows.
+  if (!p.pingpong && p.warpgroups > 1)
+    row0 = add(row0, mul(arith::DivUIOp::create(b, loc, tid, c(128)), c(wgRows)));
   Value col0 = add(colOff, mul(arith::RemUIOp::create(b, loc, lane, c(4)), c(2)));
   auto pairT = VectorType::get({2}, b.getF32Type()), outT = VectorType::get({2}, outElem);
   auto forEachPair = [&](llvm::function_ref<void(Value r, Value col, Value pair)> store) {

@@ -109,6 +109,9 @@ struct HopperGemmPlan {
   /// descriptors; one stage ring shared by both, each stage released by the
   /// 128 threads of the warpgroup that read it.
   bool pingpong = false;
+  /// The epilogue stores the accumulator's registers into C itself (GemmEmitter::storeFromRegisters): no
+  /// f32 shared tile (ping-pong, and --hopper-persistent=on-registers).
+  bool registerEpilogue = false;
   /// The consumer warpgroups of the block: two ping-pong, else warpgroups.
   int64_t consumerGroups() const { return pingpong ? 2 : warpgroups; }
   /// Why not, when asked and not taken (recorded as tilec.persistent).
@@ -122,7 +125,7 @@ struct HopperGemmPlan {
   int64_t epiloguePasses() const { return blockM / epilogueRows(); }
   /// The bytes of one stage (A and B tiles) and of the epilogue's f32 tile.
   int64_t stageBytes() const { return (blockM + blockN) * blockK * elemBytes; }
-  int64_t scratchBytes() const { return epilogueRows() * (blockN + 8) * 4; }
+  int64_t scratchBytes() const { return registerEpilogue ? 0 : epilogueRows() * (blockN + 8) * 4; }
   /// The registers per thread a warp-specialized kernel's producer keeps.
   static constexpr int64_t kProducerRegs = 40;
   /// The kernel's .minnctapersm: 2 with one consumer warpgroup of at most
