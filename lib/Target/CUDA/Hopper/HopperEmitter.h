@@ -137,6 +137,10 @@ struct GemmEmitter {
   /// C at (rowOff, colOff) in pairs of columns (bounds-checked only when the
   /// tile reaches past C or C's rows are odd).
   void storeFromRegisters(Value acc, Value out, Value rowOff, Value colOff);
+  /// The register epilogue's forms: the zero accumulator (accBlocksType) written by side-effecting
+  /// inline PTX at the tile's start, so that the zeros are not materialized between the first
+  /// iteration's wgmmas (ptxas then waits for the first block's wgmma there: C7517).
+  Value zeroAccBlocks();
   void setUpSharedMemory();
   void issueLoads(Value iter, Value slot);
   void countIterations();

@@ -268,8 +268,9 @@ LogicalResult GemmEmitter::mainLoop() {
   Value acc0;
   {
     AtOp atFill(*this, p.fill); // T.clear of the accumulator
-    acc0 = p.structAcc() ? (Value)LLVM::ZeroOp::create(b, loc, accStructType())
-                         : (Value)nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
+    acc0 = p.registerEpilogue ? zeroAccBlocks()
+           : p.structAcc()    ? (Value)LLVM::ZeroOp::create(b, loc, accStructType())
+                              : (Value)nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
   }
   // Carried besides the accumulator: the stage of iteration i (i % S) and
   // its phase parity ((i / S) & 1, i1), and with lag 1 those of iteration

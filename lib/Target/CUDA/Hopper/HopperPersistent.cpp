@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "HopperEmitter.h"
 #include "HopperGemm.h"
+#include "HopperWgmma.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -202,4 +203,22 @@ void GemmEmitter::storeFromRegisters(Value acc, Value out, Value rowOff, Value c
       }
     });
   });
+}
+
+Value GemmEmitter::zeroAccBlocks() {
+  auto accT = accBlocksType(ctx, wgRows, p.blockN);
+  Value acc = LLVM::UndefOp::create(b, loc, accT);
+  for (int64_t i = 0; i < wgRows / 64; ++i) {
+    auto blockT = cast<LLVM::LLVMStructType>(accT.getBody()[i]);
+    std::string text, constraints;
+    for (size_t r = 0; r < blockT.getBody().size(); ++r) {
+      text += "mov.b32 $" + std::to_string(r) + ", 0;";
+      constraints += r ? ",=f" : "=f";
+    }
+    auto zeros = LLVM::InlineAsmOp::create(b, loc, blockT, ValueRange{}, text, constraints, /*has_side_effects=*/true,
+                                           /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+                                           LLVM::AsmDialectAttr(), mlir::ArrayAttr());
+    acc = LLVM::InsertValueOp::create(b, loc, acc, zeros.getResult(0), ArrayRef<int64_t>{i});
+  }
+  return acc;
 }
