@@ -76,6 +76,12 @@ TMA = {"hopper_tma_store": 1}
 # `wsp`: the ws tile as a persistent kernel (tilec --hopper-persistent=on: one wave of blocks looping
 # over the output tiles, the producer loading the next tile during the epilogue).
 WSP = {"hopper_ws": "on", "hopper_persistent": "on"}
+# `pp`: the one-warpgroup tile as a ping-pong kernel (tilec --hopper-persistent=pingpong: persistent,
+# two consumer warpgroups on alternate tiles, one's epilogue under the other's wgmma loop).
+PP = {"hopper_persistent": "pingpong"}
+# `wspr`: wsp with the epilogue from registers (--hopper-persistent=on-registers: no f32 shared tile,
+# every stage asked for).
+WSPR = {"hopper_ws": "on", "hopper_persistent": "on-registers"}
 GEMM16 = {"m128n128w1s3": _cfg(128, 128, 128, 3), "m128n256w2s4": _cfg(128, 256, 256, 4),
           "m64n128w1s4": _cfg(64, 128, 128, 4), "m64n64w1s6": _cfg(64, 64, 128, 6),
           "m64n256w1s4": _cfg(64, 256, 128, 4),
@@ -85,7 +91,9 @@ GEMM16 = {"m128n128w1s3": _cfg(128, 128, 128, 3), "m128n256w2s4": _cfg(128, 256,
           "m128n128w1s3wsp": _cfg(128, 128, 128, 3, **WSP), "m128n256w2s4wsp": _cfg(128, 256, 256, 4, **WSP),
           # M = 128 (memory-bound: B is read once, A from L2): deeper rings of small tiles
           "m64n64w1s8": _cfg(64, 64, 128, 8), "m64n128w1s6": _cfg(64, 128, 128, 6),
-          "m64n64w1s6ws": _cfg(64, 64, 128, 6, **WS)}
+          "m64n64w1s6ws": _cfg(64, 64, 128, 6, **WS),
+          "m128n128w1s4pp": _cfg(128, 128, 128, 4, **PP), "m128n128w1s5pp": _cfg(128, 128, 128, 5, **PP),
+          "m64n256w1s4pp": _cfg(64, 256, 128, 4, **PP), "m128n256w2s4wspr": _cfg(128, 256, 256, 4, **WSPR)}
 SPLITK16 = {"sk2-m64n128w1s4": _cfg(64, 128, 128, 4, split_k=2), "sk4-m64n128w1s4": _cfg(64, 128, 128, 4, split_k=4),
             "sk2-m128n128w1s4": _cfg(128, 128, 128, 4, split_k=2),
             "sk2-m128n256w2s4": _cfg(128, 256, 256, 4, split_k=2),
@@ -117,7 +125,15 @@ LAYOUT16 = {"m128n128w1s3": _cfg(128, 128, 128, 3), "m128n256w2s4": _cfg(128, 25
             "m256n128w2s4": _cfg(256, 128, 256, 4), "m128n128k32w1s4": _cfg(128, 128, 128, 4, block_K=32),
             "m128n128w1s3ws": _cfg(128, 128, 128, 3, **WS), "m128n256w2s4ws": _cfg(128, 256, 256, 4, **WS),
             "m128n256w2s4wstma": _cfg(128, 256, 256, 4, **WS, **TMA),
-            "m128n128w1s3wsp": _cfg(128, 128, 128, 3, **WSP), "m128n256w2s4wsp": _cfg(128, 256, 256, 4, **WSP)}
+            "m128n128w1s3wsp": _cfg(128, 128, 128, 3, **WSP), "m128n256w2s4wsp": _cfg(128, 256, 256, 4, **WSP),
+            "m128n128w1s4pp": _cfg(128, 128, 128, 4, **PP), "m128n128w1s5pp": _cfg(128, 128, 128, 5, **PP),
+            "m64n256w1s4pp": _cfg(64, 256, 128, 4, **PP), "m128n256w2s4wspr": _cfg(128, 256, 256, 4, **WSPR)}
+# KIT_CONFIGS=a,b,...: only these GEMM / layout configurations (build and device alike: a quick kit).
+if os.environ.get("KIT_CONFIGS"):
+    _keep = set(os.environ["KIT_CONFIGS"].split(","))
+    GEMM16 = {k: v for k, v in GEMM16.items() if k in _keep}
+    SPLITK16 = {k: v for k, v in SPLITK16.items() if k in _keep}
+    LAYOUT16 = {k: v for k, v in LAYOUT16.items() if k in _keep}
 LAYOUT_SIZES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 LAYOUT_RAGGED = (1000, 200, 136)  # M, N, K: ragged against every tile, rows still 16-byte aligned
 

@@ -185,11 +185,14 @@ def candidates(dt, m, n, k):
             return ["m64n256w1s4", "m64n128w1s6", "m128n256w2s4", "m128n128w2s5"]
         return ["m128n256w2s4", "m128n256w2s4p16", "m128n128w2s5"]
     if m <= 128:
-        return ["m64n128w1s4", "m64n64w1s6", "m128n256w2s4", "m128n128w1s3", "m64n128w1s4ws",
-                "m128n128w1s3ws", "m64n64w1s8", "m64n128w1s6", "m64n64w1s6ws"] + list(K.SPLITK16)
-    return ["m128n256w2s4", "m128n128w1s3", "m128n256w2s4ws", "m128n128w1s3ws", "m128n128w1s3tma",
-            "m128n256w2s4wstma", "m128n256w2s4wsp", "m128n128w1s3wsp"] + \
-        (["m64n256w1s4"] if k > 8192 else [])
+        names = ["m64n128w1s4", "m64n64w1s6", "m128n256w2s4", "m128n128w1s3", "m64n128w1s4ws",
+                 "m128n128w1s3ws", "m64n64w1s8", "m64n128w1s6", "m64n64w1s6ws", "m128n128w1s4pp"] + list(K.SPLITK16)
+    else:
+        names = ["m128n256w2s4", "m128n128w1s3", "m128n256w2s4ws", "m128n128w1s3ws", "m128n128w1s3tma",
+                 "m128n256w2s4wstma", "m128n256w2s4wsp", "m128n128w1s3wsp", "m128n128w1s4pp", "m128n128w1s5pp",
+                 "m64n256w1s4pp", "m128n256w2s4wspr"] + (["m64n256w1s4"] if k > 8192 else [])
+    # A kit built with KIT_CONFIGS holds only some of them.
+    return [c for c in names if c in K.GEMM16 or c in K.SPLITK16]
 
 
 def rates(fns, m, n, k, rounds):

@@ -64,7 +64,7 @@ static std::unique_ptr<TargetBackend> createCUDA(const CompileOptions &opts, llv
   options.warpSpecialization =
       parseHopperWarpSpecialization(opts.hopperWS).value_or(HopperWarpSpecialization::Auto);
   options.tmaStore = opts.hopperTMAStore;
-  options.persistent = opts.hopperPersistent == "on";
+  options.persistent = parseHopperPersistence(opts.hopperPersistent).value_or(HopperPersistence::Auto);
   options.limits = opts.limits;
   return createCUDABackend(options);
 }

@@ -246,9 +246,12 @@ int main(int argc, char **argv) {
   app.add_option("--hopper-persistent", opts.hopperPersistent,
                  "CUDA sm_90a: make the warp-specialized wgmma GEMM persistent (a grid of at most one wave of "
                  "blocks, each looping over output tiles; the producer loads the next tile during the epilogue): "
-                 "on, off (default); only where --hopper-ws applies; --emit=gpu shows the decision as "
-                 "tilec.persistent")
-      ->check(CLI::IsMember({"on", "off"}))
+                 "on (the consumer warpgroups share each tile; only where --hopper-ws applies), pingpong (two "
+                 "consumer warpgroups on alternate tiles of the kernel's one-warpgroup tile, one's epilogue under "
+                 "the other's wgmma loop; warp-specialized unless --hopper-ws=off), on-registers (on, the "
+                 "epilogue storing 16-bit operands' accumulators from registers: no shared f32 tile), off, auto (the compiler's "
+                 "choice, default); --emit=gpu shows the decision as tilec.persistent")
+      ->check(CLI::IsMember({"auto", "on", "off", "pingpong", "on-registers"}))
       ->type_name("MODE");
   app.add_flag("-w", opts.warnings.suppressAll,
                "Suppress every warning. Warnings print their name ([-Wspill], [-Wexpr-unused]); -Wno-NAME turns one "

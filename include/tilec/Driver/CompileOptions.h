@@ -92,7 +92,7 @@ struct CompileOptions {
   std::vector<std::string> ptxasOptions;           ///< `-Xptxas OPT` (comma lists split)
   std::string hopperWS = "auto";                   ///< `--hopper-ws=auto|on|off`: sm_90a warp specialization
   bool hopperTMAStore = false;                     ///< `--hopper-tma-store`: sm_90a GEMM epilogue by TMA
-  std::string hopperPersistent = "off";            ///< `--hopper-persistent=on|off`: sm_90a persistent ws GEMM
+  std::string hopperPersistent = "auto"; ///< `--hopper-persistent=auto|on|off|pingpong`: sm_90a persistent GEMM
   WarningOptions warnings;                         ///< `-w`, `-Werror`, `-Wno-NAME`, ...
 
   /// Vulkan target limits: a preset (`--vk-preset`) and overrides; -1 keeps

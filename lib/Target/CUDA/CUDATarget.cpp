@@ -220,7 +220,7 @@ static std::string groupArchs(const ArchGroup &g, llvm::ArrayRef<std::string> ar
 static LogicalResult lowerPerArch(ModuleOp module, llvm::ArrayRef<std::string> archs,
                                   llvm::ArrayRef<CUDAKernelInfo> kernels, std::vector<ArchGroup> &groups,
                                   const GPULimits &limits, HopperWarpSpecialization ws, bool tmaStore,
-                                  bool persistent) {
+                                  HopperPersistence persistent) {
   // fp8 values and packed 4-bit tensors: bytes with software conversions.
   GPULoweringOptions lowering;
   lowering.limits = limits;

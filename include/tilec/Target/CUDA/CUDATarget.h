@@ -52,7 +52,7 @@ struct CUDATargetOptions {
   /// `--hopper-tma-store`: the sm_90a wgmma gemm's epilogue by TMA stores.
   bool tmaStore = false;
   /// `--hopper-persistent`: the warp-specialized wgmma gemm loops over output tiles.
-  bool persistent = false;
+  HopperPersistence persistent = HopperPersistence::Auto;
 };
 
 /// The CUDA target in the registry: `-target=sm_80` ... `sm_90a` or a comma

@@ -89,8 +89,8 @@ public:
   bool getTMAStore() const { return tmaStore; }
   void setTMAStore(bool on) { tmaStore = on; }
   /// `--hopper-persistent`: whether the warp-specialized wgmma path is persistent.
-  bool getPersistent() const { return persistent; }
-  void setPersistent(bool on) { persistent = on; }
+  HopperPersistence getPersistent() const { return persistent; }
+  void setPersistent(HopperPersistence mode) { persistent = mode; }
 
 private:
   std::string arch;
@@ -98,7 +98,7 @@ private:
   bool archSpecific = false; ///< `a` suffix (sm_90a)
   HopperWarpSpecialization warpSpecialization = HopperWarpSpecialization::Auto;
   bool tmaStore = false;
-  bool persistent = false;
+  HopperPersistence persistent = HopperPersistence::Auto;
 };
 
 /// Registers the `sm_XX` family with the TargetInfo registry.

@@ -32,6 +32,30 @@ inline std::optional<HopperWarpSpecialization> parseHopperWarpSpecialization(llv
   return std::nullopt;
 }
 
+/// `--hopper-persistent=auto|on|off|pingpong`.
+enum class HopperPersistence {
+  Auto,     ///< the compiler's choice (HopperMatch.cpp, decidePersistence)
+  On,       ///< the warp-specialized loop over output tiles (cooperative consumers)
+  Off,      ///< one output tile per block
+  Pingpong, ///< two consumer warpgroups on alternate output tiles (HopperPersistent.cpp)
+  OnRegisters, ///< On, the epilogue storing from registers (no f32 shared tile; 16-bit operands)
+};
+
+/// The mode spelled `text`; nullopt for anything else.
+inline std::optional<HopperPersistence> parseHopperPersistence(llvm::StringRef text) {
+  if (text == "auto")
+    return HopperPersistence::Auto;
+  if (text == "on")
+    return HopperPersistence::On;
+  if (text == "off")
+    return HopperPersistence::Off;
+  if (text == "pingpong")
+    return HopperPersistence::Pingpong;
+  if (text == "on-registers")
+    return HopperPersistence::OnRegisters;
+  return std::nullopt;
+}
+
 } // namespace tilec
 
 #endif // TILEC_TARGET_CUDA_WARPSPECIALIZATION_H

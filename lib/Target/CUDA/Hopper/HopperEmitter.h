@@ -44,6 +44,9 @@ constexpr int64_t kEpiloguePad = 8;
 /// i1, true in the producer warpgroup (threads from 128 `consumers` on), as
 /// a warp-uniform branch condition (HopperWarpSpecialized.cpp).
 Value isProducerWarpgroup(OpBuilder &b, Location loc, Value tid, int64_t consumers);
+/// The warpgroup index tid / 128 (i32) as lane 0 of the warp has it (shfl.sync idx), which ptxas knows to be
+/// warp-uniform.
+Value uniformWarpgroup(OpBuilder &b, Location loc, Value tid);
 
 /// The state of one kernel body's emission (HopperGemm.cpp: set-up, loads,
 /// the loop, the epilogue; HopperMma.cpp: the wgmma steps of a stage;
@@ -123,6 +126,21 @@ struct GemmEmitter {
   void tileIndices(Value t);
   void persistentProducer();
   Value ringSlot, ringPhase;
+  /// Ping-pong: the persistent consumers' loop (each warpgroup its tiles, the
+  /// ring position of each computed from its ordinal), and the hand-off that
+  /// mainLoop makes once a tile's wgmmas are issued: bar.arrive on the other
+  /// warpgroup's turn barrier `handOffBar` (i32) when `handOffCond` (a next
+  /// tile, the other's, exists).
+  LogicalResult pingpongLoops();
+  Value handOffBar, handOffCond;
+  /// Ping-pong's epilogue: the accumulator's registers, converted, stored into
+  /// C at (rowOff, colOff) in pairs of columns (bounds-checked only when the
+  /// tile reaches past C or C's rows are odd).
+  void storeFromRegisters(Value acc, Value out, Value rowOff, Value colOff);
+  /// The register epilogue's forms: the zero accumulator (accBlocksType) written by side-effecting
+  /// inline PTX at the tile's start, so that the zeros are not materialized between the first
+  /// iteration's wgmmas (ptxas then waits for the first block's wgmma there: C7517).
+  Value zeroAccBlocks();
   void setUpSharedMemory();
   void issueLoads(Value iter, Value slot);
   void countIterations();

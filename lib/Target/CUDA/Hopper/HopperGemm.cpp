@@ -262,12 +262,15 @@ LogicalResult GemmEmitter::mainLoop() {
     });
   auto accT = nvgpu::WarpgroupAccumulatorType::get(ctx, VectorType::get({wgRows, p.blockN}, b.getF32Type()));
   // This warpgroup's rows of the A stage (128-byte rows, so a multiple of 1 KB).
-  Value wgAOffset = mul(arith::DivUIOp::create(b, loc, tid, c(128)), c(wgRows * p.blockK * p.elemBytes));
+  // Ping-pong: each warpgroup reads the whole A tile.
+  Value wgAOffset =
+      p.pingpong ? c(0) : mul(arith::DivUIOp::create(b, loc, tid, c(128)), c(wgRows * p.blockK * p.elemBytes));
   Value acc0;
   {
     AtOp atFill(*this, p.fill); // T.clear of the accumulator
-    acc0 = p.structAcc() ? (Value)LLVM::ZeroOp::create(b, loc, accStructType())
-                         : (Value)nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
+    acc0 = p.registerEpilogue ? zeroAccBlocks()
+           : p.structAcc()    ? (Value)LLVM::ZeroOp::create(b, loc, accStructType())
+                              : (Value)nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accT);
   }
   // Carried besides the accumulator: the stage of iteration i (i % S) and
   // its phase parity ((i / S) & 1, i1), and with lag 1 those of iteration
@@ -312,6 +315,11 @@ LogicalResult GemmEmitter::mainLoop() {
       yields.append({slot, phase});
     scf::YieldOp::create(b, loc, yields);
   }
+  // Ping-pong: the other warpgroup's turn starts while these wgmmas finish.
+  if (p.pingpong)
+    ifThen(handOffCond, [&] {
+      NVVM::BarrierArriveOp::create(b, loc, handOffBar, arith::ConstantIntOp::create(b, loc, 256, 32));
+    });
   if (lag)
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
   if (p.persistent) {
@@ -384,6 +392,10 @@ void GemmEmitter::epilogue(Value acc) {
       b.clone(*op, map);
   Value out = map.lookupOrDefault(p.outTensor());
   Value rowOff = map.lookupOrDefault(p.outOffsets()[0]), colOff = map.lookupOrDefault(p.outOffsets()[1]);
+  if (p.registerEpilogue) {
+    storeFromRegisters(acc, out, rowOff, colOff);
+    return;
+  }
   int64_t ld = p.blockN + kEpiloguePad, passes = p.epiloguePasses();
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   // Persistent: after the stages, which the producer refills meanwhile.
@@ -495,7 +507,10 @@ LogicalResult GemmEmitter::run(unsigned firstDescArg) {
   setUpSharedMemory();
   if (!p.persistent)
     tileSetUp();
-  if (p.persistent) {
+  if (p.pingpong) {
+    if (failed(pingpongLoops()))
+      return failure();
+  } else if (p.persistent) {
     if (failed(persistentLoops()))
       return failure();
   } else if (p.warpSpecialized) {
@@ -508,14 +523,17 @@ LogicalResult GemmEmitter::run(unsigned firstDescArg) {
   }
   gpu::ReturnOp::create(b, loc);
   int64_t pipeline = p.stages * (aStageBytes + bStageBytes);
-  int64_t epilogueBytes = p.epilogueRows() * (p.blockN + kEpiloguePad) * 4 + (p.tmaStore ? tmaStoreTileBytes() : 0);
-  tile::setSharedBytes(func, 1024 + (p.persistent ? pipeline + epilogueBytes : std::max(pipeline, epilogueBytes)));
+  int64_t epilogueBytes = p.scratchBytes() + (p.tmaStore ? tmaStoreTileBytes() : 0);
+  // Ping-pong stores from registers: the stages only.
+  tile::setSharedBytes(func, 1024 + (p.pingpong     ? pipeline
+                                     : p.persistent ? pipeline + epilogueBytes
+                                                    : std::max(pipeline, epilogueBytes)));
   return success();
 }
 
 FailureOr<bool> tilec::hopper::lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, gpu::GPUFuncOp func,
                                                const TargetInfo &target, HopperWarpSpecialization ws, bool tmaStore,
-                                               bool persistent) {
+                                               HopperPersistence persistent) {
   llvm::StringRef whyNot;
   std::optional<HopperGemmPlan> plan = matchGemmKernel(kernel, launch, target, &whyNot, ws, tmaStore, persistent);
   if (target.hasWarpgroupMMA())

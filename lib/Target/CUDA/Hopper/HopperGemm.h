@@ -26,7 +26,7 @@ namespace tilec::hopper {
 /// --hopper-persistent.
 mlir::FailureOr<bool> lowerGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, mlir::gpu::GPUFuncOp func,
                                       const TargetInfo &target, HopperWarpSpecialization ws, bool tmaStore,
-                                      bool persistent = false);
+                                      HopperPersistence persistent = HopperPersistence::Off);
 
 /// One CUtensorMap the launcher encodes for a kernel: the tile kernel's
 /// tensor argument `arg`, a box of `boxInner` x `boxOuter` elements (inner

@@ -392,10 +392,37 @@ static Reason decidePersistent(HopperGemmPlan &plan, const TargetInfo &target) {
   return nullptr;
 }
 
+/// 10. --hopper-persistent=pingpong: the kernel's tile is one warpgroup's
+///     (threads = 128) of 16-bit operands with a copy epilogue (not split-K's
+///     atomic add, not the TMA store), and a producer may run (stages >= 2,
+///     warp specialization not turned off). The plan then is warp-specialized
+///     and persistent, with two consumer warpgroups on alternate tiles
+///     (HopperPlan.h, pingpong), on own descriptors (its epilogue reads the
+///     registers of wgmma's m64 fragments), one block per multiprocessor.
+static Reason decidePingpong(HopperGemmPlan &plan, HopperWarpSpecialization ws) {
+  if (ws == HopperWarpSpecialization::Off)
+    return "--hopper-ws=off (the ping-pong form is warp-specialized)";
+  if (plan.warpgroups != 1)
+    return "the kernel's tile is not one warpgroup's (threads = 128)";
+  if (plan.kMajor() || plan.promote)
+    return "8-bit operands";
+  if (!plan.store)
+    return "an atomic (split-K) epilogue";
+  if (plan.tmaStore)
+    return "the TMA-store epilogue";
+  if (plan.stages < 2)
+    return "one stage (num_stages = 1): nothing for a producer to run ahead into";
+  plan.warpSpecialized = true;
+  plan.notWarpSpecialized = nullptr;
+  plan.ownDescriptors = plan.registerEpilogue = true;
+  plan.persistentBlocksPerSM = 1;
+  return nullptr;
+}
+
 std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                                            const TargetInfo &target, llvm::StringRef *whyNot,
                                                            HopperWarpSpecialization ws, bool tmaStore,
-                                                           bool persistent) {
+                                                           HopperPersistence persistent) {
   HopperGemmPlan plan;
   Reason reason = nullptr;
   // 1. Warpgroup MMA (sm_90a), one or two warpgroups.
@@ -436,10 +463,20 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     plan.notTMAStore = decideTMAStore(plan, kernel, target);
     plan.tmaStore = !plan.notTMAStore;
   }
-  if (persistent) {
+  bool ownDescriptors = plan.ownDescriptors;
+  if (persistent == HopperPersistence::Pingpong) {
+    plan.notPersistent = launch.getCluster() ? "a thread-block cluster launch" : decidePingpong(plan, ws);
+    plan.persistent = plan.pingpong = !plan.notPersistent;
+  } else if (persistent == HopperPersistence::On || persistent == HopperPersistence::OnRegisters) {
+    // The register epilogue reads own-descriptor accumulators of 16-bit operands into a copy epilogue.
+    if (persistent == HopperPersistence::OnRegisters && !plan.kMajor() && !plan.promote && plan.store &&
+        !plan.tmaStore)
+      plan.registerEpilogue = plan.ownDescriptors = true;
     // A cluster launch's grid must stay a multiple of the cluster shape.
     plan.notPersistent = launch.getCluster() ? "a thread-block cluster launch" : decidePersistent(plan, target);
     plan.persistent = !plan.notPersistent;
+    if (!plan.persistent)
+      plan.registerEpilogue = false, plan.ownDescriptors = ownDescriptors;
   }
   return plan;
 }
@@ -469,16 +506,20 @@ void tilec::hopper::recordWgmmaDecision(Operation *func, tile::LaunchOp launch, 
   std::string ws;
   llvm::raw_string_ostream wos(ws);
   if (plan->warpSpecialized)
-    wos << "producer warpgroup " << plan->warpgroups << ", setmaxnreg " << HopperGemmPlan::kProducerRegs << "/"
+    wos << "producer warpgroup " << plan->consumerGroups() << ", setmaxnreg " << HopperGemmPlan::kProducerRegs << "/"
         << plan->consumerRegs() << ", " << plan->blockThreads() << " threads, " << plan->minBlocksPerSM()
         << " blocks/SM";
   else
     wos << "off: " << plan->notWarpSpecialized;
   func->setAttr(kWarpSpecializationAttr, StringAttr::get(func->getContext(), ws));
   if (plan->persistent || plan->notPersistent) {
-    std::string text = plan->persistent ? "grid min(tiles, SMs x " + std::to_string(plan->persistentBlocksPerSM) +
+    std::string text = plan->pingpong ? "pingpong: 2 consumer warpgroups on alternate tiles, grid min(tiles, SMs), "
+                                        "stages " + std::to_string(plan->stages) + ", epilogue from registers"
+                       : plan->persistent ? "grid min(tiles, SMs x " + std::to_string(plan->persistentBlocksPerSM) +
                                               "), stages " + std::to_string(plan->stages) +
-                                              (plan->epiloguePasses() > 1 ? ", epilogue by warpgroup" : "")
+                                              (plan->registerEpilogue         ? ", epilogue from registers"
+                                               : plan->epiloguePasses() > 1 ? ", epilogue by warpgroup"
+                                                                             : "")
                                         : std::string("off: ") + plan->notPersistent;
     func->setAttr(kPersistentDecisionAttr, StringAttr::get(func->getContext(), text));
   }

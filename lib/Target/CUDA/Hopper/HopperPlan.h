@@ -100,6 +100,20 @@ struct HopperGemmPlan {
   /// across tiles, and the epilogue's f32 tile lies after the stages so that
   /// the producer loads the next tile while the consumers store this one.
   bool persistent = false;
+  /// Ping-pong (--hopper-persistent=pingpong; HopperPersistent.cpp): a
+  /// persistent kernel of two consumer warpgroups, each computing whole tiles
+  /// of the kernel's one-warpgroup tile (blockM x blockN, warpgroups = 1) on
+  /// alternate tiles of the block's sequence; their wgmma loops take turns
+  /// (named barriers 2 and 3), so that one's epilogue (from registers, no
+  /// shared tile) runs under the other's loop. 16-bit operands on own
+  /// descriptors; one stage ring shared by both, each stage released by the
+  /// 128 threads of the warpgroup that read it.
+  bool pingpong = false;
+  /// The epilogue stores the accumulator's registers into C itself (GemmEmitter::storeFromRegisters): no
+  /// f32 shared tile (ping-pong, and --hopper-persistent=on-registers).
+  bool registerEpilogue = false;
+  /// The consumer warpgroups of the block: two ping-pong, else warpgroups.
+  int64_t consumerGroups() const { return pingpong ? 2 : warpgroups; }
   /// Why not, when asked and not taken (recorded as tilec.persistent).
   const char *notPersistent = nullptr;
   int64_t persistentBlocksPerSM = 1;
@@ -111,7 +125,7 @@ struct HopperGemmPlan {
   int64_t epiloguePasses() const { return blockM / epilogueRows(); }
   /// The bytes of one stage (A and B tiles) and of the epilogue's f32 tile.
   int64_t stageBytes() const { return (blockM + blockN) * blockK * elemBytes; }
-  int64_t scratchBytes() const { return epilogueRows() * (blockN + 8) * 4; }
+  int64_t scratchBytes() const { return registerEpilogue ? 0 : epilogueRows() * (blockN + 8) * 4; }
   /// The registers per thread a warp-specialized kernel's producer keeps.
   static constexpr int64_t kProducerRegs = 40;
   /// The kernel's .minnctapersm: 2 with one consumer warpgroup of at most
@@ -119,7 +133,7 @@ struct HopperGemmPlan {
   /// as two of the one-role form's 128 would), otherwise 1: ptxas checks each
   /// wgmma's operands against the entry count (an m64n256 one, 128
   /// accumulator registers, does not compile at 128: C7602).
-  int64_t minBlocksPerSM() const { return warpgroups == 1 && blockN <= 128 ? 2 : 1; }
+  int64_t minBlocksPerSM() const { return consumerGroups() == 1 && blockN <= 128 ? 2 : 1; }
   /// The registers per thread ptxas gives every thread at entry under
   /// .maxntid and .minnctapersm: 65536 / (threads x blocks), rounded down to 8,
   /// at most 240 (128 for one consumer warpgroup of 128 columns, 240 for one
@@ -131,10 +145,10 @@ struct HopperGemmPlan {
   /// consumer warpgroup of 128 columns, 240 for one of more, 232 for two).
   int64_t consumerRegs() const {
     int64_t entry = entryRegs();
-    return std::min<int64_t>(240, (entry + (entry - kProducerRegs) / warpgroups) / 8 * 8);
+    return std::min<int64_t>(240, (entry + (entry - kProducerRegs) / consumerGroups()) / 8 * 8);
   }
   /// Threads per block the kernel is launched with.
-  int64_t blockThreads() const { return 128 * (warpgroups + (warpSpecialized ? 1 : 0)); }
+  int64_t blockThreads() const { return 128 * (consumerGroups() + (warpSpecialized ? 1 : 0)); }
   /// The accumulator is an LLVM struct of registers fed to nvvm.wgmma.mma_async
   /// (int8, and fp8 promoted) rather than nvgpu's accumulator type.
   bool structAcc() const { return int8 || promote || ownDescriptors; }
@@ -149,7 +163,8 @@ bool isFp8(mlir::Type t);
 std::optional<HopperGemmPlan> matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
                                               const TargetInfo &target, llvm::StringRef *whyNot = nullptr,
                                               HopperWarpSpecialization ws = HopperWarpSpecialization::Auto,
-                                              bool tmaStore = false, bool persistent = false);
+                                              bool tmaStore = false,
+                                              HopperPersistence persistent = HopperPersistence::Off);
 
 /// Records on the lowered kernel `func` (a gpu.func) what the Hopper path
 /// made of a launch that has a T.gemm, as the string attribute

@@ -35,14 +35,14 @@ void GemmEmitter::syncConsumers() {
     return;
   }
   Value id = arith::ConstantIntOp::create(b, loc, 1, 32);
-  Value count = arith::ConstantIntOp::create(b, loc, threads, 32);
+  Value count = arith::ConstantIntOp::create(b, loc, 128 * p.consumerGroups(), 32);
   NVVM::BarrierOp::create(b, loc, Type(), id, count, NVVM::BarrierReductionAttr(), Value());
 }
 
 void GemmEmitter::inProducerLane(llvm::function_ref<void(Value phase0, Value phase1)> body) {
   // The first producer warp (warp-uniform, as createIsWarp0 makes it), then
   // its elected lane.
-  Value producerTid = arith::SubIOp::create(b, loc, tid, c(threads));
+  Value producerTid = arith::SubIOp::create(b, loc, tid, c(128 * p.consumerGroups()));
   Value isLeadWarp = createIsWarp0(b, loc, producerTid);
   ifThen(isLeadWarp, [&] {
     ifThen(NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value()), [&] {
@@ -81,16 +81,19 @@ void GemmEmitter::producerLoop() {
 /// warp-uniform: wgmma in a branch ptxas takes for divergent is serialized
 /// (ptxas C7520).
 Value tilec::hopper::isProducerWarpgroup(OpBuilder &b, Location loc, Value tid, int64_t consumers) {
+  Value consumers32 = arith::ConstantIntOp::create(b, loc, consumers, 32);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, uniformWarpgroup(b, loc, tid), consumers32);
+}
+
+Value tilec::hopper::uniformWarpgroup(OpBuilder &b, Location loc, Value tid) {
   auto c32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
   Value tid32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
   Value wg = arith::ShRUIOp::create(b, loc, tid32, c32(7));
-  Value wgOfLane0 =
-      NVVM::ShflOp::create(b, loc, b.getI32Type(), c32(-1), wg, c32(0), c32(31), NVVM::ShflKind::idx, UnitAttr());
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, wgOfLane0, c32(consumers));
+  return NVVM::ShflOp::create(b, loc, b.getI32Type(), c32(-1), wg, c32(0), c32(31), NVVM::ShflKind::idx, UnitAttr());
 }
 
 scf::IfOp GemmEmitter::splitRoles() {
-  Value isProducer = isProducerWarpgroup(b, loc, tid, p.warpgroups);
+  Value isProducer = isProducerWarpgroup(b, loc, tid, p.consumerGroups());
   auto ifOp = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   NVVM::SetMaxRegisterOp::create(b, loc, HopperGemmPlan::kProducerRegs, NVVM::SetMaxRegisterAction::decrease);
