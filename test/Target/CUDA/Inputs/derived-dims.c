@@ -7,21 +7,7 @@
 #include <stdlib.h>
 
 #ifdef CUDA
-static int driverCalls;
-#define STUB(name, ...)                                                                                                \
-  CUresult name(__VA_ARGS__) {                                                                                         \
-    ++driverCalls;                                                                                                     \
-    return CUDA_ERROR_INVALID_VALUE;                                                                                   \
-  }
-STUB(cuCtxGetCurrent, CUcontext *ctx)
-STUB(cuCtxGetDevice, CUdevice *dev)
-STUB(cuDeviceGetAttribute, int *value, CUdevice_attribute attr, CUdevice dev)
-STUB(cuModuleLoadData, CUmodule *module, const void *image)
-STUB(cuModuleGetFunction, CUfunction *fn, CUmodule module, const char *name)
-STUB(cuModuleUnload, CUmodule module)
-STUB(cuFuncSetAttribute, CUfunction fn, CUfunction_attribute attr, int value)
-STUB(cuLaunchKernel, CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-     unsigned shared, CUstream stream, void **params, void **extra)
+#include "driver-stubs.h"
 #define CALL(q, p, o, po, d, m) derived(q, p, o, po, d, m, 0)
 #else
 #define CALL(q, p, o, po, d, m) derived(q, p, o, po, d, m)

@@ -6,22 +6,8 @@
 #include <stdio.h>
 
 #ifdef CUDA
-static int driverCalls;
-#define STUB(name, ...)                                                                                                \
-  CUresult name(__VA_ARGS__) {                                                                                         \
-    printf("driver: " #name "\n");                                                                                     \
-    ++driverCalls;                                                                                                     \
-    return CUDA_ERROR_INVALID_VALUE;                                                                                   \
-  }
-STUB(cuCtxGetCurrent, CUcontext *ctx)
-STUB(cuCtxGetDevice, CUdevice *dev)
-STUB(cuDeviceGetAttribute, int *value, CUdevice_attribute attr, CUdevice dev)
-STUB(cuModuleLoadData, CUmodule *module, const void *image)
-STUB(cuModuleGetFunction, CUfunction *fn, CUmodule module, const char *name)
-STUB(cuModuleUnload, CUmodule module)
-STUB(cuFuncSetAttribute, CUfunction fn, CUfunction_attribute attr, int value)
-STUB(cuLaunchKernel, CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-     unsigned shared, CUstream stream, void **params, void **extra)
+#define STUBS_PRINT
+#include "driver-stubs.h"
 #define CALL(a, b, m) twice(a, b, m, 0)
 #else
 #define CALL(a, b, m) twice(a, b, m)
