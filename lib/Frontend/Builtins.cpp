@@ -78,6 +78,10 @@ const BuiltinParam pAtomicAdd[] = {{"dst", AK::Region, req()},
                                    {"memory_order", AK::ConstStr, dStr("relaxed")},
                                    {"return_prev", AK::ConstBool, dBool(false)},
                                    {"use_tma", AK::ConstBool, dBool(false)}};
+const BuiltinParam pAtomicMaxMin[] = {{"dst", AK::Region, req()},
+                                      {"value", AK::Value, req()},
+                                      {"memory_order", AK::ConstStr, dStr("relaxed")},
+                                      {"return_prev", AK::ConstBool, dBool(false)}};
 const BuiltinParam pAtomicAddVec[] = {
     {"dst", AK::Region, req()}, {"value", AK::Region, req()}, {"return_prev", AK::ConstBool, dBool(false)}};
 const BuiltinParam pParallel[] = {{"prefer_async", AK::ConstBool, none(), true},
@@ -255,6 +259,9 @@ const Row rows[] = {
     ROW(CumSum, "T.cumsum", Stmt, pCumSum, true),
     ROW(AtomicAdd, "T.atomic_add", Stmt, pAtomicAdd, true),
     ROW(AtomicAddX2, "T.atomic_addx2", Stmt, pAtomicAddVec, true),
+    // One element's atomic maximum / minimum (a value with return_prev=True).
+    ROW(AtomicMax, "T.atomic_max", Stmt, pAtomicMaxMin, true),
+    ROW(AtomicMin, "T.atomic_min", Stmt, pAtomicMaxMin, true),
     ROW(AtomicAddX4, "T.atomic_addx4", Stmt, pAtomicAddVec, true),
     ROW(Print, "T.print", Stmt, pPrint, true),
     ROW(UseSwizzle, "T.use_swizzle", Stmt, pSwizzle, true),

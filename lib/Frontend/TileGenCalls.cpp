@@ -111,7 +111,8 @@ TValue KernelGen::evalCall(const CallExpr *e) {
     BoundCall bound;
     return bindCall(*bi, e, diags, bound) ? genExternSource(bound, true) : TValue();
   }
-  if (bi->id == BuiltinID::AtomicAdd) { // `pos = T.atomic_add(dst[i], 1, return_prev=True)`
+  if (bi->id == BuiltinID::AtomicAdd || bi->id == BuiltinID::AtomicMax ||
+      bi->id == BuiltinID::AtomicMin) { // `pos = T.atomic_add(dst[i], 1, return_prev=True)`
     BoundCall bound;
     return bindCall(*bi, e, diags, bound) ? evalAtomicAddPrev(bound) : TValue();
   }

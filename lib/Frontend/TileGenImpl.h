@@ -349,7 +349,8 @@ public:
   /// T.atomic_add's memory_order (relaxed only); false after an error.
   bool atomicOrderArg(const BoundCall &call);
   /// `T.atomic_add(dst[i], v, return_prev=True)` as a value (TileGenRegions.cpp).
-  TValue evalAtomicAddPrev(const BoundCall &call);
+  /// Element fetch-and-op: T.atomic_add(..., return_prev=True), T.atomic_max, T.atomic_min (TileGenRegions.cpp).
+  TValue evalAtomicAddPrev(const BoundCall &call, bool asValue = true);
   bool checkParallelHints(const BoundCall &bound);
   void genAtomicAddVec(const BoundCall &call, unsigned lanes);
   void genAnnotateLayout(const BoundCall &call);

@@ -212,17 +212,21 @@ void KernelGen::genAtomicAddVec(const BoundCall &call, unsigned lanes) {
 
 /// `pos = T.atomic_add(dst[i], value, return_prev=True)`: one element's
 /// fetch-and-add (memref.atomic_rmw on every target), giving the element's
-/// value before the add. Integers and float32/float64 elements only.
-TValue KernelGen::evalAtomicAddPrev(const BoundCall &call) {
+/// value before the add; `T.atomic_max` / `T.atomic_min` likewise with a
+/// maximum / minimum (as statements too, `asValue` false: the value is
+/// dropped). Integers and float32/float64 elements only.
+TValue KernelGen::evalAtomicAddPrev(const BoundCall &call, bool asValue) {
   if (!launch) {
     diags.emit(DiagID::sema_outside_launch, call.call->getCallee()->getRange(), call.info->name);
     return TValue();
   }
+  BuiltinID id = call.info->id;
+  llvm::StringRef name = call.info->name;
   std::optional<bool> prev = constBoolArg(call, "return_prev");
   if (!prev)
     return TValue();
-  if (!*prev) {
-    diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), call.info->name,
+  if (asValue && !*prev) {
+    diags.emit(DiagID::sema_wrong_context, call.call->getCallee()->getRange(), name,
                "as a value without return_prev=True (it is a statement)");
     return TValue();
   }
@@ -230,23 +234,28 @@ TValue KernelGen::evalAtomicAddPrev(const BoundCall &call) {
   if (!evalRegion(call.get("dst"), dst))
     return TValue();
   using S = tile::Scope;
-  if (!checkScope(dst.buffer, {S::Global, S::Shared}, "T.atomic_add destination", call.rangeOf("dst")))
+  if (!checkScope(dst.buffer, {S::Global, S::Shared}, (name + " destination").str(), call.rangeOf("dst")))
     return TValue();
   if (!atomicOrderArg(call))
     return TValue();
   BufferInfo *buf = dst.buffer;
   if ((dst.sizes && llvm::any_of(*dst.sizes, [](int64_t s) { return s != 1; })) || buf->layout) {
     diags.emit(DiagID::meta_error, call.rangeOf("dst"),
-               "T.atomic_add with return_prev=True adds into one element of a tensor without a T.Layout: name it "
-               "as dst[i, j]");
+               id == BuiltinID::AtomicAdd
+                   ? "T.atomic_add with return_prev=True adds into one element of a tensor without a T.Layout: name it "
+                     "as dst[i, j]"
+                   : (name + " updates one element of a tensor without a T.Layout here: name it as dst[i, j] (the "
+                             "region form is not supported yet; reduce the tile first, e.g. T.reduce_max)")
+                         .str());
     return TValue();
   }
   mlir::Type et = elementType(buf->dtype);
   bool isInt = et.isInteger() && et.getIntOrFloatBitWidth() >= 32, isFloat = et.isF32() || et.isF64();
   if (!isInt && !isFloat) {
     diags.emit(DiagID::meta_error, call.rangeOf("dst"),
-               "T.atomic_add with return_prev=True needs a 32- or 64-bit integer or float element, but '" + buf->name +
-                   "' holds " + dtypeName(buf->dtype).str());
+               (id == BuiltinID::AtomicAdd ? "T.atomic_add with return_prev=True" : name) +
+                   " needs a 32- or 64-bit integer or float element, but '" + buf->name + "' holds " +
+                   dtypeName(buf->dtype).str());
     return TValue();
   }
   const Expr *ve = call.get("value");
@@ -260,7 +269,11 @@ TValue KernelGen::evalAtomicAddPrev(const BoundCall &call) {
   v = implicitCast(v, buf->dtype, "buffer '" + buf->name + "'", ve->getRange());
   if (!v.isValid())
     return TValue();
-  auto kind = isFloat ? mlir::arith::AtomicRMWKind::addf : mlir::arith::AtomicRMWKind::addi;
+  using K = mlir::arith::AtomicRMWKind;
+  bool u = isUnsignedDType(buf->dtype);
+  K kind = id == BuiltinID::AtomicMax   ? (isFloat ? K::maximumf : u ? K::maxu : K::maxs)
+           : id == BuiltinID::AtomicMin ? (isFloat ? K::minimumf : u ? K::minu : K::mins)
+                                        : (isFloat ? K::addf : K::addi);
   mlir::Value old =
       mlir::memref::AtomicRMWOp::create(b, loc(call.call->getRange()), kind, v.value, buf->value, dst.offsets);
   return TValue::ofScalar(old, buf->dtype);

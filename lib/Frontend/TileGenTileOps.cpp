@@ -412,14 +412,14 @@ void KernelGen::genCumSum(const BoundCall &call) {
 }
 
 bool KernelGen::atomicOrderArg(const BoundCall &call) {
-  // The adds are relaxed, so only that order is taken.
+  // The atomics are relaxed, so only that order is taken.
   std::optional<std::string> order = constStrArg(call, "memory_order");
   if (!order)
     return false;
   if (*order != "relaxed") {
     diags.emit(DiagID::meta_error, call.rangeOf("memory_order"),
                "memory_order='" + *order +
-                   "' is not supported: tilec's atomic adds are relaxed "
+                   "' is not supported: tilec's atomics are relaxed "
                    "(memory_order='relaxed'); order other accesses with a barrier");
     return false;
   }
@@ -553,6 +553,10 @@ void KernelGen::genTileStmt(const BoundCall &call) {
     return genFinalizeReducer(call);
   case BuiltinID::AtomicAdd:
     return genAtomicAdd(call);
+  case BuiltinID::AtomicMax:
+  case BuiltinID::AtomicMin:
+    evalAtomicAddPrev(call, /*asValue=*/false);
+    return;
   case BuiltinID::AtomicAddX2:
     return genAtomicAddVec(call, 2);
   case BuiltinID::AtomicAddX4:

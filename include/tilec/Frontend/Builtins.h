@@ -168,6 +168,8 @@ enum class BuiltinID {
   WarpShuffle,
   WarpShuffleDown,
   WarpShuffleUp,
+  AtomicMax,
+  AtomicMin,
   Grid,
   // Warp votes, matches, block syncs with a predicate, bit scans (TileGenWarpVote.cpp).
   AnySync,
