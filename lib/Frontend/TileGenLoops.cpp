@@ -334,8 +334,8 @@ void KernelGen::genGridFor(const ForStmt *s, const BoundCall &bound, llvm::Array
                                     tile::LoopKind::Serial, std::nullopt);
     b.setInsertionPoint(loop.getBodyBlock()->getTerminator());
     mlir::Value iv = loop.getInductionVar();
-    scopes.back().names[names[k]->getName()] =
-        LocalVar{TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(symbolFor(iv))), names[k]->getRange(), depth()};
+    scopes.back().names[names[k]->getName()] = LocalVar{
+        TValue::ofScalar(iv, DType::Index, LinearForm::ofSymbol(symbolFor(iv))), names[k]->getRange(), depth()};
   }
   loopDepth += unsigned(names.size());
   genBody(s->getBody());

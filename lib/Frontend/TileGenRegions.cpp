@@ -271,8 +271,12 @@ TValue KernelGen::evalAtomicAddPrev(const BoundCall &call, bool asValue) {
     return TValue();
   using K = mlir::arith::AtomicRMWKind;
   bool u = isUnsignedDType(buf->dtype);
-  K kind = id == BuiltinID::AtomicMax   ? (isFloat ? K::maximumf : u ? K::maxu : K::maxs)
-           : id == BuiltinID::AtomicMin ? (isFloat ? K::minimumf : u ? K::minu : K::mins)
+  K kind = id == BuiltinID::AtomicMax   ? (isFloat ? K::maximumf
+                                           : u     ? K::maxu
+                                                   : K::maxs)
+           : id == BuiltinID::AtomicMin ? (isFloat ? K::minimumf
+                                           : u     ? K::minu
+                                                   : K::mins)
                                         : (isFloat ? K::addf : K::addi);
   mlir::Value old =
       mlir::memref::AtomicRMWOp::create(b, loc(call.call->getRange()), kind, v.value, buf->value, dst.offsets);

@@ -39,7 +39,9 @@ struct Bits {
   mlir::Location l;
   unsigned w = 32;
   mlir::Type ty() { return b.getIntegerType(w); }
-  mlir::Value i64(int64_t v) { return arith::ConstantIntOp::create(b, l, w == 64 ? v : int64_t(int32_t(uint32_t(v))), w); }
+  mlir::Value i64(int64_t v) {
+    return arith::ConstantIntOp::create(b, l, w == 64 ? v : int64_t(int32_t(uint32_t(v))), w);
+  }
   mlir::Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, l, v); }
   mlir::Value toI64(mlir::Value index) { return arith::IndexCastUIOp::create(b, l, ty(), index); }
   mlir::Value cmp(arith::CmpIPredicate p, mlir::Value x, mlir::Value y) { return arith::CmpIOp::create(b, l, p, x, y); }
@@ -68,8 +70,8 @@ mlir::Value KernelGen::linearThreadId(mlir::Location l, int64_t &threads) {
     if (dims[d] == 1)
       continue;
     mlir::Value t = tile::ThreadIdOp::create(b, l, b.getIndexType(), uint64_t(d));
-    tid = arith::AddIOp::create(b, l, tid,
-                                arith::MulIOp::create(b, l, t, arith::ConstantIndexOp::create(b, l, stride)));
+    tid =
+        arith::AddIOp::create(b, l, tid, arith::MulIOp::create(b, l, t, arith::ConstantIndexOp::create(b, l, stride)));
     stride *= dims[d];
   }
   return tid;
@@ -116,8 +118,9 @@ static mlir::Value bitsOf(KernelGen &g, const TValue &v, unsigned w, mlir::Locat
 
 /// Whether an argument needs 64-bit arithmetic.
 static bool is64(const TValue &v) {
-  return v.isScalar() ? dtypeBits(v.dtype) == 64 : (v.cst.isIntLike() && v.cst.getInt() != int64_t(int32_t(v.cst.getInt())) &&
-                                                    v.cst.getInt() != int64_t(uint32_t(v.cst.getInt())));
+  return v.isScalar() ? dtypeBits(v.dtype) == 64
+                      : (v.cst.isIntLike() && v.cst.getInt() != int64_t(int32_t(v.cst.getInt())) &&
+                         v.cst.getInt() != int64_t(uint32_t(v.cst.getInt())));
 }
 
 /// A value of the computation's width as a scalar of `t` (truncated or zero-extended).

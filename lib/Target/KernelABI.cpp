@@ -103,6 +103,9 @@ struct DimParser {
     e->rhs = std::move(r);
     return e;
   }
+  // The grammar nests through parentheses and min/max: recursive descent over a dimension
+  // text of a kernel signature, as deep as its parentheses.
+  // NOLINTNEXTLINE(misc-no-recursion)
   DimExprRef primary() {
     skip();
     if (eat("(")) {
@@ -150,6 +153,9 @@ struct DimParser {
       }
     return nullptr;
   }
+  // The grammar nests through parentheses and min/max: recursive descent over a dimension
+  // text of a kernel signature, as deep as its parentheses.
+  // NOLINTNEXTLINE(misc-no-recursion)
   DimExprRef product() {
     DimExprRef e = primary();
     while (e) {
@@ -170,6 +176,9 @@ struct DimParser {
     }
     return e;
   }
+  // The grammar nests through parentheses and min/max: recursive descent over a dimension
+  // text of a kernel signature, as deep as its parentheses.
+  // NOLINTNEXTLINE(misc-no-recursion)
   DimExprRef sum() {
     DimExprRef e = product();
     while (e) {

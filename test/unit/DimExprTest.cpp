@@ -72,7 +72,7 @@ TEST_CASE("dimension texts", "[abi][dims]") {
   std::optional<DimExprRef> e = parseDimExpr("seq_len * 4", sig);
   REQUIRE(e);
   CHECK((*e)->isDerived());
-  CHECK_FALSE(parseDimExpr("N", sig));           // not a dynamic dimension of the signature
+  CHECK_FALSE(parseDimExpr("N", sig));            // not a dynamic dimension of the signature
   CHECK_FALSE(parseDimExpr("M // seq_len", sig)); // divides only by a positive constant
   CHECK_FALSE(parseDimExpr("M % 0", sig));
   CHECK_FALSE(parseDimExpr("M *", sig));
@@ -83,9 +83,9 @@ TEST_CASE("dimension texts", "[abi][dims]") {
 TEST_CASE("derived dimensions evaluate as Python does", "[abi][dims]") {
   CHECK(value("seq_len * 4", 0, 50) == 200);
   CHECK(value("(M + 1) // 2", 7, 0) == 4);
-  CHECK(value("M - 8 // 3", 7, 0) == 5);      // precedence: 8 // 3 first
-  CHECK(value("(M - 8) // 3", 7, 0) == -1);   // floored, not truncated
-  CHECK(value("(M - 8) % 3", 7, 0) == 2);     // Python's sign of the divisor
+  CHECK(value("M - 8 // 3", 7, 0) == 5);    // precedence: 8 // 3 first
+  CHECK(value("(M - 8) // 3", 7, 0) == -1); // floored, not truncated
+  CHECK(value("(M - 8) % 3", 7, 0) == 2);   // Python's sign of the divisor
   CHECK(value("(M - 8) // 3 + 10", 7, 0) == 9);
   CHECK(value("min(M, seq_len) * 2", 7, 3) == 6);
   CHECK(value("max(M, seq_len) + -1", 7, 3) == 6);

@@ -249,7 +249,8 @@ int main(int argc, char **argv) {
                  "on (the consumer warpgroups share each tile; only where --hopper-ws applies), pingpong (two "
                  "consumer warpgroups on alternate tiles of the kernel's one-warpgroup tile, one's epilogue under "
                  "the other's wgmma loop; warp-specialized unless --hopper-ws=off), on-registers (on, the "
-                 "epilogue storing 16-bit operands' accumulators from registers: no shared f32 tile), off, auto (the compiler's "
+                 "epilogue storing 16-bit operands' accumulators from registers: no shared f32 tile), off, auto (the "
+                 "compiler's "
                  "choice, default); --emit=gpu shows the decision as tilec.persistent")
       ->check(CLI::IsMember({"auto", "on", "off", "pingpong", "on-registers"}))
       ->type_name("MODE");

@@ -96,21 +96,28 @@ mlir::LogicalResult getKernelSignatures(mlir::ModuleOp module, std::vector<Kerne
 ///   V sdiv(V, V), V srem(V, V) (C's, truncating), V smin(V, V), V smax(V, V),
 ///   V slt(V, V) (a boolean), V select(V cond, V, V).
 /// `//` and `%` by the positive constant c floor as in Python: q = a / c - (a % c < 0).
-template <class B, class V>
-V buildDimExpr(const DimExpr &e, B &b) {
+template <class B, class V> V buildDimExpr(const DimExpr &e, B &b) {
   using Op = DimExpr::Op;
   switch (e.op) {
-  case Op::Const: return b.constant(e.value);
-  case Op::Arg: return b.arg(e.arg);
-  default: break;
+  case Op::Const:
+    return b.constant(e.value);
+  case Op::Arg:
+    return b.arg(e.arg);
+  default:
+    break;
   }
   V x = buildDimExpr<B, V>(*e.lhs, b), y = buildDimExpr<B, V>(*e.rhs, b);
   switch (e.op) {
-  case Op::Add: return b.add(x, y);
-  case Op::Sub: return b.sub(x, y);
-  case Op::Mul: return b.mul(x, y);
-  case Op::Min: return b.smin(x, y);
-  case Op::Max: return b.smax(x, y);
+  case Op::Add:
+    return b.add(x, y);
+  case Op::Sub:
+    return b.sub(x, y);
+  case Op::Mul:
+    return b.mul(x, y);
+  case Op::Min:
+    return b.smin(x, y);
+  case Op::Max:
+    return b.smax(x, y);
   case Op::FloorDiv:
   case Op::Mod: {
     V zero = b.constant(0), one = b.constant(1);
@@ -120,7 +127,8 @@ V buildDimExpr(const DimExpr &e, B &b) {
       return b.select(negative, b.add(r, y), r);
     return b.sub(b.sdiv(x, y), b.select(negative, one, zero));
   }
-  default: return b.constant(0);
+  default:
+    return b.constant(0);
   }
 }
 
@@ -130,8 +138,7 @@ V buildDimExpr(const DimExpr &e, B &b) {
 /// [-limit, limit]. With arguments clamped to [0, limit + 1] and a type of at
 /// least 2 * (log2(limit) + 2) bits nothing wraps, and where `bad` stays false
 /// every intermediate value is the int64 one.
-template <class B, class V>
-V buildCheckedDimExpr(const DimExpr &e, B &b, V &bad, int64_t limit) {
+template <class B, class V> V buildCheckedDimExpr(const DimExpr &e, B &b, V &bad, int64_t limit) {
   using Op = DimExpr::Op;
   if (e.op == Op::Const)
     return b.constant(e.value);

@@ -103,24 +103,33 @@ llvm::DenseSet<Value> gpu_lowering::buffersWritten(Operation *op) {
 /// A value `v` is known to be at least: constants, sums, and induction
 /// variables of serial loops (their lower bound), e.g. `i1 + 1` in
 /// `for i1 in T.serial(n): for i2 in T.serial(i1 + 1)`.
-static std::optional<int64_t> lowerBoundOf(Value v, int depth = 0) {
-  if (std::optional<int64_t> c = getConstantIntValue(v))
-    return c;
-  if (depth > 8)
-    return std::nullopt;
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    auto loop = dyn_cast<tile::ForOp>(arg.getOwner()->getParentOp());
-    std::optional<int64_t> step = loop ? getConstantIntValue(loop.getStep()) : std::nullopt;
-    if (loop && arg == loop.getInductionVar() && step && *step > 0)
-      return lowerBoundOf(loop.getLowerBound(), depth + 1);
-    return std::nullopt;
+static std::optional<int64_t> lowerBoundOf(Value v) {
+  // The summands still to bound (at most 16 looked at).
+  llvm::SmallVector<Value, 8> work{v};
+  int64_t total = 0;
+  for (int seen = 0; !work.empty(); ++seen) {
+    if (seen > 16)
+      return std::nullopt;
+    Value x = work.pop_back_val();
+    if (std::optional<int64_t> c = getConstantIntValue(x)) {
+      total += *c;
+      continue;
+    }
+    if (auto arg = dyn_cast<BlockArgument>(x)) {
+      auto loop = dyn_cast<tile::ForOp>(arg.getOwner()->getParentOp());
+      std::optional<int64_t> step = loop ? getConstantIntValue(loop.getStep()) : std::nullopt;
+      if (!loop || arg != loop.getInductionVar() || !step || *step <= 0)
+        return std::nullopt;
+      work.push_back(loop.getLowerBound());
+      continue;
+    }
+    auto add = x.getDefiningOp<arith::AddIOp>();
+    if (!add)
+      return std::nullopt;
+    work.push_back(add.getLhs());
+    work.push_back(add.getRhs());
   }
-  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
-    std::optional<int64_t> l = lowerBoundOf(add.getLhs(), depth + 1), r = lowerBoundOf(add.getRhs(), depth + 1);
-    if (l && r)
-      return *l + *r;
-  }
-  return std::nullopt;
+  return total;
 }
 
 LogicalResult KernelEmitter::emitFor(tile::ForOp op) {

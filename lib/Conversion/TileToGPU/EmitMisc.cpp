@@ -205,8 +205,8 @@ LogicalResult KernelEmitter::emitAtomicAdd(tile::AtomicAddOp op) {
   for (Value i : op.getIndices())
     base.push_back(map.lookup(i));
   Type et = cast<MemRefType>(dst.getType()).getElementType();
-  if (isa<Float8E4M3FNType, Float8E5M2Type, Float4E2M1FNType>(et) || (et.isInteger() && et.getIntOrFloatBitWidth() > 1 &&
-                                                    et.getIntOrFloatBitWidth() < 8))
+  if (isa<Float8E4M3FNType, Float8E5M2Type, Float4E2M1FNType>(et) ||
+      (et.isInteger() && et.getIntOrFloatBitWidth() > 1 && et.getIntOrFloatBitWidth() < 8))
     return op.emitOpError("adds atomically into ")
            << et << " elements; the GPU lowering has atomic adds only for 8-bit and wider integers and 16-bit "
            << "and wider floats";

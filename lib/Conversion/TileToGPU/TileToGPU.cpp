@@ -101,7 +101,8 @@ static LogicalResult lowerKernel(tile::KernelOp kernel, gpu::GPUModuleOp gpuModu
   // Packed 4-bit tensors need byte emulation (no result beats a wrong one).
   for (Type t : inputs)
     if (auto m = dyn_cast<MemRefType>(t))
-      if (unsigned w = m.getElementType().isIntOrFloat() ? m.getElementType().getIntOrFloatBitWidth() : 0; w > 1 && w < 8)
+      if (unsigned w = m.getElementType().isIntOrFloat() ? m.getElementType().getIntOrFloatBitWidth() : 0;
+          w > 1 && w < 8)
         if (!options.emulateNarrowTypes || 8 % w != 0)
           return kernel.emitError() << "takes a packed " << w << "-bit tensor, which the " << target.getName()
                                     << " target does not support";

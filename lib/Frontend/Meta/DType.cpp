@@ -16,20 +16,32 @@ struct DTypeName {
   bool canonical;
 };
 const DTypeName dtypeNames[] = {
-    {"float16", DType::Float16, true},        {"bfloat16", DType::BFloat16, true},
-    {"float32", DType::Float32, true},        {"float64", DType::Float64, true},
-    {"float8_e4m3", DType::Float8E4M3, true}, {"float8_e4m3fn", DType::Float8E4M3, false},
-    {"float8_e5m2", DType::Float8E5M2, true}, {"int8", DType::Int8, true},
-    {"uint8", DType::UInt8, true},            {"int16", DType::Int16, true},
-    {"int32", DType::Int32, true},            {"int64", DType::Int64, true},
-    {"uint32", DType::UInt32, true},          {"bool", DType::Bool, true},
-    {"int4", DType::Int4, true},              {"uint4", DType::UInt4, true},
-    {"uint16", DType::UInt16, true},          {"uint64", DType::UInt64, true},
+    {"float16", DType::Float16, true},
+    {"bfloat16", DType::BFloat16, true},
+    {"float32", DType::Float32, true},
+    {"float64", DType::Float64, true},
+    {"float8_e4m3", DType::Float8E4M3, true},
+    {"float8_e4m3fn", DType::Float8E4M3, false},
+    {"float8_e5m2", DType::Float8E5M2, true},
+    {"int8", DType::Int8, true},
+    {"uint8", DType::UInt8, true},
+    {"int16", DType::Int16, true},
+    {"int32", DType::Int32, true},
+    {"int64", DType::Int64, true},
+    {"uint32", DType::UInt32, true},
+    {"bool", DType::Bool, true},
+    {"int4", DType::Int4, true},
+    {"uint4", DType::UInt4, true},
+    {"uint16", DType::UInt16, true},
+    {"uint64", DType::UInt64, true},
     {"float4_e2m1fn", DType::Float4E2M1, true},
     // tile-lang's and NumPy's aliases.
-    {"float", DType::Float32, false},         {"half", DType::Float16, false},
-    {"double", DType::Float64, false},        {"int", DType::Int32, false},
-    {"long", DType::Int64, false},            {"short", DType::Int16, false},
+    {"float", DType::Float32, false},
+    {"half", DType::Float16, false},
+    {"double", DType::Float64, false},
+    {"int", DType::Int32, false},
+    {"long", DType::Int64, false},
+    {"short", DType::Int16, false},
     {"uint", DType::UInt32, false},
     {"float8_e5m2fn", DType::Float8E5M2, false},
     // TF32 is float32 storage; tile-lang's tensor cores round its GEMM
@@ -69,7 +81,9 @@ llvm::ArrayRef<llvm::StringRef> tilec::allDTypeNames() {
 bool tilec::isFloatDType(DType t) {
   switch (t) {
   case DType::Float16: case DType::BFloat16: case DType::Float32: case DType::Float64:
-  case DType::Float8E4M3: case DType::Float8E5M2: case DType::Float4E2M1:
+  case DType::Float8E4M3:
+  case DType::Float8E5M2:
+  case DType::Float4E2M1:
     return true;
   default:
     return false;
@@ -89,7 +103,10 @@ unsigned tilec::dtypeBits(DType t) {
   case DType::Float64: case DType::Int64: case DType::UInt64: case DType::Index: return 64;
   case DType::Float8E4M3: case DType::Float8E5M2: case DType::Int8: case DType::UInt8: return 8;
   case DType::Bool: return 1;
-  case DType::Int4: case DType::UInt4: case DType::Float4E2M1: return 4;
+  case DType::Int4:
+  case DType::UInt4:
+  case DType::Float4E2M1:
+    return 4;
   }
   return 32;
 }

@@ -647,9 +647,13 @@ Value detail::makeTilelangModule(Interpreter &in, llvm::StringRef dotted) {
 static Value tirModule(llvm::StringRef name) {
   Value m = module(name.str());
   auto &a = mod(m).attrs;
-  static const std::pair<const char *, const char *> aliases[] = {
-      {"const", "cast"},  {"Cast", "Cast"}, {"Select", "if_then_else"}, {"if_then_else", "if_then_else"},
-      {"reinterpret", "reinterpret"}, {"max_value", "max_value"}, {"min_value", "min_value"}};
+  static const std::pair<const char *, const char *> aliases[] = {{"const", "cast"},
+                                                                  {"Cast", "Cast"},
+                                                                  {"Select", "if_then_else"},
+                                                                  {"if_then_else", "if_then_else"},
+                                                                  {"reinterpret", "reinterpret"},
+                                                                  {"max_value", "max_value"},
+                                                                  {"min_value", "min_value"}};
   for (auto [tirName, tName] : aliases)
     if (const BuiltinInfo *p = lookupTBuiltin(tName))
       a[tirName] = makePrimitive(p);

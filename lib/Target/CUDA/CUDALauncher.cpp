@@ -477,8 +477,7 @@ static Value *emitClusterLaunch(Builder &bd, IRBuilder<> &b, Value *stream, cons
 /// Emits, at `b`'s insertion point, the kernel parameters and cuLaunchKernel
 /// of one image's `launch` over its `grid` (checked before), then returns.
 static void emitLaunch(Builder &bd, IRBuilder<> &b, llvm::Function *fn, const KernelSignature &sig,
-                       const CUDAKernelLaunch &launch, Grid g, Value *cuFn,
-                       Value *smCount) {
+                       const CUDAKernelLaunch &launch, Grid g, Value *cuFn, Value *smCount) {
   llvm::LLVMContext &ctx = bd.ctx;
   if (launch.persistentBlocksPerSM > 0 && smCount) {
     // Persistent: one wave of blocks at most over the gx x gy tiles.

@@ -101,9 +101,7 @@ Value ArithDimBuilder::sdiv(Value x, Value y) { return arith::DivSIOp::create(b,
 Value ArithDimBuilder::srem(Value x, Value y) { return arith::RemSIOp::create(b, loc, x, y); }
 Value ArithDimBuilder::smin(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
 Value ArithDimBuilder::smax(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
-Value ArithDimBuilder::slt(Value x, Value y) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
-}
+Value ArithDimBuilder::slt(Value x, Value y) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y); }
 Value ArithDimBuilder::select(Value c, Value x, Value y) { return arith::SelectOp::create(b, loc, c, x, y); }
 Value ArithDimBuilder::bor(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
 

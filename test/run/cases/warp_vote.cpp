@@ -62,7 +62,7 @@ TILEC_TEST(warp_vote) {
                      act.data(), ffs.data(), fnsOut.data()),
                TILEC_SUCCESS);
   std::vector<double> rAny(n), rAll(n), rBal(n), rBal2(n), rCnt(n), rMany(n), rMall(n), rAct(n), rFfs(n), rFns(n);
-  auto pyMod = [](int a, int m) { return ((a % m) + m) % m; };  // Python's % (floors)
+  auto pyMod = [](int a, int m) { return ((a % m) + m) % m; }; // Python's % (floors)
   auto pyDiv = [](int a, int m) { return (a - (((a % m) + m) % m)) / m; };
   for (int b = 0; b < B; ++b) {
     const int32_t *xb = &x[b * NT];

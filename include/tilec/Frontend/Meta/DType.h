@@ -20,8 +20,23 @@ namespace tilec {
 /// variables, block indices and untyped integer literals inside a kernel; it
 /// is never spelled by users and converts freely to any integer dtype.
 enum class DType : uint8_t {
-  Float16, BFloat16, Float32, Float64, Float8E4M3, Float8E5M2,
-  Int8, UInt8, Int16, Int32, Int64, UInt32, Bool, Int4, UInt4, UInt16, UInt64,
+  Float16,
+  BFloat16,
+  Float32,
+  Float64,
+  Float8E4M3,
+  Float8E5M2,
+  Int8,
+  UInt8,
+  Int16,
+  Int32,
+  Int64,
+  UInt32,
+  Bool,
+  Int4,
+  UInt4,
+  UInt16,
+  UInt64,
   Float4E2M1, // float4_e2m1fn: packed two per byte in tensors, like int4
   Index,
 };

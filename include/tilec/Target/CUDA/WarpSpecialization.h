@@ -34,10 +34,10 @@ inline std::optional<HopperWarpSpecialization> parseHopperWarpSpecialization(llv
 
 /// `--hopper-persistent=auto|on|off|pingpong`.
 enum class HopperPersistence {
-  Auto,     ///< the compiler's choice (HopperMatch.cpp, decidePersistence)
-  On,       ///< the warp-specialized loop over output tiles (cooperative consumers)
-  Off,      ///< one output tile per block
-  Pingpong, ///< two consumer warpgroups on alternate output tiles (HopperPersistent.cpp)
+  Auto,        ///< the compiler's choice (HopperMatch.cpp, decidePersistence)
+  On,          ///< the warp-specialized loop over output tiles (cooperative consumers)
+  Off,         ///< one output tile per block
+  Pingpong,    ///< two consumer warpgroups on alternate output tiles (HopperPersistent.cpp)
   OnRegisters, ///< On, the epilogue storing from registers (no f32 shared tile; 16-bit operands)
 };
 

@@ -317,9 +317,8 @@ LogicalResult GemmEmitter::mainLoop() {
   }
   // Ping-pong: the other warpgroup's turn starts while these wgmmas finish.
   if (p.pingpong)
-    ifThen(handOffCond, [&] {
-      NVVM::BarrierArriveOp::create(b, loc, handOffBar, arith::ConstantIntOp::create(b, loc, 256, 32));
-    });
+    ifThen(handOffCond,
+           [&] { NVVM::BarrierArriveOp::create(b, loc, handOffBar, arith::ConstantIntOp::create(b, loc, 256, 32)); });
   if (lag)
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
   if (p.persistent) {

@@ -420,9 +420,9 @@ static Reason decidePingpong(HopperGemmPlan &plan, HopperWarpSpecialization ws) 
 }
 
 std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
-                                                           const TargetInfo &target, llvm::StringRef *whyNot,
-                                                           HopperWarpSpecialization ws, bool tmaStore,
-                                                           HopperPersistence persistent) {
+                                                             const TargetInfo &target, llvm::StringRef *whyNot,
+                                                             HopperWarpSpecialization ws, bool tmaStore,
+                                                             HopperPersistence persistent) {
   HopperGemmPlan plan;
   Reason reason = nullptr;
   // 1. Warpgroup MMA (sm_90a), one or two warpgroups.
@@ -469,8 +469,7 @@ std::optional<HopperGemmPlan> tilec::hopper::matchGemmKernel(tile::KernelOp kern
     plan.persistent = plan.pingpong = !plan.notPersistent;
   } else if (persistent == HopperPersistence::On || persistent == HopperPersistence::OnRegisters) {
     // The register epilogue reads own-descriptor accumulators of 16-bit operands into a copy epilogue.
-    if (persistent == HopperPersistence::OnRegisters && !plan.kMajor() && !plan.promote && plan.store &&
-        !plan.tmaStore)
+    if (persistent == HopperPersistence::OnRegisters && !plan.kMajor() && !plan.promote && plan.store && !plan.tmaStore)
       plan.registerEpilogue = plan.ownDescriptors = true;
     // A cluster launch's grid must stay a multiple of the cluster shape.
     plan.notPersistent = launch.getCluster() ? "a thread-block cluster launch" : decidePersistent(plan, target);
@@ -513,14 +512,15 @@ void tilec::hopper::recordWgmmaDecision(Operation *func, tile::LaunchOp launch, 
     wos << "off: " << plan->notWarpSpecialized;
   func->setAttr(kWarpSpecializationAttr, StringAttr::get(func->getContext(), ws));
   if (plan->persistent || plan->notPersistent) {
-    std::string text = plan->pingpong ? "pingpong: 2 consumer warpgroups on alternate tiles, grid min(tiles, SMs), "
-                                        "stages " + std::to_string(plan->stages) + ", epilogue from registers"
+    std::string text = plan->pingpong     ? "pingpong: 2 consumer warpgroups on alternate tiles, grid min(tiles, SMs), "
+                                            "stages " +
+                                                std::to_string(plan->stages) + ", epilogue from registers"
                        : plan->persistent ? "grid min(tiles, SMs x " + std::to_string(plan->persistentBlocksPerSM) +
-                                              "), stages " + std::to_string(plan->stages) +
-                                              (plan->registerEpilogue         ? ", epilogue from registers"
-                                               : plan->epiloguePasses() > 1 ? ", epilogue by warpgroup"
-                                                                             : "")
-                                        : std::string("off: ") + plan->notPersistent;
+                                                "), stages " + std::to_string(plan->stages) +
+                                                (plan->registerEpilogue       ? ", epilogue from registers"
+                                                 : plan->epiloguePasses() > 1 ? ", epilogue by warpgroup"
+                                                                              : "")
+                                          : std::string("off: ") + plan->notPersistent;
     func->setAttr(kPersistentDecisionAttr, StringAttr::get(func->getContext(), text));
   }
   if (plan->tmaStore || plan->notTMAStore)

@@ -160,8 +160,8 @@ bool isFp8(mlir::Type t);
 /// The plan when `kernel`'s launch matches and `target` has warpgroup MMA;
 /// otherwise nullopt, and `*whyNot` (when given) says why.
 /// `ws` is --hopper-ws (the plan's warpSpecialized, notWarpSpecialized).
-std::optional<HopperGemmPlan> matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch,
-                                              const TargetInfo &target, llvm::StringRef *whyNot = nullptr,
+std::optional<HopperGemmPlan> matchGemmKernel(tile::KernelOp kernel, tile::LaunchOp launch, const TargetInfo &target,
+                                              llvm::StringRef *whyNot = nullptr,
                                               HopperWarpSpecialization ws = HopperWarpSpecialization::Auto,
                                               bool tmaStore = false,
                                               HopperPersistence persistent = HopperPersistence::Off);

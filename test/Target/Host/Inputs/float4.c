@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const float values[16] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f,
+static const float values[16] = {0.0f,  0.5f,  1.0f,  1.5f,  2.0f,  3.0f,  4.0f,  6.0f,
                                  -0.0f, -0.5f, -1.0f, -1.5f, -2.0f, -3.0f, -4.0f, -6.0f};
 
 static uint16_t f16bits(float f) { /* exact for the inputs below (all fit in binary16 or overflow to inf) */
@@ -33,15 +33,17 @@ static float halfvalue(uint16_t h) {
 }
 
 int main(void) {
-  const float in[32] = {0.0f, 0.25f, 0.26f, 0.75f, 0.74f, 1.25f, 1.75f, 2.5f, 2.6f, 3.5f, 5.0f,
-                        5.1f, 6.0f, 7.0f, 100.0f, INFINITY, -INFINITY, NAN, -0.25f, -0.3f, -1.25f, -5.0f,
-                        -100.0f, 1e-30f, -1e-30f, 0.5f, 1.0f, 1.5f, 3.0f, 4.0f, -6.0f, -NAN};
-  const int want[32] = {0, 0, 1, 2, 1, 2, 4, 4, 5, 6, 6, 7, 7, 7, 7, 7, 15, 7, 8, 9, 10, 14, 15, 0, 8, 1, 2, 3, 5, 6, 15, 7};
+  const float in[32] = {0.0f,    0.25f,  0.26f,   0.75f,  0.74f,    1.25f,     1.75f, 2.5f,   2.6f,  3.5f,   5.0f,
+                        5.1f,    6.0f,   7.0f,    100.0f, INFINITY, -INFINITY, NAN,   -0.25f, -0.3f, -1.25f, -5.0f,
+                        -100.0f, 1e-30f, -1e-30f, 0.5f,   1.0f,     1.5f,      3.0f,  4.0f,   -6.0f, -NAN};
+  const int want[32] = {0,  0, 1, 2, 1,  2,  4,  4, 5, 6, 6, 7, 7, 7, 7,  7,
+                        15, 7, 8, 9, 10, 14, 15, 0, 8, 1, 2, 3, 5, 6, 15, 7};
   uint16_t h[32], bf[32];
   for (int i = 0; i < 32; ++i) {
     uint32_t u;
     memcpy(&u, &in[i], 4);
-    bf[i] = (uint16_t)(u >> 16); /* every input is exact in bfloat16 except 0.26/0.74/2.6/5.1, which stay on their side */
+    bf[i] =
+        (uint16_t)(u >> 16); /* every input is exact in bfloat16 except 0.26/0.74/2.6/5.1, which stay on their side */
     h[i] = f16bits(in[i]);
   }
   uint8_t q[16], qh[16], qb[16];
@@ -67,8 +69,7 @@ int main(void) {
     uint32_t u = (uint32_t)yb[i] << 16;
     float b;
     memcpy(&b, &u, 4);
-    if (y[i] != values[i] || signbit(y[i]) != signbit(values[i]) || halfvalue(yh[i]) != values[i] ||
-        b != values[i]) {
+    if (y[i] != values[i] || signbit(y[i]) != signbit(values[i]) || halfvalue(yh[i]) != values[i] || b != values[i]) {
       printf("decode %d: %g %g %g, want %g\n", i, y[i], halfvalue(yh[i]), b, values[i]);
       ++bad;
     }
