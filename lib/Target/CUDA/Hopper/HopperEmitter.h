@@ -122,6 +122,9 @@ struct GemmEmitter {
   /// the consumers; `ringSlot`/`ringPhase` carry the consumers' stage and
   /// parity from one tile's mainLoop to the next.
   LogicalResult persistentLoops();
+  /// Their frame, shared with pingpongLoops: roles, producer loop, `consumers` at the
+  /// pipelined loop, barrier invalidation.
+  LogicalResult persistentFrame(llvm::function_ref<LogicalResult()> consumers);
   Value tileCount();
   void tileIndices(Value t);
   void persistentProducer();

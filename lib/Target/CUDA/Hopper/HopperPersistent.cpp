@@ -82,7 +82,10 @@ void GemmEmitter::persistentProducer() {
   });
 }
 
-LogicalResult GemmEmitter::persistentLoops() {
+/// The persistent forms' frame: the producer's loop over every tile of the
+/// block, then, at the kernel's pipelined loop, the consumers' loop(s) that
+/// `consumers` builds; the mbarriers are invalidated after both.
+LogicalResult GemmEmitter::persistentFrame(llvm::function_ref<LogicalResult()> consumers) {
   OpBuilder::InsertionGuard g(b);
   scf::IfOp roles = splitRoles();
   persistentProducer();
@@ -90,6 +93,15 @@ LogicalResult GemmEmitter::persistentLoops() {
   {
     OpBuilder::InsertionGuard g2(b);
     AtOp at(*this, p.loop);
+    if (failed(consumers()))
+      return failure();
+  }
+  invalidateBarriers();
+  return success();
+}
+
+LogicalResult GemmEmitter::persistentLoops() {
+  return persistentFrame([&]() -> LogicalResult {
     scf::ForOp tiles = tileLoop(*this, ValueRange{c(0), arith::ConstantIntOp::create(b, loc, 0, 1)});
     ringSlot = tiles.getRegionIterArg(0);
     ringPhase = tiles.getRegionIterArg(1);
@@ -98,9 +110,8 @@ LogicalResult GemmEmitter::persistentLoops() {
     if (failed(mainLoop()))
       return failure();
     scf::YieldOp::create(b, loc, ValueRange{ringSlot, ringPhase});
-  }
-  invalidateBarriers();
-  return success();
+    return success();
+  });
 }
 
 // Ping-pong (HopperPlan.h, pingpong): the producer's loop is the persistent
@@ -114,13 +125,7 @@ LogicalResult GemmEmitter::persistentLoops() {
 // next tile exists (so that no arrival is left unmatched at exit). Its
 // epilogue then runs from registers while the other warpgroup's loop runs.
 LogicalResult GemmEmitter::pingpongLoops() {
-  OpBuilder::InsertionGuard g(b);
-  scf::IfOp roles = splitRoles();
-  persistentProducer();
-  enterConsumers(roles);
-  {
-    OpBuilder::InsertionGuard g2(b);
-    AtOp at(*this, p.loop);
+  return persistentFrame([&]() -> LogicalResult {
     auto c32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
     Value wg32 = uniformWarpgroup(b, loc, tid);
     Value wg = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), wg32);
@@ -146,9 +151,8 @@ LogicalResult GemmEmitter::pingpongLoops() {
     if (failed(mainLoop()))
       return failure();
     scf::YieldOp::create(b, loc, ValueRange{add(q, c(2))});
-  }
-  invalidateBarriers();
-  return success();
+    return success();
+  });
 }
 
 void GemmEmitter::storeFromRegisters(Value acc, Value out, Value rowOff, Value colOff) {
